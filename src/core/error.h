@@ -1,0 +1,22 @@
+// Error types that map to the CLI's exit codes: bad user input (1) and broken invariants (3).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace dcqcn {
+
+// Invalid user input. The message names the file, the line where known, the key and what was
+// expected, e.g. "scen.toml:12: switch.ecn.kmin: expected a size such as \"5KB\", got \"5\"".
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The simulation broke one of its own invariants (a bug in dcqcn, never the user's fault).
+class InvariantError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace dcqcn
