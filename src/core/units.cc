@@ -72,7 +72,8 @@ std::string Format(int64_t v, const std::vector<Unit>& units) {
   const Unit* best = &units.front();
   for (const Unit& u : units) {
     if (u.suffix.find('i') != std::string_view::npos) continue;  // prefer decimal units
-    if (std::llabs(v) >= u.scale && (v * 1000) % u.scale == 0) best = &u;
+    // 128-bit: v * 1000 overflows int64 above ~9.2e15 (e.g. times beyond 2.5 hours).
+    if (std::llabs(v) >= u.scale && (static_cast<__int128>(v) * 1000) % u.scale == 0) best = &u;
   }
   int64_t whole = v / best->scale;
   int64_t rem = std::llabs(v % best->scale);

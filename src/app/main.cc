@@ -1,0 +1,101 @@
+// The dcqcn command line: run, check (and later buffer, report, hpcc).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "app/run_command.h"
+#include "core/error.h"
+#include "net/network.h"
+#include "scenario/resolved_toml.h"
+#include "scenario/scenario_loader.h"
+
+namespace {
+
+using dcqcn::Scenario;
+
+Scenario Load(const std::string& file, const std::vector<std::string>& sets) {
+  return file.empty() ? dcqcn::DefaultScenario(sets) : dcqcn::LoadScenarioFile(file, sets);
+}
+
+void PrintSummary(const nlohmann::json& j, const std::string& out_dir) {
+  auto num = [&](const char* k) { return j[k].get<double>(); };
+  fmt::print("{}: {} of {} flows finished in {:.3f} ms simulated ({:.2f} s wall, {:.2f} M "
+             "packet-hops/s)\n",
+             j["scenario"].get<std::string>(), j["flows_finished"].get<int>(),
+             j["flows_total"].get<int>(), num("sim_time_ns") / 1e6, num("wall_time_s"),
+             num("packet_hops_per_s") / 1e6);
+  fmt::print("  delivered {:.3f} MB, drops {}, PFC pause frames {}, ECN marks {}, CNPs {}\n",
+             num("bytes_delivered") / 1e6, j["drops"].get<uint64_t>(),
+             j["pfc_pause_frames"].get<uint64_t>(), j["ecn_marked_packets"].get<uint64_t>(),
+             j["cnps"].get<uint64_t>());
+  fmt::print("  max queue {:.1f} KB, busiest link {:.1f}% utilised, FCT slowdown p50 {:.2f} p99 "
+             "{:.2f}, Jain {:.4f}\n",
+             num("max_queue_bytes") / 1e3, 100 * num("max_link_utilisation"),
+             j["fct_slowdown"]["p50"].get<double>(), j["fct_slowdown"]["p99"].get<double>(),
+             num("jain_fairness"));
+  if (!out_dir.empty()) fmt::print("  results in {}/\n", out_dir);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"dcqcn: a packet-level simulator of RoCEv2 networks with DCQCN, PFC and ECN"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", DCQCN_VERSION);
+
+  std::string run_file, out_dir;
+  std::vector<std::string> run_sets;
+  int64_t seed = -1;
+  bool quiet = false;
+  CLI::App* run = app.add_subcommand("run", "simulate a scenario (default: the built-in one)");
+  run->add_option("scenario", run_file, "scenario TOML file")->check(CLI::ExistingFile);
+  run->add_option("--out", out_dir, "output folder (default results/<scenario name>/)");
+  run->add_option("--set", run_sets, "override a scenario key: --set switch.ecn.kmax=400KB");
+  run->add_option("--seed", seed, "random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
+  run->add_flag("--quiet", quiet, "print nothing but errors");
+
+  std::string check_file;
+  std::vector<std::string> check_sets;
+  CLI::App* check = app.add_subcommand("check", "validate a scenario and print it resolved");
+  check->add_option("scenario", check_file, "scenario TOML file")->required();
+  check->add_option("--set", check_sets, "override a scenario key");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+
+  try {
+    if (*run) {
+      if (seed >= 0) run_sets.push_back(fmt::format("seed={}", seed));
+      Scenario s = Load(run_file, run_sets);
+      if (out_dir.empty()) out_dir = "results/" + s.name;
+      dcqcn::RunOptions options;
+      options.out_dir = out_dir;
+      options.progress = !quiet && isatty(STDERR_FILENO);
+      nlohmann::json summary = dcqcn::RunScenario(s, options);
+      if (!quiet) PrintSummary(summary, out_dir);
+    } else if (*check) {
+      Scenario s = dcqcn::LoadScenarioFile(check_file, check_sets);
+      dcqcn::Network net(s);  // topology, routes and buffers must build too
+      fmt::print("{}", dcqcn::ResolvedToml(s));
+      fmt::print(stderr, "{}: ok ({} hosts, {} switches, {} flows)\n", check_file,
+                 s.topology.hosts, s.topology.switches, s.flows.size());
+    }
+  } catch (const dcqcn::InputError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 1;
+  } catch (const dcqcn::InvariantError& e) {
+    fmt::print(stderr, "internal error (invariant violated, please report): {}\n", e.what());
+    return 3;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,26 @@
+// A one-line progress display on stderr for long runs (only when stderr is a terminal).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+#include "core/units.h"
+
+namespace dcqcn {
+
+class ProgressLine {
+ public:
+  ProgressLine(bool enabled, Time end);
+  // Called often; redraws at most a few times per second.
+  void Update(Time sim_now, uint64_t events);
+  void Finish();
+
+ private:
+  bool enabled_;
+  Time end_;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_draw_;
+  bool drawn_ = false;
+};
+
+}  // namespace dcqcn

@@ -1,0 +1,57 @@
+// Runs a scenario: build the network, step the simulator with progress, drain, check the
+// invariants and write the output folder.
+#include "app/run_command.h"
+
+#include <chrono>
+
+#include "app/progress.h"
+#include "net/network.h"
+#include "output/atomic_file.h"
+#include "output/results.h"
+#include "output/timeseries.h"
+#include "scenario/resolved_toml.h"
+
+namespace dcqcn {
+
+nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
+  auto wall_start = std::chrono::steady_clock::now();
+  Network net(s);
+  Simulator& sim = net.sim();
+  TimeSeriesSampler sampler(&net, s.output);
+  ProgressLine progress(options.progress, s.duration);
+
+  // Run in slices so the progress line stays live without a check per event.
+  constexpr uint64_t kSlice = 1 << 16;
+  while (!net.all_done() && sim.pending() > 0 && sim.next_time() <= s.duration) {
+    sim.RunUntil(s.duration, kSlice);
+    progress.Update(sim.Now(), sim.events_executed());
+  }
+  progress.Finish();
+
+  RunInfo info;
+  if (net.all_done()) {
+    for (const Flow& f : net.flows()) info.sim_time = std::max(info.sim_time, f.finish);
+    // Let what is still in flight (duplicate packets, final PFC RESUMEs) land, then every
+    // buffer counter must be back at zero.
+    sim.RunUntil(info.sim_time + s.duration);
+    info.drained = sim.pending() == 0;
+  } else {
+    info.sim_time = s.duration;
+  }
+  net.CheckInvariants(info.drained);
+  info.events = sim.events_executed();
+  info.wall_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+
+  nlohmann::json summary = Summary(net, info);
+  if (!options.out_dir.empty()) {
+    const std::string& dir = options.out_dir;
+    WriteFileAtomic(dir + "/resolved.toml", ResolvedToml(s));
+    WriteFileAtomic(dir + "/flows.csv", FlowsCsv(net));
+    sampler.Write(dir);
+    WriteFileAtomic(dir + "/summary.json", summary.dump(2) + "\n");
+  }
+  return summary;
+}
+
+}  // namespace dcqcn

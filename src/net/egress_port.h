@@ -1,0 +1,60 @@
+// The transmit side of a port: sends one frame at a time onto its link, honours the PFC pause
+// state the peer imposed on it, and asks its owner (switch queues or NIC scheduler) which packet
+// goes next. A pause takes effect after the frame in transmission, because the owner is only
+// asked between frames.
+#pragma once
+
+#include <array>
+#include <memory>
+
+#include "core/simulator.h"
+#include "net/headers.h"
+#include "net/link.h"
+
+namespace dcqcn {
+
+class EgressPort : public EventHandler {
+ public:
+  EgressPort(Simulator* sim, NetStats* stats, int node_id, int port_index)
+      : sim_(sim), stats_(stats), node_id_(node_id), port_index_(port_index) {
+    paused_until_.fill(0);
+  }
+  ~EgressPort() override = default;
+
+  void Connect(std::unique_ptr<Link> link) { link_ = std::move(link); }
+  Link& link() { return *link_; }
+  const Link& link() const { return *link_; }
+  Rate rate() const { return link_->rate(); }
+  int node_id() const { return node_id_; }
+  int index() const { return port_index_; }
+
+  // Starts transmitting if the port is idle and a packet is eligible.
+  void Kick();
+  // A PFC frame for `priority` arrived on this interface from the peer.
+  void OnPauseFrame(int priority, int quanta, bool until_resume);
+  bool paused(int priority) const { return paused_until_[priority] > sim_->Now(); }
+  Time paused_until(int priority) const { return paused_until_[priority]; }
+  bool busy() const { return busy_; }
+
+  void HandleEvent(uint32_t kind, uint64_t arg) override;
+
+ protected:
+  // The owner's choice of the next packet to send now, or nullptr. When it returns nullptr
+  // but something will become eligible later (pacer, pause expiry), it sets *wake_at.
+  virtual Packet* NextPacket(Time now, Time* wake_at) = 0;
+  Simulator* sim_;
+  NetStats* stats_;
+
+ private:
+  enum Kind : uint32_t { kTxDone = 0, kWake = 1 };
+  void WakeAt(Time t);
+  std::unique_ptr<Link> link_;
+  int node_id_;
+  int port_index_;
+  bool busy_ = false;
+  std::array<Time, kNumPriorities> paused_until_;
+  Time wake_at_ = kTimeNever;  // earliest pending wake-up (lazily cancelled)
+  uint64_t wake_gen_ = 0;
+};
+
+}  // namespace dcqcn

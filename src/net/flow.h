@@ -1,0 +1,52 @@
+// One RDMA flow (a reliable-connected queue pair and its message): the spec, the sender's
+// transport and pacing state, the receiver's state and the measurements.
+#pragma once
+
+#include <cstdint>
+
+#include "core/units.h"
+
+namespace dcqcn {
+
+struct Flow {
+  // What the user asked for.
+  uint32_t id = 0;
+  int32_t src = 0;
+  int32_t dst = 0;
+  Bytes size = 0;
+  Time start = 0;
+  uint8_t priority = 3;
+  uint16_t sport = 0;         // UDP source port (ECMP entropy)
+  uint32_t total_packets = 0;
+
+  // Sender (requester) side.
+  Rate rate = 0;              // pacer rate Rc, set by congestion control
+  Rate line_rate = 0;
+  uint32_t snd_nxt = 0;       // next PSN to send
+  uint32_t snd_una = 0;       // oldest unacknowledged PSN
+  Time next_avail = 0;        // pacer: earliest time the next packet may leave
+  Time last_tx = 0;           // when the previous packet left (pacer re-timing on rate change)
+  Time rto_deadline = kTimeNever;
+  bool rto_timer_pending = false;
+  bool started = false;
+  uint8_t sched = 0;          // 0 idle, 1 in the NIC's ready ring, 2 in its pacer heap
+  uint32_t high_psn = 0;      // one past the highest PSN ever sent (retransmission count)
+  bool sender_done = false;
+
+  // Receiver (responder) side.
+  uint32_t rcv_nxt = 0;       // next expected PSN
+  uint32_t since_ack = 0;     // in-order packets since the last ACK
+  bool nack_pending = false;  // a NACK for rcv_nxt was sent; wait for it to be filled
+
+  // Measurements.
+  Bytes bytes_delivered = 0;  // in-order payload at the receiver
+  Time finish = -1;           // sender received the last ACK (as HPCC's FCT), -1 = not done
+  Time receiver_finish = -1;  // receiver got the last byte
+
+  Bytes PayloadOf(uint32_t psn, Bytes mtu) const {
+    Bytes offset = static_cast<Bytes>(psn) * mtu;
+    return size - offset < mtu ? size - offset : mtu;
+  }
+};
+
+}  // namespace dcqcn

@@ -1,0 +1,27 @@
+// Link: serialization, propagation and in-order delivery.
+#include "net/link.h"
+
+#include "net/headers.h"
+
+namespace dcqcn {
+
+Time Link::Transmit(Packet* p) {
+  Bytes wire = WireBytes(p->size);
+  busy_bytes_ += wire;
+  Time tx = SerializationTime(wire, rate_);
+  Time arrival = sim_->Now() + tx + delay_;
+  // Transmissions on one link are serialized and the delay is constant, so arrivals are
+  // monotonic and the ring is in arrival order.
+  if (ring_.empty()) sim_->Schedule(arrival, this, 0, 0);
+  ring_.push_back({arrival, p});
+  return tx;
+}
+
+void Link::HandleEvent(uint32_t, uint64_t) {
+  InFlight head = ring_.pop_front();
+  if (!ring_.empty()) sim_->Schedule(ring_.front().arrival, this, 0, 0);
+  ++stats_->packet_hops;
+  peer_->Receive(head.packet, peer_port_);
+}
+
+}  // namespace dcqcn

@@ -1,0 +1,42 @@
+// One direction of a cable. In-flight packets wait in a ring and only the head's arrival is
+// scheduled: one pending event per link, not one per packet.
+#pragma once
+
+#include "core/simulator.h"
+#include "net/node.h"
+#include "net/ring.h"
+#include "net/stats.h"
+
+namespace dcqcn {
+
+class Link : public EventHandler {
+ public:
+  Link(Simulator* sim, NetStats* stats, Rate rate, Time delay, Node* peer, int peer_port)
+      : sim_(sim), stats_(stats), rate_(rate), delay_(delay), peer_(peer), peer_port_(peer_port) {}
+
+  // Starts sending `p` now; returns the serialization time (when the sender is free again).
+  // The packet arrives whole at the peer after serialization plus propagation delay.
+  Time Transmit(Packet* p);
+  void HandleEvent(uint32_t kind, uint64_t arg) override;
+
+  Rate rate() const { return rate_; }
+  Time delay() const { return delay_; }
+  size_t in_flight() const { return ring_.size(); }
+  Bytes busy_bytes() const { return busy_bytes_; }  // wire bytes sent so far (utilisation)
+
+ private:
+  struct InFlight {
+    Time arrival;
+    Packet* packet;
+  };
+  Simulator* sim_;
+  NetStats* stats_;
+  Rate rate_;
+  Time delay_;
+  Node* peer_;
+  int peer_port_;
+  Ring<InFlight> ring_;
+  Bytes busy_bytes_ = 0;
+};
+
+}  // namespace dcqcn

@@ -1,0 +1,116 @@
+// Shared-buffer MMU: admission, PFC thresholds and RED marking.
+#include "net/mmu.h"
+
+#include <fmt/format.h>
+
+namespace dcqcn {
+
+Mmu::Mmu(const SwitchConfig& config, std::vector<Bytes> headroom, int lossless_classes,
+         Bytes mtu_frame)
+    : config_(config), headroom_(std::move(headroom)) {
+  int ports = static_cast<int>(headroom_.size());
+  ingress_.resize(static_cast<size_t>(ports) * kNumPriorities);
+  egress_.assign(static_cast<size_t>(ports) * kNumPriorities, 0);
+  Bytes carved = 0;
+  for (Bytes h : headroom_) {
+    carved += lossless_classes * (config_.pfc.reserve + (config_.pfc.enabled ? h : 0));
+  }
+  shared_pool_ = config_.buffer - carved;
+  if (shared_pool_ <= 0) {
+    throw InputError(fmt::format(
+        "switch.buffer: {} bytes cannot hold the reserve and headroom of {} ports ({} bytes)",
+        config_.buffer, ports, carved));
+  }
+  // Paper: resume two MTUs below the pause threshold.
+  xon_offset_ = config_.pfc.xon_offset > 0 ? config_.pfc.xon_offset : 2 * mtu_frame;
+}
+
+Bytes Mmu::PauseThreshold() const {
+  if (!config_.pfc.dynamic_threshold) return config_.pfc.static_threshold;
+  Bytes free = shared_pool_ - shared_used_;
+  return free > 0 ? static_cast<Bytes>(config_.pfc.alpha * static_cast<double>(free)) : 0;
+}
+
+bool Mmu::Admit(int port, int prio, Bytes size) {
+  Ingress& q = At(port, prio);
+  if (q.reserve + size <= config_.pfc.reserve) {
+    q.reserve += size;
+    return true;
+  }
+  bool shared_full = shared_used_ + size > shared_pool_;
+  if (!config_.pfc.enabled) {
+    if (shared_full) return false;
+    q.shared += size;
+    shared_used_ += size;
+    return true;
+  }
+  // Once the queue is over its threshold (PAUSE sent or about to be), arrivals are the ones
+  // already in flight: they land in headroom.
+  if (shared_full || q.headroom > 0 || q.shared + size > PauseThreshold()) {
+    if (q.headroom + size > headroom_[port]) return false;
+    q.headroom += size;
+    return true;
+  }
+  q.shared += size;
+  shared_used_ += size;
+  return true;
+}
+
+void Mmu::Release(int port, int prio, Bytes size) {
+  Ingress& q = At(port, prio);
+  Bytes from_headroom = std::min(q.headroom, size);
+  q.headroom -= from_headroom;
+  size -= from_headroom;
+  Bytes from_shared = std::min(q.shared, size);
+  q.shared -= from_shared;
+  shared_used_ -= from_shared;
+  size -= from_shared;
+  q.reserve -= size;
+  if (q.reserve < 0 || shared_used_ < 0) {
+    throw InvariantError(fmt::format(
+        "switch ingress buffer counter went negative (port {}, priority {})", port, prio));
+  }
+}
+
+bool Mmu::ShouldPause(int port, int prio) const {
+  const Ingress& q = At(port, prio);
+  return config_.pfc.enabled && !q.paused &&
+         (q.headroom > 0 || (q.shared > 0 && q.shared >= PauseThreshold()));
+}
+
+bool Mmu::ShouldResume(int port, int prio) const {
+  const Ingress& q = At(port, prio);
+  return q.paused && q.headroom == 0 &&
+         (q.shared == 0 || q.shared + xon_offset_ <= PauseThreshold());
+}
+
+void Mmu::RemoveEgress(int port, int queue, Bytes size) {
+  Bytes& b = egress_[port * kNumPriorities + queue];
+  b -= size;
+  if (b < 0) {
+    throw InvariantError(fmt::format(
+        "switch egress queue counter went negative (port {}, queue {})", port, queue));
+  }
+}
+
+bool Mmu::ShouldMark(int port, int queue, Rng& rng) const {
+  const EcnConfig& ecn = config_.ecn;
+  if (!ecn.enabled) return false;
+  Bytes q = egress_bytes(port, queue);
+  if (q <= ecn.kmin) return false;
+  if (q > ecn.kmax) return true;
+  double p = ecn.pmax * static_cast<double>(q - ecn.kmin) / static_cast<double>(ecn.kmax - ecn.kmin);
+  return rng.Bernoulli(p);
+}
+
+bool Mmu::Empty() const {
+  for (const Ingress& q : ingress_) {
+    if (q.reserve != 0 || q.shared != 0 || q.headroom != 0) return false;
+  }
+  for (Bytes b : egress_) {
+    if (b != 0) return false;
+  }
+  return shared_used_ == 0;
+}
+
+}  // namespace dcqcn

@@ -1,0 +1,74 @@
+// The switch's shared-buffer memory management unit (spec section 4.3/4.5): per (ingress port,
+// priority) accounting split into reserve, shared and headroom; the PFC XOFF/XON decisions;
+// per (egress port, queue) bytes for ECN/RED marking.
+#pragma once
+
+#include <vector>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "net/headers.h"
+#include "scenario/scenario.h"
+
+namespace dcqcn {
+
+class Mmu {
+ public:
+  // `headroom` holds the headroom of each ingress port (bytes per lossless priority);
+  // `lossless_classes` is how many priorities reserve headroom and reserve on every port.
+  Mmu(const SwitchConfig& config, std::vector<Bytes> headroom, int lossless_classes,
+      Bytes mtu_frame);
+
+  // Charges a data packet arriving on (port, prio). Returns false if it must be dropped
+  // (headroom overflow with PFC, buffer full without).
+  bool Admit(int port, int prio, Bytes size);
+  // Releases a departing packet's ingress charge: headroom first, then shared, then reserve.
+  void Release(int port, int prio, Bytes size);
+
+  // PFC decisions for the ingress queue (port, prio); Set/ClearPaused record what was sent.
+  bool ShouldPause(int port, int prio) const;
+  bool ShouldResume(int port, int prio) const;
+  bool paused(int port, int prio) const { return At(port, prio).paused; }
+  void SetPaused(int port, int prio, bool paused) { At(port, prio).paused = paused; }
+
+  // Current XOFF threshold on the shared bytes of one ingress queue.
+  Bytes PauseThreshold() const;
+
+  void AddEgress(int port, int queue, Bytes size) { egress_[port * kNumPriorities + queue] += size; }
+  void RemoveEgress(int port, int queue, Bytes size);
+  Bytes egress_bytes(int port, int queue) const { return egress_[port * kNumPriorities + queue]; }
+  // RED marking decision on the queue length after the departure (spec section 3).
+  bool ShouldMark(int port, int queue, Rng& rng) const;
+
+  Bytes headroom(int port) const { return headroom_[port]; }
+  Bytes shared_used() const { return shared_used_; }
+  Bytes headroom_used(int port, int prio) const { return At(port, prio).headroom; }
+  Bytes shared_used(int port, int prio) const { return At(port, prio).shared; }
+  Bytes ingress_bytes(int port, int prio) const {
+    const Ingress& q = At(port, prio);
+    return q.reserve + q.shared + q.headroom;
+  }
+  // Every counter back at zero (the network has drained).
+  bool Empty() const;
+  int ports() const { return static_cast<int>(headroom_.size()); }
+
+ private:
+  struct Ingress {
+    Bytes reserve = 0;
+    Bytes shared = 0;
+    Bytes headroom = 0;
+    bool paused = false;
+  };
+  Ingress& At(int port, int prio) { return ingress_[port * kNumPriorities + prio]; }
+  const Ingress& At(int port, int prio) const { return ingress_[port * kNumPriorities + prio]; }
+
+  SwitchConfig config_;
+  std::vector<Bytes> headroom_;
+  Bytes shared_pool_ = 0;     // buffer minus all reserves and headrooms
+  Bytes xon_offset_ = 0;
+  Bytes shared_used_ = 0;
+  std::vector<Ingress> ingress_;
+  std::vector<Bytes> egress_;
+};
+
+}  // namespace dcqcn

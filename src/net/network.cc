@@ -1,0 +1,233 @@
+// Network construction: nodes, ports, links, routes (shortest paths with ECMP) and flows.
+#include "net/network.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "cc/factory.h"
+#include "core/error.h"
+#include "net/headers.h"
+
+namespace dcqcn {
+
+Bytes AutoHeadroom(Rate rate, Time delay, Bytes mtu_frame) {
+  return BytesInTime(2 * delay, rate) + 3 * WireBytes(mtu_frame) + WireBytes(kPauseFrameBytes);
+}
+
+Network::Network(const Scenario& s) : scenario_(s) {
+  const TopologyConfig& topo = s.topology;
+  const int num_hosts = topo.hosts;
+  const int num_nodes = topo.num_nodes();
+  stats_.log_pfc = s.output.ts_pfc;
+
+  for (int h = 0; h < num_hosts; ++h) {
+    hosts_.push_back(std::make_unique<RdmaNic>(&sim_, &stats_, &pool_, s.host, h, &flows_,
+                                               s.sw.pfc.pause_until_resume));
+  }
+  for (int sw = 0; sw < topo.switches; ++sw) {
+    switches_.push_back(
+        std::make_unique<SwitchNode>(&sim_, &stats_, &pool_, s.sw, num_hosts + sw, s.seed));
+  }
+
+  // Ports and links. A switch port's index is its order among the switch's cables.
+  adjacency_.assign(num_nodes, {});
+  std::vector<EgressPort*> port_of_end;  // per cable end: the egress port at that end
+  auto add_port = [&](int node) -> EgressPort& {
+    if (node < num_hosts) {
+      if (!adjacency_[node].empty()) {
+        throw InputError(fmt::format("{}: topology: host h{} has more than one link (a NIC has "
+                                     "one port)", s.source, node));
+      }
+      return hosts_[node]->port();
+    }
+    return switches_[node - num_hosts]->AddPort();
+  };
+  std::vector<std::vector<Time>> port_delay(num_nodes);
+  std::vector<std::vector<Rate>> port_rate(num_nodes);
+  for (const LinkSpec& l : topo.links) {
+    EgressPort& pa = add_port(l.a);
+    int ia = static_cast<int>(adjacency_[l.a].size());
+    adjacency_[l.a].push_back({l.b, 0});
+    EgressPort& pb = add_port(l.b);
+    int ib = static_cast<int>(adjacency_[l.b].size());
+    adjacency_[l.b].push_back({l.a, ia});
+    adjacency_[l.a][ia].second = ib;
+    Node* na = l.a < num_hosts ? static_cast<Node*>(hosts_[l.a].get())
+                               : switches_[l.a - num_hosts].get();
+    Node* nb = l.b < num_hosts ? static_cast<Node*>(hosts_[l.b].get())
+                               : switches_[l.b - num_hosts].get();
+    pa.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, nb, ib));
+    pb.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, na, ia));
+    port_delay[l.a].push_back(l.delay);
+    port_delay[l.b].push_back(l.delay);
+    port_rate[l.a].push_back(l.rate);
+    port_rate[l.b].push_back(l.rate);
+  }
+  for (int h = 0; h < num_hosts; ++h) {
+    if (adjacency_[h].empty()) {
+      throw InputError(fmt::format("{}: topology: host h{} is not connected", s.source, h));
+    }
+  }
+
+  // Buffers: reserve and headroom for every priority that carries data.
+  std::set<int> classes;
+  for (const FlowSpec& f : s.flows) classes.insert(f.priority);
+  int lossless = std::max<int>(1, static_cast<int>(classes.size()));
+  Bytes mtu_frame = DataFrameBytes(s.host.mtu);
+  for (int sw = 0; sw < topo.switches; ++sw) {
+    int node = num_hosts + sw;
+    std::vector<Bytes> headroom;
+    for (size_t p = 0; p < port_delay[node].size(); ++p) {
+      headroom.push_back(s.sw.pfc.headroom_auto
+                             ? AutoHeadroom(port_rate[node][p], port_delay[node][p], mtu_frame)
+                             : s.sw.pfc.headroom);
+    }
+    switches_[sw]->InitMmu(lossless, mtu_frame, std::move(headroom));
+  }
+  BuildRoutes();
+
+  for (auto& h : hosts_) h->SetCongestionControl(MakeCongestionControl(s, h.get()));
+
+  // Flows: ids in scenario order; the UDP source port is drawn per flow for ECMP entropy.
+  Rng sport_rng(s.seed, 11);
+  flows_.resize(s.flows.size());
+  for (size_t i = 0; i < s.flows.size(); ++i) {
+    const FlowSpec& spec = s.flows[i];
+    Flow& f = flows_[i];
+    f.id = static_cast<uint32_t>(i);
+    f.src = spec.src;
+    f.dst = spec.dst;
+    f.size = spec.size;
+    f.start = spec.start;
+    f.priority = static_cast<uint8_t>(spec.priority);
+    f.sport = static_cast<uint16_t>(49152 + sport_rng.Below(16384));
+    f.total_packets = static_cast<uint32_t>((spec.size + s.host.mtu - 1) / s.host.mtu);
+  }
+  for (auto& h : hosts_) {
+    h->SetOnFlowDone([this](Flow&) { ++flows_done_; });
+  }
+  for (Flow& f : flows_) hosts_[f.src]->AddFlow(f);
+}
+
+void Network::BuildRoutes() {
+  const int num_hosts = scenario_.topology.hosts;
+  const int num_nodes = scenario_.topology.num_nodes();
+  std::vector<std::vector<std::vector<uint16_t>>> tables(
+      switches_.size(), std::vector<std::vector<uint16_t>>(num_hosts));
+  std::vector<int> dist(num_nodes);
+  std::vector<int> frontier;
+  for (int dst = 0; dst < num_hosts; ++dst) {
+    // BFS from the destination; hosts other than the destination do not forward.
+    std::fill(dist.begin(), dist.end(), -1);
+    dist[dst] = 0;
+    frontier.assign(1, dst);
+    for (size_t i = 0; i < frontier.size(); ++i) {
+      int u = frontier[i];
+      if (u < num_hosts && u != dst) continue;
+      for (auto [v, _] : adjacency_[u]) {
+        if (dist[v] < 0) {
+          dist[v] = dist[u] + 1;
+          frontier.push_back(v);
+        }
+      }
+    }
+    for (size_t sw = 0; sw < switches_.size(); ++sw) {
+      int node = num_hosts + static_cast<int>(sw);
+      if (dist[node] < 0) continue;
+      for (size_t p = 0; p < adjacency_[node].size(); ++p) {
+        int v = adjacency_[node][p].first;
+        if (dist[v] == dist[node] - 1 && (v >= num_hosts || v == dst)) {
+          tables[sw][dst].push_back(static_cast<uint16_t>(p));
+        }
+      }
+    }
+  }
+  for (const FlowSpec& f : scenario_.flows) {
+    int first_switch = adjacency_[f.src][0].first;
+    bool ok = first_switch == f.dst ||
+              (first_switch >= num_hosts && !tables[first_switch - num_hosts][f.dst].empty());
+    if (!ok) {
+      throw InputError(fmt::format("{}: flow from h{} to h{}: no route between the hosts",
+                                   scenario_.source, f.src, f.dst));
+    }
+  }
+  for (size_t sw = 0; sw < switches_.size(); ++sw) switches_[sw]->SetRoutes(std::move(tables[sw]));
+}
+
+std::vector<LinkSpec> Network::PathOf(const Flow& f) const {
+  std::vector<LinkSpec> path;
+  const int num_hosts = scenario_.topology.hosts;
+  Packet probe;
+  probe.src = f.src;
+  probe.dst = f.dst;
+  probe.sport = f.sport;
+  int node = f.src;
+  int port = 0;
+  while (node != f.dst && path.size() <= adjacency_.size()) {
+    const Link& link = node < num_hosts ? hosts_[node]->port().link()
+                                        : switches_[node - num_hosts]->port(port).link();
+    path.push_back({node, adjacency_[node][port].first, link.rate(), link.delay()});
+    node = adjacency_[node][port].first;
+    if (node >= num_hosts) port = switches_[node - num_hosts]->RoutePort(probe);
+  }
+  return path;
+}
+
+Time Network::IdealFct(const Flow& f) const {
+  // As HPCC's standalone FCT: base RTT (propagation both ways plus one data packet and one
+  // ACK serialized per hop) + all bytes with headers at the bottleneck rate.
+  Time base_rtt = 0;
+  Rate bottleneck = 0;
+  Bytes mtu_frame = WireBytes(DataFrameBytes(scenario_.host.mtu));
+  for (const LinkSpec& l : PathOf(f)) {
+    base_rtt += 2 * l.delay + SerializationTime(mtu_frame, l.rate) +
+                SerializationTime(WireBytes(kAckFrameBytes), l.rate);
+    bottleneck = bottleneck == 0 ? l.rate : std::min(bottleneck, l.rate);
+  }
+  Bytes full = f.size / scenario_.host.mtu;
+  Bytes rest = f.size % scenario_.host.mtu;
+  Bytes wire = full * WireBytes(DataFrameBytes(scenario_.host.mtu)) +
+               (rest > 0 ? WireBytes(DataFrameBytes(rest)) : 0);
+  return base_rtt + SerializationTime(wire, bottleneck);
+}
+
+int64_t Network::PacketsInNetwork() {
+  int64_t n = 0;
+  for (auto& h : hosts_) n += static_cast<int64_t>(h->port().link().in_flight() + h->control_queued());
+  for (auto& sw : switches_) {
+    for (int p = 0; p < sw->num_ports(); ++p) {
+      SwitchPort& port = sw->port(p);
+      n += static_cast<int64_t>(port.link().in_flight());
+      for (int q = 0; q < kNumPriorities; ++q) n += port.queued_packets(q);
+    }
+  }
+  return n;
+}
+
+void Network::CheckInvariants(bool drained) {
+  int64_t in_network = PacketsInNetwork();
+  if (in_network != pool_.live()) {
+    throw InvariantError(fmt::format(
+        "packet conservation: {} packets allocated but {} found in queues and links",
+        pool_.live(), in_network));
+  }
+  if (drained) {
+    if (in_network != 0) {
+      throw InvariantError(fmt::format("{} packets left in a drained network", in_network));
+    }
+    if (stats_.payload_sent != stats_.payload_received + stats_.payload_dropped) {
+      throw InvariantError(fmt::format(
+          "byte conservation: {} payload bytes sent, {} received, {} dropped",
+          stats_.payload_sent, stats_.payload_received, stats_.payload_dropped));
+    }
+    for (auto& sw : switches_) {
+      if (!sw->mmu().Empty()) {
+        throw InvariantError(fmt::format("switch s{}: buffer counters not zero after draining",
+                                         sw->node_id() - scenario_.topology.hosts));
+      }
+    }
+  }
+}
+
+}  // namespace dcqcn

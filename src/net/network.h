@@ -1,0 +1,69 @@
+// A whole simulated network built from a scenario: hosts (RDMA NICs), switches, links, routes
+// and flows, sharing one simulator, packet pool and set of counters.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "core/simulator.h"
+#include "net/flow.h"
+#include "net/packet.h"
+#include "net/rdma_nic.h"
+#include "net/stats.h"
+#include "net/switch_node.h"
+#include "scenario/scenario.h"
+
+namespace dcqcn {
+
+class Network {
+ public:
+  // Builds everything and schedules the flows' starts. Throws InputError when the scenario
+  // cannot be built (e.g. no route between a flow's hosts, buffer too small).
+  explicit Network(const Scenario& s);
+
+  Simulator& sim() { return sim_; }
+  NetStats& stats() { return stats_; }
+  const NetStats& stats() const { return stats_; }
+  std::vector<Flow>& flows() { return flows_; }
+  const std::vector<Flow>& flows() const { return flows_; }
+  PacketPool& pool() { return pool_; }
+  std::vector<std::unique_ptr<SwitchNode>>& switches() { return switches_; }
+  const std::vector<std::unique_ptr<SwitchNode>>& switches() const { return switches_; }
+  std::vector<std::unique_ptr<RdmaNic>>& hosts() { return hosts_; }
+  const Scenario& scenario() const { return scenario_; }
+  int flows_done() const { return flows_done_; }
+  bool all_done() const { return flows_done_ == static_cast<int>(flows_.size()); }
+  // Headroom the MMU of switch `sw` reserves on `port` per lossless priority.
+  Bytes headroom(int sw, int port) const { return switches_[sw]->mmu().headroom(port); }
+
+  // The links a flow's packets take (following ECMP as the switches hash it).
+  std::vector<LinkSpec> PathOf(const Flow& f) const;
+  // Ideal flow completion time, as HPCC defines it (used for slowdown).
+  Time IdealFct(const Flow& f) const;
+
+  // Packets that are somewhere in the network (queues, links, NIC control queues).
+  int64_t PacketsInNetwork();
+  // Throws InvariantError if conservation or buffer accounting is broken. `drained` = the
+  // event queue ran dry, so every queue and buffer counter must be empty.
+  void CheckInvariants(bool drained);
+
+ private:
+  void BuildRoutes();
+  Scenario scenario_;
+  Simulator sim_;
+  NetStats stats_;
+  PacketPool pool_;
+  std::vector<Flow> flows_;
+  std::vector<std::unique_ptr<RdmaNic>> hosts_;
+  std::vector<std::unique_ptr<SwitchNode>> switches_;
+  // For every node, its ports' peers: (peer node, peer port).
+  std::vector<std::vector<std::pair<int, int>>> adjacency_;
+  int flows_done_ = 0;
+};
+
+// Headroom for one (port, priority) so that a PAUSE never loses data: the bytes that arrive
+// during two propagation delays (PAUSE travelling up, data already on the wire coming down)
+// plus a frame in transmission at each end and one more for the frame that crossed XOFF.
+Bytes AutoHeadroom(Rate rate, Time delay, Bytes mtu_frame);
+
+}  // namespace dcqcn

@@ -1,0 +1,62 @@
+// A compact packet record and the pool that recycles them: nothing is allocated per packet
+// in steady state.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/error.h"
+#include "core/units.h"
+
+namespace dcqcn {
+
+enum class PacketType : uint8_t { kData, kAck, kNack, kCnp, kPause };
+
+struct Packet {
+  uint32_t flow = 0;      // flow id (not used by PAUSE)
+  uint32_t psn = 0;       // DATA: its sequence number; ACK/NACK: next expected PSN
+  uint32_t size = 0;      // frame bytes (buffer accounting); wire time adds preamble and gap
+  uint32_t payload = 0;   // DATA payload bytes
+  int32_t src = 0;        // source host
+  int32_t dst = 0;        // destination host
+  uint16_t sport = 0;     // UDP source port: per-flow entropy for ECMP
+  uint16_t in_port = 0;   // ingress port at the switch currently holding the packet
+  PacketType type = PacketType::kData;
+  uint8_t priority = 0;   // egress queue: data class 1..7, or kControlQueue
+  bool ce = false;        // ECN congestion experienced
+  bool cnp_flag = false;  // ACK carries a congestion notification (HPCC-style NP)
+  uint8_t pause_class = 0;    // PAUSE: the priority it pauses
+  uint16_t pause_quanta = 0;  // PAUSE: 0 = resume
+};
+
+class PacketPool {
+ public:
+  Packet* Allocate() {
+    if (free_.empty()) Grow();
+    Packet* p = free_.back();
+    free_.pop_back();
+    *p = Packet{};
+    ++live_;
+    return p;
+  }
+  void Free(Packet* p) {
+    free_.push_back(p);
+    --live_;
+  }
+  // Packets handed out and not yet returned: in queues, on links or in a handler.
+  int64_t live() const { return live_; }
+
+ private:
+  void Grow() {
+    constexpr size_t kChunk = 4096;
+    chunks_.push_back(std::make_unique<Packet[]>(kChunk));
+    Packet* c = chunks_.back().get();
+    for (size_t i = kChunk; i-- > 0;) free_.push_back(&c[i]);
+  }
+  std::vector<std::unique_ptr<Packet[]>> chunks_;
+  std::vector<Packet*> free_;
+  int64_t live_ = 0;
+};
+
+}  // namespace dcqcn

@@ -1,0 +1,231 @@
+// RDMA NIC: QP scheduling and pacing, RC transport, PFC and congestion-control hooks.
+#include "net/rdma_nic.h"
+
+#include "net/headers.h"
+
+namespace dcqcn {
+
+Packet* NicPort::NextPacket(Time now, Time* wake_at) { return nic_->NextPacket(now, wake_at); }
+
+RdmaNic::RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostConfig& config,
+                 int host_id, std::vector<Flow>* flows, bool pause_until_resume)
+    : sim_(sim),
+      stats_(stats),
+      pool_(pool),
+      config_(config),
+      host_id_(host_id),
+      flows_(flows),
+      pause_until_resume_(pause_until_resume),
+      port_(sim, stats, this, host_id) {}
+
+void RdmaNic::AddFlow(Flow& f) { sim_->Schedule(f.start, this, kFlowStart, f.id); }
+
+void RdmaNic::HandleEvent(uint32_t kind, uint64_t arg) {
+  Flow& f = (*flows_)[arg];
+  if (kind == kFlowStart) {
+    f.started = true;
+    f.line_rate = port_.rate();
+    f.next_avail = sim_->Now();
+    cc_->OnFlowStart(f);
+    Activate(f);
+    return;
+  }
+  // Retransmission timer: the deadline moves with ACK progress, so re-arm if it moved.
+  f.rto_timer_pending = false;
+  if (f.sender_done || f.snd_una == f.snd_nxt) return;
+  if (sim_->Now() < f.rto_deadline) {
+    ArmRto(f);
+    return;
+  }
+  ++stats_->timeouts;
+  f.snd_nxt = f.snd_una;  // go back N
+  f.rto_deadline = sim_->Now() + config_.rto;
+  ArmRto(f);
+  Activate(f);
+}
+
+void RdmaNic::ArmRto(Flow& f) {
+  if (f.rto_timer_pending) return;
+  f.rto_timer_pending = true;
+  sim_->Schedule(f.rto_deadline, this, kRto, f.id);
+}
+
+void RdmaNic::Activate(Flow& f) {
+  if (f.sched != kIdle || f.sender_done || f.snd_nxt >= f.total_packets || !f.started) return;
+  Time now = sim_->Now();
+  if (f.next_avail <= now) {
+    f.sched = kReady;
+    ready_[f.priority].push_back(f.id);
+  } else {
+    f.sched = kPacing;
+    pacer_.push({f.next_avail, f.id});
+  }
+  port_.Kick();
+}
+
+void RdmaNic::SetRate(Flow& f, Rate rate) {
+  f.rate = rate;
+  if (f.sched != kPacing || f.snd_nxt == 0) return;
+  // Re-time the pending departure from the last one at the new rate; the old heap entry
+  // becomes stale (its time no longer matches next_avail).
+  Bytes last = WireBytes(DataFrameBytes(f.PayloadOf(f.snd_nxt - 1, config_.mtu)));
+  Time t = std::max(sim_->Now(), f.last_tx + SerializationTime(last, rate));
+  if (t == f.next_avail) return;
+  f.next_avail = t;
+  pacer_.push({t, f.id});
+  port_.Kick();
+}
+
+Packet* RdmaNic::NextPacket(Time now, Time* wake_at) {
+  if (!control_.empty()) return control_.pop_front();
+  while (!pacer_.empty() && pacer_.top().time <= now) {
+    PacerEntry e = pacer_.top();
+    pacer_.pop();
+    Flow& f = (*flows_)[e.flow];
+    if (f.sched != kPacing || f.next_avail != e.time) continue;  // stale entry
+    f.sched = kReady;
+    ready_[f.priority].push_back(f.id);
+  }
+  for (int k = 0; k < kNumPriorities - 1; ++k) {
+    int q = 1 + (rr_next_ - 1 + k) % (kNumPriorities - 1);
+    Ring<uint32_t>& ring = ready_[q];
+    if (ring.empty()) continue;
+    if (port_.paused(q)) {
+      *wake_at = std::min(*wake_at, port_.paused_until(q));
+      continue;
+    }
+    while (!ring.empty()) {
+      Flow& f = (*flows_)[ring.pop_front()];
+      f.sched = kIdle;
+      if (f.sender_done || f.snd_nxt >= f.total_packets) continue;  // finished or acked
+      rr_next_ = 1 + q % (kNumPriorities - 1);
+      return MakeDataPacket(f, now);
+    }
+  }
+  if (!pacer_.empty()) *wake_at = std::min(*wake_at, pacer_.top().time);
+  return nullptr;
+}
+
+Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
+  Packet* p = pool_->Allocate();
+  p->type = PacketType::kData;
+  p->flow = f.id;
+  p->psn = f.snd_nxt;
+  p->payload = static_cast<uint32_t>(f.PayloadOf(f.snd_nxt, config_.mtu));
+  p->size = static_cast<uint32_t>(DataFrameBytes(p->payload));
+  p->src = f.src;
+  p->dst = f.dst;
+  p->sport = f.sport;
+  p->priority = f.priority;
+  ++stats_->data_packets_sent;
+  stats_->payload_sent += p->payload;
+  if (f.snd_nxt < f.high_psn) {
+    ++stats_->retransmitted_packets;
+  } else {
+    f.high_psn = f.snd_nxt + 1;
+  }
+  if (f.snd_una == f.snd_nxt) f.rto_deadline = now + config_.rto;
+  ++f.snd_nxt;
+  ArmRto(f);
+  // Pace: the next packet may leave one packet time at rate Rc after this one starts.
+  f.last_tx = now;
+  f.next_avail = now + SerializationTime(WireBytes(p->size), f.rate);
+  cc_->OnPacketSent(f, p->size);
+  if (f.snd_nxt < f.total_packets) {
+    f.sched = kPacing;
+    pacer_.push({f.next_avail, f.id});
+  }
+  return p;
+}
+
+void RdmaNic::SendControl(PacketType type, Flow& f, uint32_t psn, bool cnp_flag) {
+  Packet* p = pool_->Allocate();
+  p->type = type;
+  p->flow = f.id;
+  p->psn = psn;
+  p->size = static_cast<uint32_t>(type == PacketType::kCnp ? kCnpFrameBytes : kAckFrameBytes);
+  p->src = f.dst;  // from the receiver back to the sender
+  p->dst = f.src;
+  p->sport = f.sport;
+  p->priority = kControlQueue;
+  p->cnp_flag = cnp_flag;
+  control_.push_back(p);
+  port_.Kick();
+}
+
+void RdmaNic::SendCnp(Flow& f) {
+  ++stats_->cnps_sent;
+  SendControl(PacketType::kCnp, f, 0, false);
+}
+
+void RdmaNic::Receive(Packet* p, int) {
+  switch (p->type) {
+    case PacketType::kPause:
+      port_.OnPauseFrame(p->pause_class, p->pause_quanta, pause_until_resume_);
+      break;
+    case PacketType::kData:
+      ReceiveData(p);
+      break;
+    case PacketType::kAck:
+    case PacketType::kNack: {
+      Flow& f = (*flows_)[p->flow];
+      if (p->cnp_flag) {
+        ++stats_->cnps_received;
+        cc_->OnCnp(f);
+      }
+      OnAckProgress(f, p->psn);
+      if (p->type == PacketType::kNack && f.snd_nxt > p->psn && !f.sender_done) {
+        f.snd_nxt = p->psn;  // go back N
+        Activate(f);
+      }
+      break;
+    }
+    case PacketType::kCnp:
+      ++stats_->cnps_received;
+      cc_->OnCnp((*flows_)[p->flow]);
+      break;
+  }
+  pool_->Free(p);
+}
+
+void RdmaNic::OnAckProgress(Flow& f, uint32_t acked) {
+  if (acked <= f.snd_una || f.sender_done) return;
+  f.snd_una = acked;
+  if (f.snd_nxt < acked) f.snd_nxt = acked;
+  f.rto_deadline = sim_->Now() + config_.rto;
+  if (f.snd_una >= f.total_packets) {
+    f.sender_done = true;
+    f.finish = sim_->Now();
+    cc_->OnFlowDone(f);
+    if (on_flow_done_) on_flow_done_(f);
+  }
+}
+
+void RdmaNic::ReceiveData(Packet* p) {
+  Flow& f = (*flows_)[p->flow];
+  stats_->payload_received += p->payload;
+  cc_->OnDataArrival(f, p->ce);
+  bool cnp_flag = cc_->cnp_on_ack() && p->ce;
+  if (p->psn == f.rcv_nxt) {
+    ++f.rcv_nxt;
+    f.bytes_delivered += p->payload;
+    stats_->payload_delivered += p->payload;
+    f.nack_pending = false;
+    if (++f.since_ack >= static_cast<uint32_t>(config_.ack_interval) ||
+        f.rcv_nxt == f.total_packets || cnp_flag) {
+      f.since_ack = 0;
+      SendControl(PacketType::kAck, f, f.rcv_nxt, cnp_flag);
+    }
+    if (f.rcv_nxt == f.total_packets) f.receiver_finish = sim_->Now();
+  } else if (p->psn > f.rcv_nxt) {
+    if (!f.nack_pending) {
+      f.nack_pending = true;
+      ++stats_->nacks;
+      SendControl(PacketType::kNack, f, f.rcv_nxt, cnp_flag);
+    }
+  } else {
+    SendControl(PacketType::kAck, f, f.rcv_nxt, cnp_flag);  // duplicate: re-acknowledge
+  }
+}
+
+}  // namespace dcqcn

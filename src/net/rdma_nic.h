@@ -1,0 +1,91 @@
+// A host's RDMA NIC: queue pairs with per-QP pacers, a scheduler that finds the next QP to
+// send without scanning, RoCEv2 RC transport (PSN, ACK every N, NACK and go-back-N, timeout),
+// PFC pause honoured per priority, and the congestion-control hooks.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "cc/congestion_control.h"
+#include "core/simulator.h"
+#include "net/egress_port.h"
+#include "net/flow.h"
+#include "net/node.h"
+#include "net/ring.h"
+#include "scenario/scenario.h"
+
+namespace dcqcn {
+
+class RdmaNic;
+
+class NicPort : public EgressPort {
+ public:
+  NicPort(Simulator* sim, NetStats* stats, RdmaNic* nic, int node_id)
+      : EgressPort(sim, stats, node_id, 0), nic_(nic) {}
+
+ protected:
+  Packet* NextPacket(Time now, Time* wake_at) override;
+
+ private:
+  RdmaNic* nic_;
+};
+
+class RdmaNic : public Node, public EventHandler, public CcHost {
+ public:
+  RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostConfig& config,
+          int host_id, std::vector<Flow>* flows, bool pause_until_resume);
+
+  NicPort& port() { return port_; }
+  void SetCongestionControl(std::unique_ptr<CongestionControl> cc) { cc_ = std::move(cc); }
+  CongestionControl& cc() { return *cc_; }
+  // Registers a flow this NIC sends; it starts at f.start.
+  void AddFlow(Flow& f);
+  // Called once for every flow whose sender saw its last ACK.
+  void SetOnFlowDone(std::function<void(Flow&)> cb) { on_flow_done_ = std::move(cb); }
+
+  void Receive(Packet* p, int port) override;
+  void HandleEvent(uint32_t kind, uint64_t arg) override;
+  void SetRate(Flow& f, Rate rate) override;
+  void SendCnp(Flow& f) override;
+
+  size_t control_queued() const { return control_.size(); }
+  Packet* NextPacket(Time now, Time* wake_at);
+
+ private:
+  enum Kind : uint32_t { kFlowStart = 0, kRto = 1 };
+  enum Sched : uint8_t { kIdle = 0, kReady = 1, kPacing = 2 };
+  struct PacerEntry {
+    Time time;
+    uint32_t flow;
+    bool operator>(const PacerEntry& o) const {
+      return time > o.time || (time == o.time && flow > o.flow);
+    }
+  };
+
+  void Activate(Flow& f);
+  Packet* MakeDataPacket(Flow& f, Time now);
+  void SendControl(PacketType type, Flow& f, uint32_t psn, bool cnp_flag);
+  void OnAckProgress(Flow& f, uint32_t acked);
+  void ArmRto(Flow& f);
+  void ReceiveData(Packet* p);
+
+  Simulator* sim_;
+  NetStats* stats_;
+  PacketPool* pool_;
+  HostConfig config_;
+  int host_id_;
+  std::vector<Flow>* flows_;
+  bool pause_until_resume_;
+  NicPort port_;
+  std::unique_ptr<CongestionControl> cc_;
+  std::function<void(Flow&)> on_flow_done_;
+  Ring<Packet*> control_;                                // ACK, NACK, CNP: strict priority
+  std::array<Ring<uint32_t>, kNumPriorities> ready_;     // flows eligible now, per class
+  std::priority_queue<PacerEntry, std::vector<PacerEntry>, std::greater<>> pacer_;
+  int rr_next_ = 1;
+};
+
+}  // namespace dcqcn

@@ -1,0 +1,164 @@
+// Switch forwarding, admission, PFC generation and ECN marking.
+#include "net/switch_node.h"
+
+#include <fmt/format.h>
+
+namespace dcqcn {
+
+void SwitchPort::Enqueue(Packet* p) {
+  queues_[p->priority].push_back(p);
+  bytes_[p->priority] += p->size;
+  if (p->priority != kControlQueue) {
+    data_bytes_ += p->size;
+    if (data_bytes_ > stats_->max_queue_bytes) stats_->max_queue_bytes = data_bytes_;
+  }
+  Kick();
+}
+
+Packet* SwitchPort::NextPacket(Time now, Time* wake_at) {
+  int queue = -1;
+  if (!queues_[kControlQueue].empty()) {
+    queue = kControlQueue;
+  } else {
+    for (int k = 0; k < kNumPriorities - 1; ++k) {
+      int q = 1 + (rr_next_ - 1 + k) % (kNumPriorities - 1);
+      if (queues_[q].empty()) continue;
+      if (paused(q)) {
+        *wake_at = std::min(*wake_at, paused_until(q));
+        continue;
+      }
+      queue = q;
+      rr_next_ = 1 + q % (kNumPriorities - 1);
+      break;
+    }
+  }
+  if (queue < 0) return nullptr;
+  Packet* p = queues_[queue].pop_front();
+  bytes_[queue] -= p->size;
+  if (queue != kControlQueue) data_bytes_ -= p->size;
+  owner_->OnDequeue(index(), queue, p);
+  return p;
+}
+
+SwitchNode::SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool,
+                       const SwitchConfig& config, int node_id, uint64_t seed)
+    : sim_(sim),
+      stats_(stats),
+      pool_(pool),
+      config_(config),
+      node_id_(node_id),
+      hash_seed_(Rng(seed, 0x5157000 + node_id).Next()),
+      rng_(seed, 0x5157 + node_id) {}
+
+SwitchPort& SwitchNode::AddPort() {
+  ports_.push_back(std::make_unique<SwitchPort>(sim_, stats_, this, node_id_,
+                                                static_cast<int>(ports_.size())));
+  return *ports_.back();
+}
+
+void SwitchNode::SetRoutes(std::vector<std::vector<uint16_t>> ports_by_host) {
+  route_begin_.clear();
+  route_ports_.clear();
+  for (const auto& ports : ports_by_host) {
+    route_begin_.push_back(static_cast<uint32_t>(route_ports_.size()));
+    route_ports_.insert(route_ports_.end(), ports.begin(), ports.end());
+  }
+  route_begin_.push_back(static_cast<uint32_t>(route_ports_.size()));
+}
+
+void SwitchNode::InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Bytes> headroom) {
+  mmu_ = std::make_unique<Mmu>(config_, std::move(headroom), lossless_classes, mtu_frame);
+  refresh_gen_.assign(ports_.size() * kNumPriorities, 0);
+}
+
+int SwitchNode::RoutePort(const Packet& p) const {
+  uint32_t begin = route_begin_[p.dst];
+  uint32_t n = route_begin_[p.dst + 1] - begin;
+  if (n == 1) return route_ports_[begin];
+  // ECMP: hash of the 5-tuple (protocol and destination port are fixed for RoCEv2) with a
+  // per-switch seed, so that consecutive tiers do not make the same choice.
+  uint64_t h = hash_seed_ ^ (static_cast<uint64_t>(p.src) << 32) ^ static_cast<uint32_t>(p.dst);
+  h ^= static_cast<uint64_t>(p.sport) << 16 ^ kRoceUdpPort;
+  h *= 0x9e3779b97f4a7c15ULL;
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  h ^= h >> 32;
+  return route_ports_[begin + h % n];
+}
+
+void SwitchNode::Receive(Packet* p, int in_port) {
+  if (p->type == PacketType::kPause) {
+    ports_[in_port]->OnPauseFrame(p->pause_class, p->pause_quanta,
+                                  config_.pfc.pause_until_resume);
+    pool_->Free(p);
+    return;
+  }
+  int out = RoutePort(*p);
+  if (p->priority == kControlQueue) {
+    // Control traffic (ACK, NACK, CNP) bypasses admission, as in HPCC's switch.
+    ports_[out]->Enqueue(p);
+    return;
+  }
+  if (!mmu_->Admit(in_port, p->priority, p->size)) {
+    ++stats_->drops;
+    stats_->payload_dropped += p->payload;
+    pool_->Free(p);
+    return;
+  }
+  p->in_port = static_cast<uint16_t>(in_port);
+  mmu_->AddEgress(out, p->priority, p->size);
+  if (mmu_->ShouldPause(in_port, p->priority)) SendPfc(in_port, p->priority, true);
+  ports_[out]->Enqueue(p);
+}
+
+void SwitchNode::OnDequeue(int port, int queue, Packet* p) {
+  if (queue == kControlQueue) return;
+  mmu_->RemoveEgress(port, queue, p->size);
+  if (p->type == PacketType::kData && mmu_->ShouldMark(port, queue, rng_)) {
+    if (!p->ce) ++stats_->ecn_marked_packets;
+    p->ce = true;
+  }
+  int in = p->in_port;
+  mmu_->Release(in, queue, p->size);
+  if (mmu_->ShouldResume(in, queue)) SendPfc(in, queue, false);
+}
+
+Time SwitchNode::PauseDuration(int port) const {
+  return PauseQuantaToTime(config_.pfc.pause_quanta, ports_[port]->rate());
+}
+
+void SwitchNode::SendPfc(int port, int prio, bool pause) {
+  mmu_->SetPaused(port, prio, pause);
+  Packet* f = pool_->Allocate();
+  f->type = PacketType::kPause;
+  f->size = kPauseFrameBytes;
+  f->priority = kControlQueue;
+  f->pause_class = static_cast<uint8_t>(prio);
+  f->pause_quanta = pause ? static_cast<uint16_t>(config_.pfc.pause_quanta) : 0;
+  f->src = f->dst = -1;
+  if (pause) {
+    ++stats_->pfc_pause_frames;
+  } else {
+    ++stats_->pfc_resume_frames;
+  }
+  uint32_t& gen = refresh_gen_[port * kNumPriorities + prio];
+  ++gen;
+  if (pause && !config_.pfc.pause_until_resume) {
+    // Refresh at half the pause time while still congested (as ns3-rdma), so the upstream
+    // never resumes on expiry while the queue is above XON.
+    uint64_t arg = (static_cast<uint64_t>(gen) << 32) | static_cast<uint32_t>(port * kNumPriorities + prio);
+    sim_->Schedule(sim_->Now() + PauseDuration(port) / 2, this, 0, arg);
+  }
+  ports_[port]->Enqueue(f);
+}
+
+void SwitchNode::HandleEvent(uint32_t, uint64_t arg) {
+  uint32_t slot = static_cast<uint32_t>(arg);
+  uint32_t gen = static_cast<uint32_t>(arg >> 32);
+  if (gen != refresh_gen_[slot]) return;  // a RESUME or newer PAUSE superseded this timer
+  int port = static_cast<int>(slot) / kNumPriorities;
+  int prio = static_cast<int>(slot) % kNumPriorities;
+  if (mmu_->paused(port, prio)) SendPfc(port, prio, true);
+}
+
+}  // namespace dcqcn

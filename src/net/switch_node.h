@@ -1,0 +1,83 @@
+// A shared-buffer switch: forwarding with ECMP, ingress admission and PFC generation through
+// its MMU, output ports with 8 queues (control strict-high, data round-robin) and ECN marking
+// at dequeue.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include "core/rng.h"
+#include "net/egress_port.h"
+#include "net/mmu.h"
+#include "net/node.h"
+#include "net/packet.h"
+#include "net/ring.h"
+
+namespace dcqcn {
+
+class SwitchNode;
+
+class SwitchPort : public EgressPort {
+ public:
+  SwitchPort(Simulator* sim, NetStats* stats, SwitchNode* owner, int node_id, int index)
+      : EgressPort(sim, stats, node_id, index), owner_(owner) {}
+  void Enqueue(Packet* p);
+  Bytes queued_bytes() const { return data_bytes_; }
+  Bytes queued_bytes(int queue) const { return bytes_[queue]; }
+  int64_t queued_packets(int queue) const { return static_cast<int64_t>(queues_[queue].size()); }
+
+ protected:
+  Packet* NextPacket(Time now, Time* wake_at) override;
+
+ private:
+  SwitchNode* owner_;
+  std::array<Ring<Packet*>, kNumPriorities> queues_;
+  std::array<Bytes, kNumPriorities> bytes_{};
+  Bytes data_bytes_ = 0;  // all data queues
+  int rr_next_ = 1;       // round-robin position among data queues 1..7
+};
+
+class SwitchNode : public Node, public EventHandler {
+ public:
+  SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool, const SwitchConfig& config,
+             int node_id, uint64_t seed);
+
+  // Building: ports are added first, then routes, then the MMU is sized.
+  SwitchPort& AddPort();
+  // Equal-cost next-hop ports towards each destination host.
+  void SetRoutes(std::vector<std::vector<uint16_t>> ports_by_host);
+  void InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Bytes> headroom);
+
+  void Receive(Packet* p, int port) override;
+  void HandleEvent(uint32_t kind, uint64_t arg) override;  // PFC refresh timers
+
+  // Called by a port when `p` leaves queue `queue`.
+  void OnDequeue(int port, int queue, Packet* p);
+
+  int node_id() const { return node_id_; }
+  int num_ports() const { return static_cast<int>(ports_.size()); }
+  SwitchPort& port(int i) { return *ports_[i]; }
+  const Mmu& mmu() const { return *mmu_; }
+  int RoutePort(const Packet& p) const;
+  const SwitchPort& port(int i) const { return *ports_[i]; }
+
+ private:
+  void SendPfc(int port, int prio, bool pause);
+  Time PauseDuration(int port) const;
+
+  Simulator* sim_;
+  NetStats* stats_;
+  PacketPool* pool_;
+  SwitchConfig config_;
+  int node_id_;
+  uint64_t hash_seed_;
+  Rng rng_;
+  std::vector<std::unique_ptr<SwitchPort>> ports_;
+  std::vector<uint32_t> route_begin_;   // per destination host, index into route_ports_
+  std::vector<uint16_t> route_ports_;
+  std::unique_ptr<Mmu> mmu_;
+  std::vector<uint32_t> refresh_gen_;   // per (port, prio): generation of the refresh timer
+};
+
+}  // namespace dcqcn

@@ -1,0 +1,120 @@
+// flows.csv and summary.json.
+#include "output/results.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace dcqcn {
+
+double Percentile(std::vector<double> values, double pct) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  double pos = pct / 100.0 * static_cast<double>(values.size() - 1);
+  size_t lo = static_cast<size_t>(pos);
+  size_t hi = std::min(lo + 1, values.size() - 1);
+  return values[lo] + (values[hi] - values[lo]) * (pos - static_cast<double>(lo));
+}
+
+double JainIndex(const std::vector<double>& values) {
+  if (values.empty()) return 1;
+  double sum = 0, sum_sq = 0;
+  for (double v : values) {
+    sum += v;
+    sum_sq += v * v;
+  }
+  return sum_sq > 0 ? sum * sum / (static_cast<double>(values.size()) * sum_sq) : 1;
+}
+
+std::string FlowsCsv(const Network& net) {
+  std::string out =
+      "flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown\n";
+  for (const Flow& f : net.flows()) {
+    Time ideal = net.IdealFct(f);
+    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},", f.id, f.src, f.dst,
+                   static_cast<int>(f.priority), f.size, f.start / kNanosecond);
+    if (f.finish >= 0) {
+      Time fct = f.finish - f.start;
+      double slowdown = std::max(1.0, static_cast<double>(fct) / static_cast<double>(ideal));
+      fmt::format_to(std::back_inserter(out), "{},{},{},{:.4f}\n", f.finish / kNanosecond,
+                     fct / kNanosecond, ideal / kNanosecond, slowdown);
+    } else {
+      fmt::format_to(std::back_inserter(out), ",,{},\n", ideal / kNanosecond);
+    }
+  }
+  return out;
+}
+
+nlohmann::json Summary(const Network& net, const RunInfo& info) {
+  const NetStats& st = net.stats();
+  const Scenario& s = net.scenario();
+  std::vector<double> slowdowns;
+  std::vector<double> throughputs;  // finished flows: size / fct, Gb/s
+  int finished = 0;
+  for (const Flow& f : net.flows()) {
+    if (f.finish < 0) continue;
+    ++finished;
+    Time fct = f.finish - f.start;
+    slowdowns.push_back(std::max(1.0, static_cast<double>(fct) /
+                                          static_cast<double>(net.IdealFct(f))));
+    throughputs.push_back(static_cast<double>(f.size) * 8.0 / static_cast<double>(fct) * 1e3);
+  }
+  // Utilisation of the busiest switch egress port over the run.
+  double max_util = 0;
+  for (const auto& sw : net.switches()) {
+    for (int p = 0; p < sw->num_ports(); ++p) {
+      const Link& l = sw->port(p).link();
+      if (info.sim_time <= 0) continue;
+      double capacity = static_cast<double>(l.rate()) * static_cast<double>(info.sim_time) / 1e12;
+      max_util = std::max(max_util, static_cast<double>(l.busy_bytes()) * 8.0 / capacity);
+    }
+  }
+  double sim_s = static_cast<double>(info.sim_time) / 1e12;
+  nlohmann::json j;
+  j["scenario"] = s.name;
+  j["seed"] = s.seed;
+  j["version"] = DCQCN_VERSION;
+  j["sim_time_ns"] = info.sim_time / kNanosecond;
+  j["wall_time_s"] = info.wall_time_s;
+  j["events"] = info.events;
+  j["events_per_s"] = info.wall_time_s > 0 ? static_cast<double>(info.events) / info.wall_time_s : 0;
+  j["packet_hops"] = st.packet_hops;
+  j["packet_hops_per_s"] =
+      info.wall_time_s > 0 ? static_cast<double>(st.packet_hops) / info.wall_time_s : 0;
+  j["flows_total"] = net.flows().size();
+  j["flows_finished"] = finished;
+  j["bytes_sent"] = st.payload_sent;
+  j["bytes_delivered"] = st.payload_delivered;
+  j["bytes_dropped"] = st.payload_dropped;
+  j["drops"] = st.drops;
+  j["data_packets_sent"] = st.data_packets_sent;
+  j["retransmitted_packets"] = st.retransmitted_packets;
+  j["timeouts"] = st.timeouts;
+  j["nacks"] = st.nacks;
+  j["pfc_pause_frames"] = st.pfc_pause_frames;
+  j["pfc_resume_frames"] = st.pfc_resume_frames;
+  j["ecn_marked_packets"] = st.ecn_marked_packets;
+  j["cnps"] = st.cnps_sent;
+  j["cnps_received"] = st.cnps_received;
+  j["max_queue_bytes"] = st.max_queue_bytes;
+  j["max_link_utilisation"] = max_util;
+  j["aggregate_goodput_gbps"] = sim_s > 0 ? static_cast<double>(st.payload_delivered) * 8 / sim_s / 1e9 : 0;
+  j["drained"] = info.drained;
+  j["fct_slowdown"] = {{"p50", Percentile(slowdowns, 50)},
+                       {"p95", Percentile(slowdowns, 95)},
+                       {"p99", Percentile(slowdowns, 99)},
+                       {"max", slowdowns.empty() ? 0.0 : *std::max_element(slowdowns.begin(),
+                                                                            slowdowns.end())}};
+  j["flow_throughput_gbps"] = {
+      {"min", throughputs.empty() ? 0.0 : *std::min_element(throughputs.begin(), throughputs.end())},
+      {"max", throughputs.empty() ? 0.0 : *std::max_element(throughputs.begin(), throughputs.end())},
+      {"mean", throughputs.empty() ? 0.0 : [&] {
+         double sum = 0;
+         for (double t : throughputs) sum += t;
+         return sum / static_cast<double>(throughputs.size());
+       }()}};
+  j["jain_fairness"] = JainIndex(throughputs);
+  return j;
+}
+
+}  // namespace dcqcn

@@ -1,0 +1,110 @@
+// Time-series sampling and CSV output.
+#include "output/timeseries.h"
+
+#include <fmt/format.h>
+
+#include "output/atomic_file.h"
+
+namespace dcqcn {
+
+TimeSeriesSampler::TimeSeriesSampler(Network* net, const OutputConfig& config)
+    : net_(net), config_(config) {
+  if (!config_.ts_queue && !config_.ts_throughput && !config_.ts_rate) return;
+  auto& switches = net_->switches();
+  for (size_t sw = 0; sw < switches.size(); ++sw) {
+    for (int p = 0; p < switches[sw]->num_ports(); ++p) {
+      ports_.push_back({static_cast<int>(sw), p, {}, {}, 0});
+    }
+  }
+  net_->sim().Schedule(0, this, 0, 0);
+}
+
+void TimeSeriesSampler::HandleEvent(uint32_t, uint64_t) {
+  Sample();
+  if (!net_->all_done()) net_->sim().ScheduleIn(config_.interval, this, 0, 0);
+}
+
+void TimeSeriesSampler::Sample() {
+  Time now = net_->sim().Now();
+  uint32_t index = static_cast<uint32_t>(times_.size());
+  times_.push_back(now);
+  if (config_.ts_queue) {
+    for (PortSeries& s : ports_) {
+      SwitchPort& port = net_->switches()[s.sw]->port(s.port);
+      s.queue.push_back(port.queued_bytes());
+      s.tx_bytes.push_back(port.link().busy_bytes());
+      s.max_queue = std::max(s.max_queue, port.queued_bytes());
+    }
+  }
+  if (config_.ts_throughput || config_.ts_rate) {
+    for (const Flow& f : net_->flows()) {
+      if (!f.started || (f.sender_done && f.finish < now - config_.interval)) continue;
+      auto rate = net_->hosts()[f.src]->cc().Sample(f);
+      flow_samples_.push_back({f.id, index, f.bytes_delivered, rate.rc, rate.rt, rate.alpha});
+    }
+  }
+}
+
+void TimeSeriesSampler::Write(const std::string& dir) const {
+  const int hosts = net_->scenario().topology.hosts;
+  if (config_.ts_queue) {
+    // Only ports that ever held data: a fabric has many idle ports.
+    std::string out = "time_ns,switch,port,queue_bytes,tx_gbps\n";
+    for (const PortSeries& s : ports_) {
+      if (s.max_queue == 0) continue;
+      const SwitchNode& sw = *net_->switches()[s.sw];
+      double rate = static_cast<double>(sw.port(s.port).link().rate());
+      for (size_t i = 0; i < s.queue.size(); ++i) {
+        double gbps = 0;
+        if (i > 0 && times_[i] > times_[i - 1]) {
+          gbps = static_cast<double>(s.tx_bytes[i] - s.tx_bytes[i - 1]) * 8.0 * 1e3 /
+                 static_cast<double>(times_[i] - times_[i - 1]);
+          gbps = std::min(gbps, rate / 1e9);
+        }
+        fmt::format_to(std::back_inserter(out), "{},s{},{},{},{:.3f}\n", times_[i] / kNanosecond,
+                       sw.node_id() - hosts, s.port, s.queue[i], gbps);
+      }
+    }
+    WriteFileAtomic(dir + "/timeseries/queue.csv", out);
+  }
+  if (config_.ts_throughput) {
+    std::string out = "time_ns,flow_id,gbps\n";
+    std::vector<std::pair<uint32_t, Bytes>> last(net_->flows().size(), {UINT32_MAX, 0});
+    for (const FlowSample& s : flow_samples_) {
+      auto& [prev_index, prev_bytes] = last[s.flow];
+      if (prev_index != UINT32_MAX) {
+        Time dt = times_[s.sample] - times_[prev_index];
+        double gbps = dt > 0 ? static_cast<double>(s.delivered - prev_bytes) * 8.0 * 1e3 /
+                                   static_cast<double>(dt)
+                             : 0.0;
+        fmt::format_to(std::back_inserter(out), "{},{},{:.3f}\n", times_[s.sample] / kNanosecond,
+                       s.flow, gbps);
+      }
+      prev_index = s.sample;
+      prev_bytes = s.delivered;
+    }
+    WriteFileAtomic(dir + "/timeseries/throughput.csv", out);
+  }
+  if (config_.ts_rate) {
+    std::string out = "time_ns,flow_id,rc_gbps,rt_gbps,alpha\n";
+    for (const FlowSample& s : flow_samples_) {
+      fmt::format_to(std::back_inserter(out), "{},{},{:.4f},{:.4f},{:.6f}\n",
+                     times_[s.sample] / kNanosecond, s.flow, static_cast<double>(s.rc) / 1e9,
+                     static_cast<double>(s.rt) / 1e9, s.alpha);
+    }
+    WriteFileAtomic(dir + "/timeseries/rate.csv", out);
+  }
+  if (config_.ts_pfc) {
+    std::string out = "time_ns,node,port,priority,paused\n";
+    for (const PfcEvent& e : net_->stats().pfc_log) {
+      std::string node = e.node < hosts ? fmt::format("h{}", e.node)
+                                        : fmt::format("s{}", e.node - hosts);
+      fmt::format_to(std::back_inserter(out), "{:.3f},{},{},{},{}\n",
+                     static_cast<double>(e.time) / kNanosecond, node, e.port, e.priority,
+                     e.pause ? 1 : 0);
+    }
+    WriteFileAtomic(dir + "/timeseries/pfc.csv", out);
+  }
+}
+
+}  // namespace dcqcn

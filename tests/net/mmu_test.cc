@@ -1,0 +1,148 @@
+// Shared-buffer MMU: reserve/shared/headroom accounting, XOFF/XON thresholds, drops, RED.
+#include "net/mmu.h"
+
+#include <gtest/gtest.h>
+
+namespace dcqcn {
+namespace {
+
+SwitchConfig StaticConfig(Bytes threshold, Bytes reserve = 0) {
+  SwitchConfig c;
+  c.buffer = 1000000;
+  c.pfc.dynamic_threshold = false;
+  c.pfc.static_threshold = threshold;
+  c.pfc.reserve = reserve;
+  c.pfc.xon_offset = 2000;
+  return c;
+}
+
+TEST(MmuTest, XoffAtStaticThresholdAndXonWithHysteresis) {
+  Mmu mmu(StaticConfig(10000), {5000, 5000}, 1, 1066);
+  for (int i = 0; i < 9; ++i) {
+    ASSERT_TRUE(mmu.Admit(0, 3, 1000));
+    EXPECT_FALSE(mmu.ShouldPause(0, 3)) << i;
+  }
+  ASSERT_TRUE(mmu.Admit(0, 3, 1000));  // shared = 10000 = threshold
+  EXPECT_TRUE(mmu.ShouldPause(0, 3));
+  mmu.SetPaused(0, 3, true);
+  EXPECT_FALSE(mmu.ShouldPause(0, 3));  // already paused
+  // In-flight arrivals after XOFF go to headroom.
+  ASSERT_TRUE(mmu.Admit(0, 3, 1000));
+  EXPECT_EQ(mmu.headroom_used(0, 3), 1000);
+  EXPECT_EQ(mmu.shared_used(0, 3), 10000);
+  // Draining: headroom first; XON only once shared + offset <= threshold.
+  mmu.Release(0, 3, 1000);
+  EXPECT_EQ(mmu.headroom_used(0, 3), 0);
+  EXPECT_FALSE(mmu.ShouldResume(0, 3));  // 10000 + 2000 > 10000
+  mmu.Release(0, 3, 1000);
+  EXPECT_FALSE(mmu.ShouldResume(0, 3));  // 9000 + 2000 > 10000
+  mmu.Release(0, 3, 1000);
+  EXPECT_TRUE(mmu.ShouldResume(0, 3));   // 8000 + 2000 <= 10000
+  // Other queues are unaffected.
+  EXPECT_FALSE(mmu.ShouldPause(1, 3));
+  EXPECT_FALSE(mmu.ShouldPause(0, 4));
+}
+
+TEST(MmuTest, HeadroomOverflowDropsAndCountersReturnToZero) {
+  Mmu mmu(StaticConfig(3000), {2500}, 1, 1066);
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(mmu.Admit(0, 3, 1000));
+  EXPECT_TRUE(mmu.Admit(0, 3, 1000));   // headroom 1000
+  EXPECT_TRUE(mmu.Admit(0, 3, 1000));   // headroom 2000
+  EXPECT_FALSE(mmu.Admit(0, 3, 1000));  // 3000 > 2500: drop
+  EXPECT_EQ(mmu.headroom_used(0, 3), 2000);
+  for (int i = 0; i < 5; ++i) mmu.Release(0, 3, 1000);
+  EXPECT_TRUE(mmu.Empty());
+}
+
+TEST(MmuTest, ReserveIsChargedFirst) {
+  Mmu mmu(StaticConfig(3000, 4000), {5000}, 1, 1066);
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(mmu.Admit(0, 3, 1000));
+  EXPECT_EQ(mmu.shared_used(), 0);
+  EXPECT_EQ(mmu.ingress_bytes(0, 3), 4000);
+  ASSERT_TRUE(mmu.Admit(0, 3, 1000));
+  EXPECT_EQ(mmu.shared_used(), 1000);
+  for (int i = 0; i < 5; ++i) mmu.Release(0, 3, 1000);
+  EXPECT_TRUE(mmu.Empty());
+}
+
+TEST(MmuTest, DynamicThresholdShrinksAsTheSharedBufferFills) {
+  SwitchConfig c;
+  c.buffer = 100000 + 2 * 10000;  // shared pool 100000 after two ports' headroom
+  c.pfc.reserve = 0;
+  c.pfc.alpha = 0.5;
+  Mmu mmu(c, {10000, 10000}, 1, 1066);
+  EXPECT_EQ(mmu.PauseThreshold(), 50000);
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(mmu.Admit(1, 3, 1000));
+  EXPECT_EQ(mmu.PauseThreshold(), 40000);  // 0.5 * (100000 - 20000)
+  // Port 0 pauses when its own shared bytes reach alpha * free.
+  int admitted = 0;
+  while (!mmu.ShouldPause(0, 3)) {
+    ASSERT_TRUE(mmu.Admit(0, 3, 1000));
+    ++admitted;
+  }
+  // q >= 0.5 * (80000 - q)  <=>  q >= 26667
+  EXPECT_EQ(admitted, 27);
+}
+
+TEST(MmuTest, WithoutPfcDropsOnlyWhenTheBufferIsFull) {
+  SwitchConfig c;
+  c.buffer = 10000;
+  c.pfc.enabled = false;
+  c.pfc.reserve = 0;
+  Mmu mmu(c, {5000}, 1, 1066);
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(mmu.Admit(0, 3, 1000));
+  EXPECT_FALSE(mmu.ShouldPause(0, 3));
+  EXPECT_FALSE(mmu.Admit(0, 3, 1000));
+}
+
+TEST(MmuTest, BufferTooSmallForHeadroomIsAnInputError) {
+  SwitchConfig c;
+  c.buffer = 10000;
+  EXPECT_THROW(Mmu(c, {20000}, 1, 1066), InputError);
+}
+
+TEST(MmuTest, EgressCounterGoingNegativeIsAnInvariantError) {
+  Mmu mmu(StaticConfig(3000), {2500}, 1, 1066);
+  mmu.AddEgress(0, 3, 1000);
+  mmu.RemoveEgress(0, 3, 1000);
+  EXPECT_THROW(mmu.RemoveEgress(0, 3, 1), InvariantError);
+}
+
+// RED: p = Pmax (q - Kmin) / (Kmax - Kmin) between the thresholds; 0 below, 1 above.
+TEST(EcnMarkingTest, ProbabilityBetweenKminAndKmax) {
+  SwitchConfig c = StaticConfig(100000);
+  c.ecn.kmin = 5000;
+  c.ecn.kmax = 205000;
+  c.ecn.pmax = 0.2;
+  Mmu mmu(c, {5000}, 1, 1066);
+  Rng rng(3);
+  auto measure = [&](Bytes q) {
+    mmu.AddEgress(0, 3, q);
+    int marks = 0;
+    const int n = 200000;
+    for (int i = 0; i < n; ++i) marks += mmu.ShouldMark(0, 3, rng);
+    mmu.RemoveEgress(0, 3, q);
+    return static_cast<double>(marks) / n;
+  };
+  EXPECT_EQ(measure(4000), 0.0);
+  EXPECT_EQ(measure(5000), 0.0);
+  EXPECT_NEAR(measure(55000), 0.05, 0.003);
+  EXPECT_NEAR(measure(105000), 0.10, 0.004);
+  EXPECT_NEAR(measure(205000), 0.20, 0.005);
+  EXPECT_EQ(measure(205001), 1.0);
+}
+
+TEST(EcnMarkingTest, DctcpStyleStepWhenKminEqualsKmax) {
+  SwitchConfig c = StaticConfig(100000);
+  c.ecn.kmin = c.ecn.kmax = 30000;
+  c.ecn.pmax = 1;
+  Mmu mmu(c, {5000}, 1, 1066);
+  Rng rng(3);
+  mmu.AddEgress(0, 3, 30000);
+  EXPECT_FALSE(mmu.ShouldMark(0, 3, rng));
+  mmu.AddEgress(0, 3, 1);
+  EXPECT_TRUE(mmu.ShouldMark(0, 3, rng));
+}
+
+}  // namespace
+}  // namespace dcqcn
