@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   int64_t seed = -1;
   bool quiet = false;
   CLI::App* run = app.add_subcommand("run", "simulate a scenario (default: the built-in one)");
-  run->add_option("scenario", run_file, "scenario TOML file")->check(CLI::ExistingFile);
+  run->add_option("scenario", run_file, "scenario TOML file");
   run->add_option("--out", out_dir, "output folder (default results/<scenario name>/)");
   run->add_option("--set", run_sets, "override a scenario key: --set switch.ecn.kmax=400KB");
   run->add_option("--seed", seed, "random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
