@@ -1,0 +1,166 @@
+// Scenario -> TOML text. Written by hand rather than through toml++'s serializer so the order of
+// tables and keys follows design 1.2 and the file reads like one a user would write.
+#include "scenario/resolved_toml.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "scenario/scenario_loader.h"
+
+namespace dcqcn {
+namespace {
+
+bool IsBareKey(std::string_view key) {
+  if (key.empty()) return false;
+  for (char c : key) {
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::string Key(std::string_view key) { return IsBareKey(key) ? std::string(key) : TomlQuote(key); }
+
+std::string Bool(bool b) { return b ? "true" : "false"; }
+
+std::string NodeName(const TopologyConfig& topo, int node) {
+  return topo.is_host(node) ? fmt::format("h{}", node) : fmt::format("s{}", node - topo.hosts);
+}
+
+}  // namespace
+
+std::string TomlQuote(std::string_view text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        // Other control characters are not allowed raw in a TOML string.
+        if (c < 0x20 || c == 0x7f) {
+          out += fmt::format("\\u{:04X}", static_cast<unsigned>(c));
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string TomlFloat(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  std::string text = fmt::format("{}", value);  // shortest text that reads back exactly
+  if (text.find_first_of(".eE") == std::string::npos) text += ".0";
+  return text;
+}
+
+std::string ResolvedToml(const Scenario& s) {
+  std::string out;
+  auto line = [&out](std::string_view key, const std::string& value) {
+    out += fmt::format("{} = {}\n", key, value);
+  };
+  auto quoted = [&line](std::string_view key, std::string_view value) {
+    line(key, TomlQuote(value));
+  };
+
+  out += "# Resolved scenario: every parameter with the value the run used. Loading this file\n";
+  out += "# reproduces the run; generated flows are listed as explicit [[flow]] tables.\n";
+  quoted("name", s.name);
+  quoted("duration", FormatTime(s.duration));
+  line("seed", std::to_string(s.seed));
+
+  const TopologyConfig& t = s.topology;
+  out += "\n[topology]\n";
+  quoted("type", t.type);
+  line("hosts", std::to_string(t.hosts));
+  quoted("link_rate", FormatRate(t.link_rate));
+  quoted("link_delay", FormatTime(t.link_delay));
+  if (t.type == "dumbbell") {
+    quoted("bottleneck_rate", FormatRate(t.bottleneck_rate > 0 ? t.bottleneck_rate : t.link_rate));
+  }
+  if (t.type == "custom") {
+    line("switches", std::to_string(t.switches));
+    out += "links = [\n";
+    for (const LinkSpec& l : t.links) {
+      out += fmt::format("  [{}, {}, {}, {}],\n", TomlQuote(NodeName(t, l.a)),
+                         TomlQuote(NodeName(t, l.b)), TomlQuote(FormatRate(l.rate)),
+                         TomlQuote(FormatTime(l.delay)));
+    }
+    out += "]\n";
+  }
+
+  const SwitchConfig& sw = s.sw;
+  out += "\n[switch]\n";
+  quoted("buffer", FormatSize(sw.buffer));
+  out += "\n[switch.pfc]\n";
+  line("enabled", Bool(sw.pfc.enabled));
+  quoted("threshold", sw.pfc.dynamic_threshold ? "dynamic" : FormatSize(sw.pfc.static_threshold));
+  line("alpha", TomlFloat(sw.pfc.alpha));
+  quoted("headroom", sw.pfc.headroom_auto ? "auto" : FormatSize(sw.pfc.headroom));
+  quoted("reserve", FormatSize(sw.pfc.reserve));
+  quoted("xon_offset", FormatSize(sw.pfc.xon_offset));
+  line("pause_quanta", std::to_string(sw.pfc.pause_quanta));
+  line("pause_until_resume", Bool(sw.pfc.pause_until_resume));
+  out += "\n[switch.ecn]\n";
+  line("enabled", Bool(sw.ecn.enabled));
+  quoted("kmin", FormatSize(sw.ecn.kmin));
+  quoted("kmax", FormatSize(sw.ecn.kmax));
+  line("pmax", TomlFloat(sw.ecn.pmax));
+
+  out += "\n[host]\n";
+  line("mtu", std::to_string(s.host.mtu));
+  line("ack_interval", std::to_string(s.host.ack_interval));
+  quoted("rto", FormatTime(s.host.rto));
+
+  out += "\n[cc]\n";
+  quoted("algorithm", s.cc.algorithm);
+  quoted("profile", s.cc.profile);
+  for (const auto& [key, param] : s.cc.params) line(Key(key), CcParamToToml(param.value));
+
+  out += "\n[output]\n";
+  std::string series;
+  auto add_series = [&series](bool on, std::string_view name) {
+    if (!on) return;
+    if (!series.empty()) series += ", ";
+    series += TomlQuote(name);
+  };
+  add_series(s.output.ts_rate, "rate");
+  add_series(s.output.ts_queue, "queue");
+  add_series(s.output.ts_pfc, "pfc");
+  add_series(s.output.ts_throughput, "throughput");
+  line("timeseries", "[" + series + "]");
+  quoted("interval", FormatTime(s.output.interval));
+
+  const size_t generated = s.flows.size() - std::min<size_t>(s.explicit_flows, s.flows.size());
+  out += fmt::format("\n# {} flows ({} written in the scenario, {} generated by its workload)\n",
+                     s.flows.size(), s.flows.size() - generated, generated);
+  for (const FlowSpec& f : s.flows) {
+    out += "\n[[flow]]\n";
+    line("src", std::to_string(f.src));
+    line("dst", std::to_string(f.dst));
+    quoted("size", FormatSize(f.size));
+    quoted("start", FormatTime(f.start));
+    line("priority", std::to_string(f.priority));
+  }
+  return out;
+}
+
+}  // namespace dcqcn

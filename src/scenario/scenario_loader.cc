@@ -1,0 +1,995 @@
+// TOML -> validated Scenario: schema of the scenario format, --set overrides, defaults (taken
+// from the member initializers in scenario.h, their one home) and every input check.
+#include "scenario/scenario_loader.h"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <new>
+#include <optional>
+#include <sstream>
+#include <utility>
+
+#include "core/error.h"
+#include "scenario/resolved_toml.h"
+#include "topology/builders.h"
+#include "workload/generators.h"
+
+namespace dcqcn {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Schema: which keys each table may hold. One list serves both the unknown-key check of the file
+// and the check of --set paths, so the two can never disagree.
+
+enum class Kind {
+  kValue,      // a scalar or an array of scalars
+  kTable,      // a table with its own schema
+  kOpenTable,  // a table whose every key is accepted ([cc]: parameters checked by the algorithm)
+  kFlowArray,  // [[flow]]: an array of tables, indexed by number in --set paths
+};
+
+struct KeySchema {
+  std::string_view name;
+  Kind kind;
+};
+
+using TableSchema = std::vector<KeySchema>;
+
+const TableSchema kRootSchema = {{"name", Kind::kValue},     {"duration", Kind::kValue},
+                                 {"seed", Kind::kValue},     {"topology", Kind::kTable},
+                                 {"switch", Kind::kTable},   {"host", Kind::kTable},
+                                 {"cc", Kind::kOpenTable},   {"flow", Kind::kFlowArray},
+                                 {"workload", Kind::kTable}, {"output", Kind::kTable}};
+const TableSchema kTopologySchema = {
+    {"type", Kind::kValue},       {"hosts", Kind::kValue},           {"link_rate", Kind::kValue},
+    {"link_delay", Kind::kValue}, {"bottleneck_rate", Kind::kValue}, {"switches", Kind::kValue},
+    {"links", Kind::kValue}};
+const TableSchema kSwitchSchema = {
+    {"buffer", Kind::kValue}, {"pfc", Kind::kTable}, {"ecn", Kind::kTable}};
+const TableSchema kPfcSchema = {
+    {"enabled", Kind::kValue},      {"threshold", Kind::kValue},
+    {"alpha", Kind::kValue},        {"headroom", Kind::kValue},
+    {"reserve", Kind::kValue},      {"xon_offset", Kind::kValue},
+    {"pause_quanta", Kind::kValue}, {"pause_until_resume", Kind::kValue}};
+const TableSchema kEcnSchema = {{"enabled", Kind::kValue},
+                                {"kmin", Kind::kValue},
+                                {"kmax", Kind::kValue},
+                                {"pmax", Kind::kValue}};
+const TableSchema kHostSchema = {
+    {"mtu", Kind::kValue}, {"ack_interval", Kind::kValue}, {"rto", Kind::kValue}};
+const TableSchema kFlowSchema = {{"src", Kind::kValue},
+                                 {"dst", Kind::kValue},
+                                 {"size", Kind::kValue},
+                                 {"start", Kind::kValue},
+                                 {"priority", Kind::kValue}};
+const TableSchema kWorkloadSchema = {{"type", Kind::kValue},     {"senders", Kind::kValue},
+                                     {"receiver", Kind::kValue}, {"size", Kind::kValue},
+                                     {"start", Kind::kValue},    {"priority", Kind::kValue}};
+const TableSchema kOutputSchema = {{"timeseries", Kind::kValue}, {"interval", Kind::kValue}};
+
+// Schema of the table at a path written with "[]" for a flow element ("switch.pfc", "flow[]").
+const TableSchema* SchemaOf(std::string_view path) {
+  if (path.empty()) return &kRootSchema;
+  if (path == "topology") return &kTopologySchema;
+  if (path == "switch") return &kSwitchSchema;
+  if (path == "switch.pfc") return &kPfcSchema;
+  if (path == "switch.ecn") return &kEcnSchema;
+  if (path == "host") return &kHostSchema;
+  if (path == "flow[]") return &kFlowSchema;
+  if (path == "workload") return &kWorkloadSchema;
+  if (path == "output") return &kOutputSchema;
+  return nullptr;
+}
+
+const KeySchema* FindKey(const TableSchema& schema, std::string_view key) {
+  for (const KeySchema& k : schema) {
+    if (k.name == key) return &k;
+  }
+  return nullptr;
+}
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// "unknown key" plus the keys that would have been accepted, nearest first when one is close.
+std::string UnknownKeyHint(const TableSchema& schema, std::string_view key) {
+  std::string near;
+  // Suggest only near misses: at most two edits, and fewer than half the key's length.
+  size_t best = std::min<size_t>(3, key.size() / 2 + 1);
+  for (const KeySchema& k : schema) {
+    const size_t d = EditDistance(key, k.name);
+    if (d < best) {
+      best = d;
+      near = std::string(k.name);
+    }
+  }
+  std::string known;
+  for (const KeySchema& k : schema) known += (known.empty() ? "" : ", ") + std::string(k.name);
+  if (!near.empty()) return fmt::format("did you mean {}? (known keys: {})", near, known);
+  return fmt::format("known keys: {}", known);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering of TOML values for messages and for [cc] parameters.
+
+std::string CanonicalText(const toml::node& node);
+
+std::string KeyText(std::string_view key) {
+  const bool bare = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
+  });
+  return bare ? std::string(key) : TomlQuote(key);
+}
+
+// One fixed spelling per value, so text stored for a [cc] parameter survives a round trip
+// through resolved.toml unchanged.
+std::string CanonicalText(const toml::node& node) {
+  if (const auto* v = node.as_string()) return TomlQuote(v->get());
+  if (const auto* v = node.as_integer()) return std::to_string(v->get());
+  if (const auto* v = node.as_floating_point()) return TomlFloat(v->get());
+  if (const auto* v = node.as_boolean()) return v->get() ? "true" : "false";
+  if (const auto* a = node.as_array()) {
+    std::string out = "[";
+    for (size_t i = 0; i < a->size(); ++i) {
+      out += (i ? ", " : "") + CanonicalText(*a->get(i));
+    }
+    return out + "]";
+  }
+  if (const auto* t = node.as_table()) {
+    std::string out;
+    for (auto&& [key, value] : *t) {
+      out += (out.empty() ? "{ " : ", ") + KeyText(key.str()) + " = " + CanonicalText(value);
+    }
+    return out.empty() ? "{}" : out + " }";
+  }
+  std::ostringstream os;  // dates and times: toml++ prints them in TOML syntax
+  if (const auto* v = node.as_date()) os << *v;
+  if (const auto* v = node.as_time()) os << *v;
+  if (const auto* v = node.as_date_time()) os << *v;
+  return os.str();
+}
+
+// How a wrong value is shown after "got".
+std::string Got(const toml::node& node) {
+  if (node.is_table()) return "a table";
+  if (node.is_array()) return fmt::format("an array {}", CanonicalText(node));
+  return CanonicalText(node);
+}
+
+std::string ParamText(const toml::node& node) {
+  if (const auto* v = node.as_string()) return v->get();
+  return CanonicalText(node);
+}
+
+// The value of an override's text: TOML when it parses as exactly one value, otherwise a string.
+toml::table ParseValueText(std::string_view text) {
+  try {
+    toml::table doc = toml::parse(fmt::format("v = {}\n", text), std::string_view("<--set>"));
+    if (doc.size() == 1 && doc.contains("v")) return doc;
+  } catch (const std::exception&) {
+    // Not TOML: the text is the string itself.
+  }
+  toml::table doc;
+  doc.insert("v", std::string(text));
+  return doc;
+}
+
+bool IsDigits(std::string_view s) {
+  return !s.empty() && s.size() <= 9 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+std::string Trim(std::string_view s) {
+  const size_t begin = s.find_first_not_of(" \t");
+  if (begin == std::string_view::npos) return "";
+  const size_t end = s.find_last_not_of(" \t");
+  return std::string(s.substr(begin, end - begin + 1));
+}
+
+std::vector<std::string> SplitDots(std::string_view s) {
+  std::vector<std::string> parts;
+  size_t begin = 0;
+  for (;;) {
+    const size_t dot = s.find('.', begin);
+    parts.emplace_back(s.substr(begin, dot == std::string_view::npos ? dot : dot - begin));
+    if (dot == std::string_view::npos) return parts;
+    begin = dot + 1;
+  }
+}
+
+// True when an error about `key` lies inside what the override of `path` set.
+bool Covers(std::string_view path, std::string_view key) {
+  if (key.substr(0, path.size()) != path) return false;
+  return key.size() == path.size() || key[path.size()] == '.' || key[path.size()] == '[';
+}
+
+enum class Bound { kPositive, kNonNegative };
+
+// ---------------------------------------------------------------------------------------------
+// The loader proper. Holds the source name and the overrides so that every error can say where
+// the offending value came from.
+
+// A table of the document being read; `table` is null when absent (all its keys take defaults).
+struct Section {
+  const toml::table* table = nullptr;
+  std::string path;  // "switch.pfc", "flow[2]"; "" for the root
+
+  std::string Key(std::string_view k) const {
+    return path.empty() ? std::string(k) : fmt::format("{}.{}", path, k);
+  }
+  const toml::node* Get(std::string_view k) const { return table ? table->get(k) : nullptr; }
+};
+
+class Loader {
+ public:
+  explicit Loader(std::string source) : source_(std::move(source)) {}
+
+  void ApplyOverride(toml::table& root, const std::string& text);
+  Scenario Build(const toml::table& root);
+
+ private:
+  std::string Where(std::string_view key, const toml::node* node) const;
+  std::string Where(std::string_view key, uint32_t line) const;
+  [[noreturn]] void Fail(std::string_view key, const toml::node* node,
+                         const std::string& what) const;
+
+  Section Sub(const Section& parent, std::string_view key) const;
+  void CheckKeys(const Section& sec, const TableSchema& schema) const;
+  void OnlyFor(const Section& sec, std::initializer_list<std::string_view> keys,
+               std::string_view table_key, std::string_view type) const;
+
+  std::string ReadString(const Section& sec, std::string_view key, const std::string& fallback,
+                         std::initializer_list<std::string_view> allowed = {}) const;
+  bool ReadBool(const Section& sec, std::string_view key, bool fallback) const;
+  int64_t ReadInt(const Section& sec, std::string_view key, int64_t fallback, int64_t lo,
+                  int64_t hi, std::string_view what = "an integer") const;
+  int64_t ReadIntNode(const toml::node& node, const std::string& key, int64_t lo, int64_t hi,
+                      std::string_view what) const;
+  double ReadDouble(const Section& sec, std::string_view key, double fallback) const;
+  Time ReadTime(const Section& sec, std::string_view key, Time fallback, Bound bound) const;
+  Rate ReadRate(const Section& sec, std::string_view key, Rate fallback, Bound bound) const;
+  Bytes ReadSize(const Section& sec, std::string_view key, Bytes fallback, Bound bound) const;
+  // Shared by the three unit readers; parse is ParseTime/ParseRate/ParseSize.
+  template <typename Parse>
+  int64_t ReadQuantity(const toml::node& node, const std::string& key, Bound bound,
+                       std::string_view noun, std::string_view example, std::string_view units,
+                       Parse parse) const;
+  // A size, or the string `word` ("dynamic", "auto"); nullopt means the word.
+  std::optional<Bytes> ReadSizeOrWord(const Section& sec, std::string_view key,
+                                      std::string_view word, Bound bound) const;
+
+  void ReadTopology(const Section& sec, TopologyConfig& topo) const;
+  void ReadLinks(const Section& sec, TopologyConfig& topo) const;
+  void ReadSwitch(const Section& sec, SwitchConfig& sw) const;
+  void ReadHost(const Section& sec, HostConfig& host) const;
+  void ReadCc(const Section& sec, CcConfig& cc) const;
+  void ReadOutput(const Section& sec, OutputConfig& output) const;
+  void ReadFlows(const Section& root, Scenario& s);
+  void ReadWorkload(const Section& sec, Scenario& s) const;
+  void CheckReachability(const Scenario& s, const toml::node* workload_node) const;
+
+  std::string source_;
+  // Normalized key path ("flow[0].size") and the original "--set" text, in the order given.
+  std::vector<std::pair<std::string, std::string>> overrides_;
+  std::vector<const toml::node*> flow_nodes_;  // the [[flow]] tables, for messages
+};
+
+std::string Loader::Where(std::string_view key, const toml::node* node) const {
+  return Where(key, node != nullptr ? node->source().begin.line : 0);
+}
+
+std::string Loader::Where(std::string_view key, uint32_t line) const {
+  for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
+    if (Covers(it->first, key)) return fmt::format("--set {}", it->second);
+  }
+  if (line > 0) return fmt::format("{}:{}", source_, line);
+  return source_;
+}
+
+void Loader::Fail(std::string_view key, const toml::node* node, const std::string& what) const {
+  throw InputError(fmt::format("{}: {}: {}", Where(key, node), key, what));
+}
+
+[[noreturn]] void FailOverride(const std::string& text, const std::string& what) {
+  throw InputError(fmt::format("--set {}: {}", text, what));
+}
+
+void Loader::ApplyOverride(toml::table& root, const std::string& text) {
+  const size_t eq = text.find('=');
+  if (eq == std::string::npos) FailOverride(text, "expected KEY=VALUE, such as cc.rai=10Mbps");
+  const std::string key = Trim(std::string_view(text).substr(0, eq));
+  const std::string value = Trim(std::string_view(text).substr(eq + 1));
+  const std::vector<std::string> parts = SplitDots(key);
+  for (const std::string& part : parts) {
+    const bool ok = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) {
+      return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+             c == '_' || c == '-';
+    });
+    if (!ok) {
+      FailOverride(
+          text,
+          fmt::format("expected KEY=VALUE with KEY a dotted path such as switch.ecn.kmin, got "
+                      "key \"{}\"",
+                      key));
+    }
+  }
+
+  toml::table* table = &root;
+  std::string schema_path;  // "switch.pfc", "flow[]"
+  std::string normalized;   // "flow[0].size": the spelling errors use
+  const TableSchema* schema = &kRootSchema;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& part = parts[i];
+    const bool last = i + 1 == parts.size();
+    const KeySchema* ks = nullptr;
+    KeySchema open_key{part, Kind::kValue};
+    if (schema == nullptr) {
+      ks = &open_key;  // an open table ([cc]) takes any key
+    } else {
+      ks = FindKey(*schema, part);
+      if (ks == nullptr) {
+        FailOverride(text, fmt::format("unknown key {}; {}", key, UnknownKeyHint(*schema, part)));
+      }
+    }
+    normalized += (normalized.empty() ? "" : ".") + part;
+    if (last) {
+      toml::table parsed = ParseValueText(value);
+      parsed.get("v")->visit([&](auto&& v) { table->insert_or_assign(part, std::move(v)); });
+      overrides_.emplace_back(normalized, text);
+      return;
+    }
+    switch (ks->kind) {
+      case Kind::kValue:
+        FailOverride(text,
+                     fmt::format("unknown key {}: {} is a value, not a table", key, normalized));
+      case Kind::kTable:
+      case Kind::kOpenTable: {
+        toml::node* child = table->get(part);
+        if (child == nullptr) {
+          table->insert(part, toml::table{});
+          child = table->get(part);
+        }
+        if (!child->is_table()) {
+          FailOverride(text, fmt::format("{} is not a table in the scenario, got {}", normalized,
+                                         Got(*child)));
+        }
+        table = child->as_table();
+        schema_path = normalized;
+        schema = ks->kind == Kind::kOpenTable ? nullptr : SchemaOf(schema_path);
+        break;
+      }
+      case Kind::kFlowArray: {
+        const std::string& index_text = parts[i + 1];
+        if (!IsDigits(index_text) || i + 2 >= parts.size()) {
+          FailOverride(text,
+                       fmt::format("expected {}.N.KEY (N the index of a [[flow]], from 0), got {}",
+                                   part, key));
+        }
+        const size_t index = std::stoul(index_text);
+        toml::node* child = table->get(part);
+        toml::array* flows = child ? child->as_array() : nullptr;
+        const size_t count = flows ? flows->size() : 0;
+        if (index >= count) {
+          FailOverride(
+              text, fmt::format("the scenario has {} [[flow]] tables, so there is no {}[{}]", count,
+                                part, index));
+        }
+        toml::node* element = flows->get(index);
+        if (!element->is_table()) {
+          FailOverride(text, fmt::format("{}[{}] is not a table", part, index));
+        }
+        table = element->as_table();
+        normalized += fmt::format("[{}]", index);
+        schema_path = "flow[]";
+        schema = SchemaOf(schema_path);
+        ++i;
+        break;
+      }
+    }
+  }
+}
+
+Section Loader::Sub(const Section& parent, std::string_view key) const {
+  Section sec;
+  sec.path = parent.Key(key);
+  const toml::node* node = parent.Get(key);
+  if (node == nullptr) return sec;
+  if (!node->is_table()) {
+    Fail(sec.path, node, fmt::format("expected a table [{}], got {}", sec.path, Got(*node)));
+  }
+  sec.table = node->as_table();
+  return sec;
+}
+
+void Loader::CheckKeys(const Section& sec, const TableSchema& schema) const {
+  if (sec.table == nullptr) return;
+  for (auto&& [key, value] : *sec.table) {
+    if (FindKey(schema, key.str()) != nullptr) continue;
+    // The key's own line: for a [table] the value's position is its header, which is the same.
+    const uint32_t line =
+        key.source().begin.line > 0 ? key.source().begin.line : value.source().begin.line;
+    const std::string full = sec.Key(key.str());
+    throw InputError(fmt::format("{}: {}: unknown key; {}", Where(full, line), full,
+                                 UnknownKeyHint(schema, key.str())));
+  }
+}
+
+void Loader::OnlyFor(const Section& sec, std::initializer_list<std::string_view> keys,
+                     std::string_view table_key, std::string_view type) const {
+  for (std::string_view k : keys) {
+    if (const toml::node* node = sec.Get(k)) {
+      Fail(sec.Key(k), node, fmt::format("only used when {} = \"{}\"", table_key, type));
+    }
+  }
+}
+
+std::string Loader::ReadString(const Section& sec, std::string_view key,
+                               const std::string& fallback,
+                               std::initializer_list<std::string_view> allowed) const {
+  const toml::node* node = sec.Get(key);
+  if (node == nullptr) return fallback;
+  std::string choices;
+  for (std::string_view a : allowed) choices += (choices.empty() ? "" : " | ") + TomlQuote(a);
+  const std::string expected = allowed.size() ? "one of " + choices : std::string("a string");
+  const auto* v = node->as_string();
+  if (v == nullptr ||
+      (allowed.size() && std::find(allowed.begin(), allowed.end(), v->get()) == allowed.end())) {
+    Fail(sec.Key(key), node, fmt::format("expected {}, got {}", expected, Got(*node)));
+  }
+  return v->get();
+}
+
+bool Loader::ReadBool(const Section& sec, std::string_view key, bool fallback) const {
+  const toml::node* node = sec.Get(key);
+  if (node == nullptr) return fallback;
+  const auto* v = node->as_boolean();
+  if (v == nullptr) {
+    Fail(sec.Key(key), node, fmt::format("expected true or false, got {}", Got(*node)));
+  }
+  return v->get();
+}
+
+int64_t Loader::ReadIntNode(const toml::node& node, const std::string& key, int64_t lo, int64_t hi,
+                            std::string_view what) const {
+  const auto* v = node.as_integer();
+  const std::string range = hi >= std::numeric_limits<int>::max() ? fmt::format(">= {}", lo)
+                                                                  : fmt::format("{}..{}", lo, hi);
+  if (v == nullptr || v->get() < lo || v->get() > hi) {
+    Fail(key, &node, fmt::format("expected {} {}, got {}", what, range, Got(node)));
+  }
+  return v->get();
+}
+
+int64_t Loader::ReadInt(const Section& sec, std::string_view key, int64_t fallback, int64_t lo,
+                        int64_t hi, std::string_view what) const {
+  const toml::node* node = sec.Get(key);
+  if (node == nullptr) return fallback;
+  return ReadIntNode(*node, sec.Key(key), lo, hi, what);
+}
+
+double Loader::ReadDouble(const Section& sec, std::string_view key, double fallback) const {
+  const toml::node* node = sec.Get(key);
+  if (node == nullptr) return fallback;
+  if (const auto* v = node->as_integer()) return static_cast<double>(v->get());
+  const auto* v = node->as_floating_point();
+  if (v == nullptr || !std::isfinite(v->get())) {
+    Fail(sec.Key(key), node, fmt::format("expected a number, got {}", Got(*node)));
+  }
+  return v->get();
+}
+
+template <typename Parse>
+int64_t Loader::ReadQuantity(const toml::node& node, const std::string& key, Bound bound,
+                             std::string_view noun, std::string_view example,
+                             std::string_view units, Parse parse) const {
+  const std::string adjective = bound == Bound::kPositive ? "positive" : "non-negative";
+  const std::string expected =
+      fmt::format("expected a {} {} such as \"{}\" (units: {})", adjective, noun, example, units);
+  const auto* text = node.as_string();
+  if (text == nullptr) {
+    if (node.is_integer() || node.is_floating_point()) {
+      Fail(key, &node,
+           fmt::format("{}, got {}: a bare number needs a unit, e.g. \"{}{}\"", expected, Got(node),
+                       Got(node), example.substr(example.find_first_not_of("0123456789."))));
+    }
+    Fail(key, &node, fmt::format("{}, got {}", expected, Got(node)));
+  }
+  const std::optional<int64_t> value = parse(text->get());
+  if (!value || *value < 0 || (bound == Bound::kPositive && *value == 0)) {
+    Fail(key, &node, fmt::format("{}, got {}", expected, Got(node)));
+  }
+  return *value;
+}
+
+Time Loader::ReadTime(const Section& sec, std::string_view key, Time fallback, Bound bound) const {
+  const toml::node* node = sec.Get(key);
+  if (node == nullptr) return fallback;
+  return ReadQuantity(*node, sec.Key(key), bound, "time", "10us", "ps ns us ms s", ParseTime);
+}
+
+Rate Loader::ReadRate(const Section& sec, std::string_view key, Rate fallback, Bound bound) const {
+  const toml::node* node = sec.Get(key);
+  if (node == nullptr) return fallback;
+  return ReadQuantity(*node, sec.Key(key), bound, "rate", "40Gbps", "bps Kbps Mbps Gbps Tbps",
+                      ParseRate);
+}
+
+Bytes Loader::ReadSize(const Section& sec, std::string_view key, Bytes fallback,
+                       Bound bound) const {
+  const toml::node* node = sec.Get(key);
+  if (node == nullptr) return fallback;
+  return ReadQuantity(*node, sec.Key(key), bound, "size", "5KB", "B KB MB GB KiB MiB GiB",
+                      ParseSize);
+}
+
+std::optional<Bytes> Loader::ReadSizeOrWord(const Section& sec, std::string_view key,
+                                            std::string_view word, Bound bound) const {
+  const toml::node* node = sec.Get(key);
+  if (const auto* v = node ? node->as_string() : nullptr; v && v->get() == word) {
+    return std::nullopt;
+  }
+  const std::string adjective = bound == Bound::kPositive ? "positive" : "non-negative";
+  const auto* text = node->as_string();
+  std::optional<Bytes> value = text ? ParseSize(text->get()) : std::nullopt;
+  if (!value || *value < 0 || (bound == Bound::kPositive && *value == 0)) {
+    Fail(sec.Key(key), node,
+         fmt::format("expected \"{}\" or a {} size such as \"24.47KB\" (units: B KB MB GB KiB "
+                     "MiB GiB), got {}",
+                     word, adjective, Got(*node)));
+  }
+  return value;
+}
+
+void Loader::ReadTopology(const Section& sec, TopologyConfig& topo) const {
+  CheckKeys(sec, kTopologySchema);
+  topo.type = ReadString(sec, "type", topo.type, {"star", "dumbbell", "custom"});
+  topo.hosts = static_cast<int>(
+      ReadInt(sec, "hosts", topo.hosts, 2, kMaxTopologyNodes, "an integer number of hosts"));
+  topo.link_rate = ReadRate(sec, "link_rate", topo.link_rate, Bound::kPositive);
+  topo.link_delay = ReadTime(sec, "link_delay", topo.link_delay, Bound::kPositive);
+  if (topo.type == "dumbbell") {
+    // Written out (rather than left 0) so resolved.toml shows the rate the run used.
+    topo.bottleneck_rate = ReadRate(sec, "bottleneck_rate", topo.link_rate, Bound::kPositive);
+  } else {
+    OnlyFor(sec, {"bottleneck_rate"}, "topology.type", "dumbbell");
+  }
+  if (topo.type == "custom") {
+    topo.switches = static_cast<int>(ReadInt(sec, "switches", topo.switches, 0, kMaxTopologyNodes,
+                                             "an integer number of switches"));
+    ReadLinks(sec, topo);
+  } else {
+    OnlyFor(sec, {"switches", "links"}, "topology.type", "custom");
+  }
+  BuildTopology(topo, source_);
+}
+
+void Loader::ReadLinks(const Section& sec, TopologyConfig& topo) const {
+  const std::string key = sec.Key("links");
+  const toml::node* node = sec.Get("links");
+  if (node == nullptr) {
+    Fail(key, sec.table,
+         "required when topology.type = \"custom\": an array of links such as "
+         "[[\"h0\", \"s0\"], [\"s0\", \"s1\", \"100Gbps\", \"2us\"]]");
+  }
+  const toml::array* links = node->as_array();
+  if (links == nullptr) {
+    Fail(key, node,
+         fmt::format("expected an array of links such as [[\"h0\", \"s0\"]], got {}", Got(*node)));
+  }
+  const std::string nodes_text = fmt::format(
+      "h0..h{}{}", topo.hosts - 1,
+      topo.switches > 0 ? fmt::format(" or s0..s{}", topo.switches - 1) : std::string());
+  std::vector<int> host_link(topo.hosts, -1);  // index of each host's link
+  topo.links.clear();
+  for (size_t i = 0; i < links->size(); ++i) {
+    const toml::node& item = *links->get(i);
+    const std::string item_key = fmt::format("{}[{}]", key, i);
+    const toml::array* fields = item.as_array();
+    if (fields == nullptr || fields->size() < 2 || fields->size() > 4) {
+      Fail(item_key, &item,
+           fmt::format("expected [\"A\", \"B\"] or [\"A\", \"B\", RATE, DELAY] with A and B node "
+                       "names ({}), got {}",
+                       nodes_text, Got(item)));
+    }
+    int ends[2];
+    for (int e = 0; e < 2; ++e) {
+      const toml::node& end = *fields->get(e);
+      const auto* name = end.as_string();
+      std::optional<int> id;
+      if (name != nullptr && name->get().size() >= 2) {
+        const std::string& n = name->get();
+        const std::string digits = n.substr(1);
+        if (IsDigits(digits)) {
+          const int index = std::stoi(digits);
+          if (n[0] == 'h' && index < topo.hosts) id = index;
+          if (n[0] == 's' && index < topo.switches) id = topo.hosts + index;
+        }
+      }
+      if (!id) {
+        Fail(item_key, &end,
+             fmt::format("unknown node {}: expected {} (hosts = {}, switches = {})", Got(end),
+                         nodes_text, topo.hosts, topo.switches));
+      }
+      ends[e] = *id;
+    }
+    if (ends[0] == ends[1]) {
+      Fail(item_key, &item, fmt::format("a link cannot join {} to itself", Got(*fields->get(0))));
+    }
+    LinkSpec link{ends[0], ends[1], topo.link_rate, topo.link_delay};
+    if (fields->size() >= 3) {
+      link.rate = ReadQuantity(*fields->get(2), item_key + "[2]", Bound::kPositive, "rate",
+                               "100Gbps", "bps Kbps Mbps Gbps Tbps", ParseRate);
+    }
+    if (fields->size() >= 4) {
+      link.delay = ReadQuantity(*fields->get(3), item_key + "[3]", Bound::kPositive, "time", "2us",
+                                "ps ns us ms s", ParseTime);
+    }
+    for (int e : ends) {
+      if (!topo.is_host(e)) continue;
+      if (host_link[e] >= 0) {
+        Fail(item_key, &item,
+             fmt::format("host h{} already has a link ({}[{}]); a host has exactly one link "
+                         "(a NIC has one port)",
+                         e, key, host_link[e]));
+      }
+      host_link[e] = static_cast<int>(i);
+    }
+    topo.links.push_back(link);
+  }
+  for (int h = 0; h < topo.hosts; ++h) {
+    if (host_link[h] < 0) {
+      Fail(key, node,
+           fmt::format("host h{} has no link; every host needs exactly one (hosts = {})", h,
+                       topo.hosts));
+    }
+  }
+}
+
+void Loader::ReadSwitch(const Section& sec, SwitchConfig& sw) const {
+  CheckKeys(sec, kSwitchSchema);
+  sw.buffer = ReadSize(sec, "buffer", sw.buffer, Bound::kPositive);
+
+  const Section pfc = Sub(sec, "pfc");
+  CheckKeys(pfc, kPfcSchema);
+  PfcConfig& p = sw.pfc;
+  p.enabled = ReadBool(pfc, "enabled", p.enabled);
+  if (pfc.Get("threshold") != nullptr) {
+    std::optional<Bytes> t = ReadSizeOrWord(pfc, "threshold", "dynamic", Bound::kPositive);
+    p.dynamic_threshold = !t.has_value();
+    p.static_threshold = t.value_or(0);
+  }
+  p.alpha = ReadDouble(pfc, "alpha", p.alpha);
+  if (!(p.alpha > 0)) {
+    Fail(pfc.Key("alpha"), pfc.Get("alpha"),
+         fmt::format("expected a number > 0 (the dynamic-threshold factor), got {}",
+                     TomlFloat(p.alpha)));
+  }
+  if (pfc.Get("headroom") != nullptr) {
+    std::optional<Bytes> h = ReadSizeOrWord(pfc, "headroom", "auto", Bound::kNonNegative);
+    p.headroom_auto = !h.has_value();
+    p.headroom = h.value_or(0);
+  }
+  p.reserve = ReadSize(pfc, "reserve", p.reserve, Bound::kNonNegative);
+  p.xon_offset = ReadSize(pfc, "xon_offset", p.xon_offset, Bound::kNonNegative);
+  p.pause_quanta = static_cast<int>(ReadInt(pfc, "pause_quanta", p.pause_quanta, 1, 65535,
+                                            "an integer number of 512-bit quanta"));
+  p.pause_until_resume = ReadBool(pfc, "pause_until_resume", p.pause_until_resume);
+
+  const Section ecn = Sub(sec, "ecn");
+  CheckKeys(ecn, kEcnSchema);
+  EcnConfig& e = sw.ecn;
+  e.enabled = ReadBool(ecn, "enabled", e.enabled);
+  e.kmin = ReadSize(ecn, "kmin", e.kmin, Bound::kNonNegative);
+  e.kmax = ReadSize(ecn, "kmax", e.kmax, Bound::kPositive);
+  e.pmax = ReadDouble(ecn, "pmax", e.pmax);
+  if (!(e.pmax > 0 && e.pmax <= 1)) {
+    Fail(ecn.Key("pmax"), ecn.Get("pmax"),
+         fmt::format("expected a marking probability in (0, 1], got {}", TomlFloat(e.pmax)));
+  }
+  if (e.kmin > e.kmax) {
+    const bool blame_kmin = ecn.Get("kmin") != nullptr;
+    const std::string key = ecn.Key(blame_kmin ? "kmin" : "kmax");
+    Fail(key, ecn.Get(blame_kmin ? "kmin" : "kmax"),
+         fmt::format("expected kmin <= kmax, got kmin = \"{}\" > kmax = \"{}\"", FormatSize(e.kmin),
+                     FormatSize(e.kmax)));
+  }
+}
+
+void Loader::ReadHost(const Section& sec, HostConfig& host) const {
+  CheckKeys(sec, kHostSchema);
+  host.mtu = static_cast<int>(
+      ReadInt(sec, "mtu", host.mtu, 64, 9000, "an integer number of payload bytes"));
+  host.ack_interval =
+      static_cast<int>(ReadInt(sec, "ack_interval", host.ack_interval, 1,
+                               std::numeric_limits<int>::max(), "an integer number of packets"));
+  host.rto = ReadTime(sec, "rto", host.rto, Bound::kPositive);
+}
+
+void Loader::ReadCc(const Section& sec, CcConfig& cc) const {
+  cc.algorithm = ReadString(sec, "algorithm", cc.algorithm, {"none", "dcqcn"});
+  cc.profile = ReadString(sec, "profile", cc.profile, {"paper", "mlx5", "hpcc"});
+  if (sec.table == nullptr) return;
+  for (auto&& [key, value] : *sec.table) {
+    if (key.str() == "algorithm" || key.str() == "profile") continue;
+    const std::string full = sec.Key(key.str());
+    const bool from_override = Where(full, nullptr).rfind("--set ", 0) == 0;
+    CcConfig::Param param;
+    param.value = ParamText(value);
+    param.line = from_override ? 0 : static_cast<int>(value.source().begin.line);
+    cc.params[std::string(key.str())] = param;
+  }
+}
+
+void Loader::ReadOutput(const Section& sec, OutputConfig& output) const {
+  CheckKeys(sec, kOutputSchema);
+  if (const toml::node* node = sec.Get("timeseries")) {
+    const std::string key = sec.Key("timeseries");
+    const std::string expected =
+        "expected an array of any of \"rate\", \"queue\", \"pfc\", \"throughput\"";
+    const toml::array* series = node->as_array();
+    if (series == nullptr) Fail(key, node, fmt::format("{}, got {}", expected, Got(*node)));
+    for (size_t i = 0; i < series->size(); ++i) {
+      const toml::node& item = *series->get(i);
+      const auto* name = item.as_string();
+      const std::string value = name ? name->get() : std::string();
+      if (value == "rate") {
+        output.ts_rate = true;
+      } else if (value == "queue") {
+        output.ts_queue = true;
+      } else if (value == "pfc") {
+        output.ts_pfc = true;
+      } else if (value == "throughput") {
+        output.ts_throughput = true;
+      } else {
+        Fail(fmt::format("{}[{}]", key, i), &item, fmt::format("{}, got {}", expected, Got(item)));
+      }
+    }
+  }
+  output.interval = ReadTime(sec, "interval", output.interval, Bound::kPositive);
+}
+
+void Loader::ReadFlows(const Section& root, Scenario& s) {
+  const toml::node* node = root.Get("flow");
+  if (node == nullptr) return;
+  const toml::array* flows = node->as_array();
+  if (flows == nullptr) {
+    Fail("flow", node,
+         fmt::format("expected [[flow]] tables (an array of tables), got {}", Got(*node)));
+  }
+  const int hosts = s.topology.hosts;
+  const std::string host_range = fmt::format("a host index 0..{}", hosts - 1);
+  for (size_t i = 0; i < flows->size(); ++i) {
+    Section f{flows->get(i)->as_table(), fmt::format("flow[{}]", i)};
+    if (f.table == nullptr) {
+      Fail(f.path, flows->get(i), fmt::format("expected a table, got {}", Got(*flows->get(i))));
+    }
+    CheckKeys(f, kFlowSchema);
+    for (std::string_view required : {"src", "dst", "size"}) {
+      if (f.Get(required) == nullptr) {
+        Fail(f.Key(required), f.table, "required in every [[flow]]");
+      }
+    }
+    FlowSpec flow;
+    flow.src = static_cast<int>(ReadInt(f, "src", 0, 0, hosts - 1, host_range));
+    flow.dst = static_cast<int>(ReadInt(f, "dst", 0, 0, hosts - 1, host_range));
+    if (flow.src == flow.dst) {
+      Fail(f.Key("dst"), f.Get("dst"),
+           fmt::format("expected a host other than src, got {} == src", flow.dst));
+    }
+    flow.size = ReadSize(f, "size", 0, Bound::kPositive);
+    flow.start = ReadTime(f, "start", flow.start, Bound::kNonNegative);
+    flow.priority =
+        static_cast<int>(ReadInt(f, "priority", flow.priority, 1, 7, "an 802.1p priority"));
+    s.flows.push_back(flow);
+    flow_nodes_.push_back(f.table);
+  }
+}
+
+void Loader::ReadWorkload(const Section& sec, Scenario& s) const {
+  if (sec.table == nullptr) return;
+  CheckKeys(sec, kWorkloadSchema);
+  WorkloadConfig& w = s.workload;
+  const int hosts = s.topology.hosts;
+  if (sec.Get("type") == nullptr) {
+    Fail(sec.Key("type"), sec.table, "required in [workload]: \"incast\" or \"permutation\"");
+  }
+  w.type = ReadString(sec, "type", "", {"incast", "permutation"});
+  if (sec.Get("size") == nullptr) {
+    Fail(sec.Key("size"), sec.table, "required in [workload]: the bytes each flow sends");
+  }
+  w.size = ReadSize(sec, "size", 0, Bound::kPositive);
+  w.start = ReadTime(sec, "start", w.start, Bound::kNonNegative);
+  w.priority = static_cast<int>(ReadInt(sec, "priority", w.priority, 1, 7, "an 802.1p priority"));
+  if (w.type == "permutation") {
+    OnlyFor(sec, {"senders", "receiver"}, "workload.type", "incast");
+    return;
+  }
+  const std::string host_range = fmt::format("a host index 0..{}", hosts - 1);
+  w.receiver = static_cast<int>(ReadInt(sec, "receiver", w.receiver, 0, hosts - 1, host_range));
+  const toml::node* senders = sec.Get("senders");
+  const std::string key = sec.Key("senders");
+  if (senders == nullptr) {
+    w.sender_count = hosts - 1;  // every other host: the classic N-1 to 1 incast
+  } else if (senders->is_integer()) {
+    w.sender_count = static_cast<int>(ReadIntNode(
+        *senders, key, 1, hosts - 1, "a count of senders (hosts other than the receiver)"));
+  } else if (const toml::array* list = senders->as_array(); list && !list->empty()) {
+    std::vector<bool> seen(hosts, false);
+    for (size_t i = 0; i < list->size(); ++i) {
+      const std::string item_key = fmt::format("{}[{}]", key, i);
+      const toml::node& item = *list->get(i);
+      const int h = static_cast<int>(ReadIntNode(item, item_key, 0, hosts - 1, host_range));
+      if (h == w.receiver) {
+        Fail(item_key, &item,
+             fmt::format("expected a host other than the receiver {}, got {}", w.receiver, h));
+      }
+      if (seen[h]) Fail(item_key, &item, fmt::format("host {} is listed twice", h));
+      seen[h] = true;
+      w.senders.push_back(h);
+    }
+  } else {
+    Fail(key, senders,
+         fmt::format("expected a non-empty array of host indices or a count 1..{}, got {}",
+                     hosts - 1, Got(*senders)));
+  }
+}
+
+void Loader::CheckReachability(const Scenario& s, const toml::node* workload_node) const {
+  const std::vector<int> component = ConnectedComponents(s.topology);
+  for (size_t i = 0; i < s.flows.size(); ++i) {
+    const FlowSpec& f = s.flows[i];
+    if (component[f.src] == component[f.dst]) continue;
+    const std::string what =
+        fmt::format("host h{} has no path to host h{} over topology.links", f.src, f.dst);
+    if (i < flow_nodes_.size()) Fail(fmt::format("flow[{}]", i), flow_nodes_[i], what);
+    Fail("workload", workload_node, fmt::format("generated flow {}: {}", i, what));
+  }
+}
+
+Scenario Loader::Build(const toml::table& root_table) {
+  Scenario s;
+  s.source = source_;
+  const Section root{&root_table, ""};
+  CheckKeys(root, kRootSchema);
+
+  std::string stem = std::filesystem::path(source_).stem().string();
+  s.name = ReadString(root, "name", stem.empty() ? s.name : stem);
+  // The name becomes the default output folder results/<name>/.
+  if (s.name.empty() || s.name == "." || s.name == ".." ||
+      s.name.find_first_of("/\\") != std::string::npos ||
+      std::any_of(s.name.begin(), s.name.end(), [](unsigned char c) { return c < 0x20; })) {
+    Fail("name", root.Get("name"),
+         fmt::format("expected a name usable as a folder name (no '/', '\\' or control "
+                     "characters), got {}",
+                     TomlQuote(s.name)));
+  }
+  s.duration = ReadTime(root, "duration", s.duration, Bound::kPositive);
+  s.seed = static_cast<uint64_t>(ReadInt(root, "seed", static_cast<int64_t>(s.seed), 0,
+                                         std::numeric_limits<int64_t>::max(), "an integer"));
+
+  ReadTopology(Sub(root, "topology"), s.topology);
+  ReadSwitch(Sub(root, "switch"), s.sw);
+  ReadHost(Sub(root, "host"), s.host);
+  ReadCc(Sub(root, "cc"), s.cc);
+  ReadOutput(Sub(root, "output"), s.output);
+  ReadFlows(root, s);
+  s.explicit_flows = static_cast<int>(s.flows.size());
+  const Section workload = Sub(root, "workload");
+  ReadWorkload(workload, s);
+  GenerateWorkload(s, s.flows);
+  if (s.flows.empty()) {
+    Fail("flow", nullptr, "no flows: expected at least one [[flow]] table or a [workload]");
+  }
+  CheckReachability(s, workload.table);
+  return s;
+}
+
+// Runs `body`, turning anything but an InputError into one: the loader must never crash on input.
+template <typename Body>
+Scenario Guard(const std::string& source, Body body) {
+  try {
+    return body();
+  } catch (const InputError&) {
+    throw;
+  } catch (const toml::parse_error& e) {
+    throw InputError(fmt::format("{}:{}:{}: TOML syntax error: {}", source, e.source().begin.line,
+                                 e.source().begin.column, e.description()));
+  } catch (const std::bad_alloc&) {
+    throw InputError(fmt::format("{}: scenario too large: out of memory", source));
+  } catch (const std::exception& e) {
+    throw InputError(fmt::format("{}: cannot read scenario: {}", source, e.what()));
+  }
+}
+
+}  // namespace
+
+Scenario LoadScenarioText(std::string_view toml_text, const std::string& source_name,
+                          const std::vector<std::string>& overrides) {
+  return Guard(source_name, [&] {
+    toml::table root = toml::parse(toml_text, std::string_view(source_name));
+    Loader loader(source_name);
+    for (const std::string& o : overrides) loader.ApplyOverride(root, o);
+    return loader.Build(root);
+  });
+}
+
+Scenario LoadScenarioFile(const std::string& path, const std::vector<std::string>& overrides) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    throw InputError(fmt::format("{}: cannot read scenario file: it is a directory", path));
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw InputError(fmt::format("{}: cannot read scenario file: {}", path, std::strerror(errno)));
+  }
+  // Bounded, so that a device such as /dev/zero given by mistake is an error, not a hang.
+  constexpr size_t kMaxScenarioBytes = 64 << 20;
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+    if (text.size() > kMaxScenarioBytes) {
+      throw InputError(fmt::format("{}: cannot read scenario file: larger than 64 MiB", path));
+    }
+  }
+  if (in.bad()) throw InputError(fmt::format("{}: cannot read scenario file", path));
+  return LoadScenarioText(text, path, overrides);
+}
+
+std::string DefaultScenarioText() {
+  return R"(# Built-in scenario of `dcqcn run` without a file: 8 senders each send 600 KB to one
+# receiver through a single 40 Gb/s switch, about 1 ms of simulated time at line rate.
+name = "default"
+duration = "10ms"
+seed = 1
+
+[topology]
+type = "star"
+hosts = 9
+link_rate = "40Gbps"
+link_delay = "1us"
+
+[workload]
+type = "incast"
+senders = 8          # h1..h8
+receiver = 0
+size = "600KB"
+)";
+}
+
+Scenario DefaultScenario(const std::vector<std::string>& overrides) {
+  return LoadScenarioText(DefaultScenarioText(), "<built-in>", overrides);
+}
+
+std::string CcParamToToml(const std::string& stored) {
+  // Written raw when it reads back as a value with exactly this spelling; otherwise it was a
+  // string's contents and is quoted.
+  toml::table doc = ParseValueText(stored);
+  const toml::node& value = *doc.get("v");
+  if (!value.is_string() && CanonicalText(value) == stored) return stored;
+  return TomlQuote(stored);
+}
+
+}  // namespace dcqcn

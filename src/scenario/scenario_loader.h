@@ -1,0 +1,40 @@
+// Reads a scenario TOML file (design 1.2) into a validated, fully defaulted Scenario, applying
+// `--set` overrides first. Every user mistake becomes an InputError naming file, line and key.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scenario/scenario.h"
+
+namespace dcqcn {
+
+// Parses the file, applies `overrides`, fills every default, builds topology.links, expands the
+// workload into flows and validates everything.
+//
+// An override is "dotted.key=value", e.g. "cc.rai=10Mbps", "switch.ecn.pmax=0.05",
+// "topology.hosts=17", "flow.0.size=2MB" (a number indexes [[flow]]). The value is TOML text;
+// text that is not a valid TOML value is taken as a string ("10Mbps" -> "10Mbps"). Overrides may
+// create keys and tables that the file lacks, but only keys the scenario format knows.
+//
+// Throws InputError with a message "FILE:LINE: KEY: what was expected, got what"; for a problem
+// caused by an override the location is the override itself ("--set topology.hosts=1: ...").
+Scenario LoadScenarioFile(const std::string& path, const std::vector<std::string>& overrides = {});
+
+// As LoadScenarioFile, for text already in memory; `source_name` is used in messages, as
+// Scenario::source, and (its stem) as the default name.
+Scenario LoadScenarioText(std::string_view toml_text, const std::string& source_name,
+                          const std::vector<std::string>& overrides = {});
+
+// The built-in scenario of `dcqcn run` without a file: an 8:1 incast of 600 KB per sender on a
+// star of 9 hosts at 40 Gb/s with 1 us links (about 1 ms of simulated time at line rate).
+std::string DefaultScenarioText();
+Scenario DefaultScenario(const std::vector<std::string>& overrides = {});
+
+// [cc] parameters are kept in CcConfig::params as text: a string's contents without quotes
+// ("10Mbps"), any other value as canonical TOML ("0.00390625", "true", "[1, 2]"). This returns
+// the TOML value to write so that loading it gives back exactly `stored` (for resolved.toml).
+std::string CcParamToToml(const std::string& stored);
+
+}  // namespace dcqcn

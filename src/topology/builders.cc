@@ -1,0 +1,114 @@
+// Builders for the star, dumbbell and custom topologies, and the connectivity check the scenario
+// loader uses to reject flows that could never be delivered.
+#include "topology/builders.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+
+namespace dcqcn {
+namespace {
+
+std::string NodeName(const TopologyConfig& topo, int node) {
+  return topo.is_host(node) ? fmt::format("h{}", node) : fmt::format("s{}", node - topo.hosts);
+}
+
+[[noreturn]] void Fail(const std::string& source, const std::string& what) {
+  throw InputError(fmt::format("{}: topology: {}", source, what));
+}
+
+// Checks a finished cable list; for custom topologies it is the only line of defence when the
+// config did not come through the loader (which reports the same problems with line numbers).
+void CheckLinks(const TopologyConfig& topo, const std::string& source) {
+  std::vector<int> host_links(topo.hosts, 0);
+  for (size_t i = 0; i < topo.links.size(); ++i) {
+    const LinkSpec& l = topo.links[i];
+    for (int end : {l.a, l.b}) {
+      if (end < 0 || end >= topo.num_nodes()) {
+        Fail(source, fmt::format("link {} names node id {}, but there are only {} nodes "
+                                 "({} hosts and {} switches)",
+                                 i, end, topo.num_nodes(), topo.hosts, topo.switches));
+      }
+    }
+    if (l.a == l.b) {
+      Fail(source, fmt::format("link {} joins {} to itself", i, NodeName(topo, l.a)));
+    }
+    if (l.rate <= 0) Fail(source, fmt::format("link {} has rate {}, expected > 0", i, l.rate));
+    if (l.delay <= 0) Fail(source, fmt::format("link {} has delay {}, expected > 0", i, l.delay));
+    if (topo.is_host(l.a)) ++host_links[l.a];
+    if (topo.is_host(l.b)) ++host_links[l.b];
+  }
+  for (int h = 0; h < topo.hosts; ++h) {
+    if (host_links[h] != 1) {
+      Fail(source, fmt::format("host h{} has {} links, expected exactly 1 (a NIC has one port)", h,
+                               host_links[h]));
+    }
+  }
+}
+
+}  // namespace
+
+void BuildTopology(TopologyConfig& topo, const std::string& source) {
+  if (topo.hosts < 2 || topo.hosts > kMaxTopologyNodes) {
+    Fail(source, fmt::format("hosts = {}, expected 2..{}", topo.hosts, kMaxTopologyNodes));
+  }
+  if (topo.link_rate <= 0) Fail(source, "link_rate must be > 0");
+  if (topo.link_delay <= 0) Fail(source, "link_delay must be > 0");
+  auto cable = [&](int a, int b, Rate rate) {
+    topo.links.push_back(LinkSpec{a, b, rate, topo.link_delay});
+  };
+  if (topo.type == "star") {
+    topo.switches = 1;
+    topo.links.clear();
+    topo.links.reserve(topo.hosts);
+    const int s0 = topo.hosts;
+    for (int h = 0; h < topo.hosts; ++h) cable(h, s0, topo.link_rate);
+  } else if (topo.type == "dumbbell") {
+    if (topo.bottleneck_rate < 0) Fail(source, "bottleneck_rate must be > 0 (or 0 = link_rate)");
+    topo.switches = 2;
+    topo.links.clear();
+    topo.links.reserve(topo.hosts + 1);
+    const int s0 = topo.hosts;
+    const int s1 = topo.hosts + 1;
+    const int left = (topo.hosts + 1) / 2;  // ceil(H/2): the odd host goes to the left side
+    for (int h = 0; h < topo.hosts; ++h) cable(h, h < left ? s0 : s1, topo.link_rate);
+    cable(s0, s1, topo.bottleneck_rate > 0 ? topo.bottleneck_rate : topo.link_rate);
+  } else if (topo.type == "custom") {
+    if (topo.switches < 0 || topo.switches > kMaxTopologyNodes) {
+      Fail(source, fmt::format("switches = {}, expected 0..{}", topo.switches, kMaxTopologyNodes));
+    }
+  } else {
+    Fail(source, fmt::format("unknown type \"{}\", expected star, dumbbell or custom", topo.type));
+  }
+  CheckLinks(topo, source);
+}
+
+std::vector<int> ConnectedComponents(const TopologyConfig& topo) {
+  const int n = topo.num_nodes();
+  std::vector<std::vector<int>> adjacent(n);
+  for (const LinkSpec& l : topo.links) {
+    if (l.a < 0 || l.b < 0 || l.a >= n || l.b >= n) continue;  // CheckLinks reports these
+    adjacent[l.a].push_back(l.b);
+    adjacent[l.b].push_back(l.a);
+  }
+  std::vector<int> label(n, -1);
+  std::vector<int> queue;
+  int next_label = 0;
+  for (int start = 0; start < n; ++start) {
+    if (label[start] >= 0) continue;
+    label[start] = next_label;
+    queue.assign(1, start);
+    for (size_t head = 0; head < queue.size(); ++head) {
+      for (int v : adjacent[queue[head]]) {
+        if (label[v] < 0) {
+          label[v] = next_label;
+          queue.push_back(v);
+        }
+      }
+    }
+    ++next_label;
+  }
+  return label;
+}
+
+}  // namespace dcqcn

@@ -1,0 +1,33 @@
+// Turns a topology description (star, dumbbell, custom) into the cable list the network is built
+// from, and checks that the result is a network a packet can actually cross.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.h"
+
+namespace dcqcn {
+
+// Largest host or switch count we accept: beyond it a typo ("hosts = 90000000") would exhaust
+// memory instead of producing an error.
+inline constexpr int kMaxTopologyNodes = 1 << 20;
+
+// Fills topo.links (and topo.switches: 1 for a star, 2 for a dumbbell) from topo.type.
+// Node ids: hosts 0..H-1, switches H..H+S-1.
+//   star:     host i on s0; link i is host i's cable.
+//   dumbbell: hosts 0..ceil(H/2)-1 on s0, the rest on s1, then one s0-s1 link of
+//             bottleneck_rate (link_rate when 0); link i is host i's cable.
+//   custom:   topo.links is already filled (the scenario loader resolves "h3"/"s1" names); it is
+//             only checked here.
+// Throws InputError (prefixed with `source`) for impossible topologies: fewer than 2 hosts, a link
+// to a node that does not exist, a link from a node to itself, a host with other than one link
+// (a NIC has one port), a non-positive rate or delay.
+void BuildTopology(TopologyConfig& topo, const std::string& source);
+
+// Connected-component label of every node (hosts and switches). Because every host has exactly
+// one link it can never sit in the middle of a path, so two hosts can reach each other exactly
+// when they share a label, even though hosts do not forward.
+std::vector<int> ConnectedComponents(const TopologyConfig& topo);
+
+}  // namespace dcqcn

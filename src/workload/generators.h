@@ -1,0 +1,25 @@
+// Workload generators: expand a scenario's [workload] table (incast, permutation) into flows.
+#pragma once
+
+#include <vector>
+
+#include "scenario/scenario.h"
+
+namespace dcqcn {
+
+// The RNG stream permutation draws from, so adding other random consumers never changes it.
+inline constexpr uint64_t kPermutationRngStream = 7;
+
+// The hosts an incast's senders are: `workload.senders` when given, otherwise the first
+// `sender_count` hosts in index order, skipping the receiver.
+std::vector<int> IncastSenders(const WorkloadConfig& workload, int hosts);
+
+// Appends the flows of s.workload to `flows` (nothing when s.workload.type is empty).
+//   incast:      one flow per sender to the receiver, in sender order.
+//   permutation: host i sends to host perm[i], perm a uniformly random derangement of
+//                0..H-1 drawn from Rng(s.seed, kPermutationRngStream); flows in host order.
+// Every flow gets the workload's size, start and priority. Throws InputError when the workload
+// does not fit the topology (the loader checks the same with line numbers first).
+void GenerateWorkload(const Scenario& s, std::vector<FlowSpec>& flows);
+
+}  // namespace dcqcn
