@@ -12,8 +12,10 @@ std::unique_ptr<CongestionControl> MakeCongestionControl(const Scenario& s, CcHo
   if (cc.algorithm == "none") {
     if (!cc.params.empty()) {
       const auto& [key, param] = *cc.params.begin();
-      throw InputError(fmt::format("{}:{}: cc.{}: algorithm \"none\" takes no parameters",
-                                   s.source, param.line, key));
+      std::string where = param.line > 0 ? fmt::format("{}:{}", s.source, param.line)
+                                         : fmt::format("--set cc.{}={}", key, param.value);
+      throw InputError(fmt::format("{}: cc.{}: algorithm \"none\" takes no parameters", where,
+                                   key));
     }
     return std::make_unique<LineRateCc>(host);
   }

@@ -1,0 +1,193 @@
+// The dcqcn binary end to end: exit codes, error messages, output files, determinism.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code;
+  std::string out;  // stdout and stderr together
+};
+
+Result RunCli(const std::string& args) {
+  std::string cmd = std::string(DCQCN_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string ReadFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("dcqcn_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path Write(const std::string& name, const std::string& text) {
+    fs::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+  fs::path dir_;
+};
+
+const char* kSmallIncast = R"(name = "cli-incast"
+[topology]
+type = "star"
+hosts = 5
+[cc]
+algorithm = "none"
+[workload]
+type = "incast"
+senders = 4
+size = "300KB"
+[output]
+timeseries = ["queue", "pfc", "throughput", "rate"]
+)";
+
+TEST_F(CliTest, RunWritesTheContractFiles) {
+  fs::path scen = Write("s.toml", kSmallIncast);
+  Result r = RunCli("run " + scen.string() + " --out " + (dir_ / "out").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const char* f : {"flows.csv", "summary.json", "resolved.toml", "timeseries/queue.csv",
+                        "timeseries/pfc.csv", "timeseries/throughput.csv", "timeseries/rate.csv"}) {
+    EXPECT_TRUE(fs::exists(dir_ / "out" / f)) << f;
+  }
+  std::string flows = ReadFile(dir_ / "out/flows.csv");
+  EXPECT_EQ(flows.rfind("flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,"
+                        "ideal_fct_ns,slowdown\n", 0), 0u);
+  std::string summary = ReadFile(dir_ / "out/summary.json");
+  for (const char* key : {"\"scenario\"", "\"seed\"", "\"version\"", "\"sim_time_ns\"",
+                          "\"wall_time_s\"", "\"events\"", "\"packet_hops\"", "\"flows_total\"",
+                          "\"flows_finished\"", "\"bytes_sent\"", "\"bytes_delivered\"",
+                          "\"drops\"", "\"pfc_pause_frames\"", "\"ecn_marked_packets\"",
+                          "\"cnps\"", "\"max_queue_bytes\"", "\"fct_slowdown\"",
+                          "\"jain_fairness\""}) {
+    EXPECT_NE(summary.find(key), std::string::npos) << key;
+  }
+  // No temporary files left behind.
+  for (const auto& e : fs::recursive_directory_iterator(dir_ / "out")) {
+    EXPECT_EQ(e.path().string().find(".tmp"), std::string::npos) << e.path();
+  }
+  // The resolved scenario runs again and gives the same flows.
+  Result again = RunCli("run " + (dir_ / "out/resolved.toml").string() + " --quiet --out " +
+                     (dir_ / "again").string());
+  ASSERT_EQ(again.code, 0) << again.out;
+  EXPECT_EQ(ReadFile(dir_ / "again/flows.csv"), flows);
+}
+
+TEST_F(CliTest, SameSeedGivesByteIdenticalOutputs) {
+  fs::path scen = Write("s.toml", kSmallIncast);
+  ASSERT_EQ(RunCli("run " + scen.string() + " --quiet --seed 7 --out " + (dir_ / "a").string()).code, 0);
+  ASSERT_EQ(RunCli("run " + scen.string() + " --quiet --seed 7 --out " + (dir_ / "b").string()).code, 0);
+  for (const char* f : {"flows.csv", "resolved.toml", "timeseries/queue.csv", "timeseries/pfc.csv",
+                        "timeseries/throughput.csv", "timeseries/rate.csv"}) {
+    EXPECT_EQ(ReadFile(dir_ / "a" / f), ReadFile(dir_ / "b" / f)) << f;
+  }
+}
+
+TEST_F(CliTest, DefaultScenarioRuns) {
+  Result r = RunCli("run --out " + (dir_ / "d").string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("8 of 8 flows finished"), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, CheckPrintsTheResolvedScenario) {
+  fs::path scen = Write("s.toml", kSmallIncast);
+  Result r = RunCli("check " + scen.string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("kmin = \"5KB\""), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[[flow]]"), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, BadInputsExitWithOneAndNameTheProblem) {
+  struct Case {
+    const char* name;
+    std::string text;
+    const char* must_contain;
+  };
+  std::string base = "[topology]\ntype = \"star\"\nhosts = 3\n";
+  std::string flow = "[[flow]]\nsrc = 1\ndst = 0\nsize = \"10KB\"\n";
+  std::vector<Case> cases = {
+      {"unknown_key", base + "colour = 1\n" + flow, "colour"},
+      {"bad_unit", base + "link_rate = \"40Gbit\"\n" + flow, "link_rate"},
+      {"negative_rate", base + "link_rate = \"-40Gbps\"\n" + flow, "link_rate"},
+      {"zero_size", base + "[[flow]]\nsrc = 1\ndst = 0\nsize = \"0B\"\n", "size"},
+      {"kmin_gt_kmax", base + flow + "[switch.ecn]\nkmin = \"300KB\"\nkmax = \"200KB\"\n", "kmin"},
+      {"pmax", base + flow + "[switch.ecn]\npmax = 1.5\n", "pmax"},
+      {"missing_host", base + "[[flow]]\nsrc = 7\ndst = 0\nsize = \"10KB\"\n", "src"},
+      {"src_eq_dst", base + "[[flow]]\nsrc = 1\ndst = 1\nsize = \"10KB\"\n", "dst"},
+      {"wrong_type", "[topology]\nhosts = \"nine\"\n" + flow, "hosts"},
+      {"syntax", "[topology\nhosts = 3\n", "s.toml"},
+      {"unknown_node",
+       "[topology]\ntype = \"custom\"\nhosts = 2\nswitches = 1\nlinks = [[\"h0\",\"s0\"],"
+       "[\"h1\",\"s4\"]]\n" + flow.substr(0, 0) + "[[flow]]\nsrc = 1\ndst = 0\nsize = \"1KB\"\n",
+       "s4"},
+      {"no_route",
+       "[topology]\ntype = \"custom\"\nhosts = 2\nswitches = 2\nlinks = [[\"h0\",\"s0\"],"
+       "[\"h1\",\"s1\"]]\n[[flow]]\nsrc = 1\ndst = 0\nsize = \"1KB\"\n",
+       "no path"},
+      {"no_flows", base, "flow"},
+  };
+  for (const Case& c : cases) {
+    fs::path scen = Write("s.toml", c.text);
+    Result r = RunCli("run " + scen.string() + " --out " + (dir_ / c.name).string());
+    EXPECT_EQ(r.code, 1) << c.name << ": " << r.out;
+    EXPECT_NE(r.out.find(c.must_contain), std::string::npos) << c.name << ": " << r.out;
+    EXPECT_NE(r.out.find("error"), std::string::npos) << c.name << ": " << r.out;
+    EXPECT_FALSE(fs::exists(dir_ / c.name / "summary.json")) << c.name;
+  }
+}
+
+TEST_F(CliTest, GarbageAndMissingFilesAreInputErrors) {
+  std::string garbage;
+  for (int i = 0; i < 512; ++i) garbage.push_back(static_cast<char>((i * 7919) % 256));
+  fs::path scen = Write("garbage.toml", garbage);
+  Result r = RunCli("run " + scen.string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("garbage.toml"), std::string::npos) << r.out;
+  r = RunCli("run " + (dir_ / "nope.toml").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("nope.toml"), std::string::npos) << r.out;
+  r = RunCli("check " + (dir_ / "nope.toml").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+}
+
+TEST_F(CliTest, BadOverridesAreInputErrors) {
+  fs::path scen = Write("s.toml", kSmallIncast);
+  Result r = RunCli("run " + scen.string() + " --set switch.ecn.kmax=banana");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("kmax"), std::string::npos) << r.out;
+  r = RunCli("run " + scen.string() + " --set no.such.key=1");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("no.such.key"), std::string::npos) << r.out;
+}
+
+TEST_F(CliTest, UsageErrorsExitWithTwo) {
+  EXPECT_EQ(RunCli("").code, 2);
+  EXPECT_EQ(RunCli("frobnicate").code, 2);
+  EXPECT_EQ(RunCli("run --no-such-flag").code, 2);
+  EXPECT_EQ(RunCli("--help").code, 0);
+}
+
+}  // namespace
