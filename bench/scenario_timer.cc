@@ -72,8 +72,8 @@ int main(int argc, char** argv) {
     double median = walls[walls.size() / 2];
     double events = last["events"].get<double>();
     double hops = last["packet_hops"].get<double>();
-    fmt::print("{:<20} {:>9.4f} {:>12.0f} {:>12.2f} {:>14.0f} {:>16.2f}\n", c.name, median,
-               events, events / median / 1e6, hops, hops / median / 1e6);
+    fmt::print("{:<20} {:>9.4f} {:>12.0f} {:>12.2f} {:>14.0f} {:>16.2f}\n", c.name, median, events,
+               events / median / 1e6, hops, hops / median / 1e6);
   }
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);

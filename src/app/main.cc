@@ -1,8 +1,8 @@
 // The dcqcn command line: run, check (and later buffer, report, hpcc).
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 
@@ -22,20 +22,21 @@ Scenario Load(const std::string& file, const std::vector<std::string>& sets) {
 
 void PrintSummary(const nlohmann::json& j, const std::string& out_dir) {
   auto num = [&](const char* k) { return j[k].get<double>(); };
-  fmt::print("{}: {} of {} flows finished in {:.3f} ms simulated ({:.2f} s wall, {:.2f} M "
-             "packet-hops/s)\n",
-             j["scenario"].get<std::string>(), j["flows_finished"].get<int>(),
-             j["flows_total"].get<int>(), num("sim_time_ns") / 1e6, num("wall_time_s"),
-             num("packet_hops_per_s") / 1e6);
+  fmt::print(
+      "{}: {} of {} flows finished in {:.3f} ms simulated ({:.2f} s wall, {:.2f} M "
+      "packet-hops/s)\n",
+      j["scenario"].get<std::string>(), j["flows_finished"].get<int>(), j["flows_total"].get<int>(),
+      num("sim_time_ns") / 1e6, num("wall_time_s"), num("packet_hops_per_s") / 1e6);
   fmt::print("  delivered {:.3f} MB, drops {}, PFC pause frames {}, ECN marks {}, CNPs {}\n",
              num("bytes_delivered") / 1e6, j["drops"].get<uint64_t>(),
              j["pfc_pause_frames"].get<uint64_t>(), j["ecn_marked_packets"].get<uint64_t>(),
              j["cnps"].get<uint64_t>());
-  fmt::print("  max queue {:.1f} KB, busiest link {:.1f}% utilised, FCT slowdown p50 {:.2f} p99 "
-             "{:.2f}, Jain {:.4f}\n",
-             num("max_queue_bytes") / 1e3, 100 * num("max_link_utilisation"),
-             j["fct_slowdown"]["p50"].get<double>(), j["fct_slowdown"]["p99"].get<double>(),
-             num("jain_fairness"));
+  fmt::print(
+      "  max queue {:.1f} KB, busiest link {:.1f}% utilised, FCT slowdown p50 {:.2f} p99 "
+      "{:.2f}, Jain {:.4f}\n",
+      num("max_queue_bytes") / 1e3, 100 * num("max_link_utilisation"),
+      j["fct_slowdown"]["p50"].get<double>(), j["fct_slowdown"]["p99"].get<double>(),
+      num("jain_fairness"));
   if (!out_dir.empty()) fmt::print("  results in {}/\n", out_dir);
 }
 
@@ -54,7 +55,8 @@ int main(int argc, char** argv) {
   run->add_option("scenario", run_file, "scenario TOML file");
   run->add_option("--out", out_dir, "output folder (default results/<scenario name>/)");
   run->add_option("--set", run_sets, "override a scenario key: --set switch.ecn.kmax=400KB");
-  run->add_option("--seed", seed, "random seed (overrides the scenario's)")->check(CLI::NonNegativeNumber);
+  run->add_option("--seed", seed, "random seed (overrides the scenario's)")
+      ->check(CLI::NonNegativeNumber);
   run->add_flag("--quiet", quiet, "print nothing but errors");
 
   std::string check_file;
@@ -84,8 +86,8 @@ int main(int argc, char** argv) {
       Scenario s = dcqcn::LoadScenarioFile(check_file, check_sets);
       dcqcn::Network net(s);  // topology, routes and buffers must build too
       fmt::print("{}", dcqcn::ResolvedToml(s));
-      fmt::print(stderr, "{}: ok ({} hosts, {} switches, {} flows)\n", check_file,
-                 s.topology.hosts, s.topology.switches, s.flows.size());
+      fmt::print(stderr, "{}: ok ({} hosts, {} switches, {} flows)\n", check_file, s.topology.hosts,
+                 s.topology.switches, s.flows.size());
     }
   } catch (const dcqcn::InputError& e) {
     fmt::print(stderr, "error: {}\n", e.what());

@@ -9,8 +9,8 @@
 namespace dcqcn {
 
 struct RunOptions {
-  std::string out_dir;   // empty: do not write files (tests, benchmarks)
-  bool progress = false; // progress line on stderr
+  std::string out_dir;    // empty: do not write files (tests, benchmarks)
+  bool progress = false;  // progress line on stderr
 };
 
 // Runs the scenario to completion (all flows done, or its duration) and returns summary.json's

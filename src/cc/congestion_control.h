@@ -24,9 +24,9 @@ class CongestionControl {
  public:
   virtual ~CongestionControl() = default;
   // Reaction point (sender).
-  virtual void OnFlowStart(Flow& f) = 0;            // must set the initial rate
+  virtual void OnFlowStart(Flow& f) = 0;  // must set the initial rate
   virtual void OnPacketSent(Flow& f, Bytes bytes) {}
-  virtual void OnCnp(Flow& f) {}                    // a CNP (or an ACK carrying one) arrived
+  virtual void OnCnp(Flow& f) {}  // a CNP (or an ACK carrying one) arrived
   virtual void OnFlowDone(Flow& f) {}
   // Notification point (receiver): a data packet of `f` arrived, `ce` = ECN-marked.
   virtual void OnDataArrival(Flow& f, bool ce) {}

@@ -14,8 +14,8 @@ std::unique_ptr<CongestionControl> MakeCongestionControl(const Scenario& s, CcHo
       const auto& [key, param] = *cc.params.begin();
       std::string where = param.line > 0 ? fmt::format("{}:{}", s.source, param.line)
                                          : fmt::format("--set cc.{}={}", key, param.value);
-      throw InputError(fmt::format("{}: cc.{}: algorithm \"none\" takes no parameters", where,
-                                   key));
+      throw InputError(
+          fmt::format("{}: cc.{}: algorithm \"none\" takes no parameters", where, key));
     }
     return std::make_unique<LineRateCc>(host);
   }

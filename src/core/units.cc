@@ -54,17 +54,16 @@ std::optional<int64_t> ParseWithUnits(std::string_view text, const std::vector<U
   return std::nullopt;
 }
 
-const std::vector<Unit> kTimeUnits = {{"ps", kPicosecond}, {"ns", kNanosecond},
-                                      {"us", kMicrosecond}, {"ms", kMillisecond},
+const std::vector<Unit> kTimeUnits = {{"ps", kPicosecond},
+                                      {"ns", kNanosecond},
+                                      {"us", kMicrosecond},
+                                      {"ms", kMillisecond},
                                       {"s", kSecond}};
-const std::vector<Unit> kRateUnits = {{"bps", 1},
-                                      {"Kbps", kKbps},
-                                      {"Mbps", kMbps},
-                                      {"Gbps", kGbps},
-                                      {"Tbps", 1000 * kGbps}};
+const std::vector<Unit> kRateUnits = {
+    {"bps", 1}, {"Kbps", kKbps}, {"Mbps", kMbps}, {"Gbps", kGbps}, {"Tbps", 1000 * kGbps}};
 const std::vector<Unit> kSizeUnits = {
-    {"B", 1},          {"KB", 1000},         {"MB", 1000 * 1000}, {"GB", 1000LL * 1000 * 1000},
-    {"KiB", 1 << 10},  {"MiB", 1 << 20},     {"GiB", 1LL << 30}};
+    {"B", 1},         {"KB", 1000},     {"MB", 1000 * 1000}, {"GB", 1000LL * 1000 * 1000},
+    {"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1LL << 30}};
 
 // Picks the largest unit in which the value has at most 3 decimals and prints it exactly.
 std::string Format(int64_t v, const std::vector<Unit>& units) {

@@ -40,9 +40,9 @@ inline Bytes BytesInTime(Time t, Rate rate) {
 // Parsers return std::nullopt on malformed input; the caller names the file, line and key.
 // Accepted: "<number><unit>", number may be decimal ("24.47KB", "1.5us"), result rounded to the
 // nearest base unit. Negative values parse (callers decide whether they are allowed).
-std::optional<Time> ParseTime(std::string_view text);    // ps ns us ms s
-std::optional<Rate> ParseRate(std::string_view text);    // bps Kbps Mbps Gbps Tbps
-std::optional<Bytes> ParseSize(std::string_view text);   // B KB MB GB (decimal), KiB MiB GiB
+std::optional<Time> ParseTime(std::string_view text);   // ps ns us ms s
+std::optional<Rate> ParseRate(std::string_view text);   // bps Kbps Mbps Gbps Tbps
+std::optional<Bytes> ParseSize(std::string_view text);  // B KB MB GB (decimal), KiB MiB GiB
 
 // Shortest exact string in the largest unit that keeps an integer or short decimal value,
 // such that Parse(Format(x)) == x. Used for resolved.toml and messages.

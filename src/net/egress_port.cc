@@ -40,8 +40,8 @@ void EgressPort::HandleEvent(uint32_t kind, uint64_t arg) {
 void EgressPort::OnPauseFrame(int priority, int quanta, bool until_resume) {
   Time now = sim_->Now();
   if (stats_->log_pfc) {
-    stats_->pfc_log.push_back({now, node_id_, port_index_, static_cast<uint8_t>(priority),
-                               quanta != 0});
+    stats_->pfc_log.push_back(
+        {now, node_id_, port_index_, static_cast<uint8_t>(priority), quanta != 0});
   }
   if (quanta == 0) {
     paused_until_[priority] = now;

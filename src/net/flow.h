@@ -16,21 +16,21 @@ struct Flow {
   Bytes size = 0;
   Time start = 0;
   uint8_t priority = 3;
-  uint16_t sport = 0;         // UDP source port (ECMP entropy)
+  uint16_t sport = 0;  // UDP source port (ECMP entropy)
   uint32_t total_packets = 0;
 
   // Sender (requester) side.
-  Rate rate = 0;              // pacer rate Rc, set by congestion control
+  Rate rate = 0;  // pacer rate Rc, set by congestion control
   Rate line_rate = 0;
-  uint32_t snd_nxt = 0;       // next PSN to send
-  uint32_t snd_una = 0;       // oldest unacknowledged PSN
-  Time next_avail = 0;        // pacer: earliest time the next packet may leave
-  Time last_tx = 0;           // when the previous packet left (pacer re-timing on rate change)
+  uint32_t snd_nxt = 0;  // next PSN to send
+  uint32_t snd_una = 0;  // oldest unacknowledged PSN
+  Time next_avail = 0;   // pacer: earliest time the next packet may leave
+  Time last_tx = 0;      // when the previous packet left (pacer re-timing on rate change)
   Time rto_deadline = kTimeNever;
   bool rto_timer_pending = false;
   bool started = false;
-  uint8_t sched = 0;          // 0 idle, 1 in the NIC's ready ring, 2 in its pacer heap
-  uint32_t high_psn = 0;      // one past the highest PSN ever sent (retransmission count)
+  uint8_t sched = 0;      // 0 idle, 1 in the NIC's ready ring, 2 in its pacer heap
+  uint32_t high_psn = 0;  // one past the highest PSN ever sent (retransmission count)
   bool sender_done = false;
 
   // Receiver (responder) side.

@@ -9,8 +9,8 @@ namespace dcqcn {
 inline constexpr Bytes kEthernetHeader = 14;  // dst MAC, src MAC, EtherType
 inline constexpr Bytes kVlanTag = 4;          // 802.1Q tag carrying the PFC priority (PCP)
 inline constexpr Bytes kIpv4Header = 20;
-inline constexpr Bytes kUdpHeader = 8;        // RoCEv2: UDP dport 4791
-inline constexpr Bytes kBthHeader = 12;       // InfiniBand base transport header
+inline constexpr Bytes kUdpHeader = 8;   // RoCEv2: UDP dport 4791
+inline constexpr Bytes kBthHeader = 12;  // InfiniBand base transport header
 inline constexpr Bytes kIcrc = 4;
 inline constexpr Bytes kFcs = 4;
 inline constexpr Bytes kAethHeader = 4;       // ACK extended transport header (ACK/NACK)

@@ -88,8 +88,8 @@ void Mmu::RemoveEgress(int port, int queue, Bytes size) {
   Bytes& b = egress_[port * kNumPriorities + queue];
   b -= size;
   if (b < 0) {
-    throw InvariantError(fmt::format(
-        "switch egress queue counter went negative (port {}, queue {})", port, queue));
+    throw InvariantError(
+        fmt::format("switch egress queue counter went negative (port {}, queue {})", port, queue));
   }
 }
 
@@ -99,7 +99,8 @@ bool Mmu::ShouldMark(int port, int queue, Rng& rng) const {
   Bytes q = egress_bytes(port, queue);
   if (q <= ecn.kmin) return false;
   if (q > ecn.kmax) return true;
-  double p = ecn.pmax * static_cast<double>(q - ecn.kmin) / static_cast<double>(ecn.kmax - ecn.kmin);
+  double p =
+      ecn.pmax * static_cast<double>(q - ecn.kmin) / static_cast<double>(ecn.kmax - ecn.kmin);
   return rng.Bernoulli(p);
 }
 

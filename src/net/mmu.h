@@ -34,7 +34,9 @@ class Mmu {
   // Current XOFF threshold on the shared bytes of one ingress queue.
   Bytes PauseThreshold() const;
 
-  void AddEgress(int port, int queue, Bytes size) { egress_[port * kNumPriorities + queue] += size; }
+  void AddEgress(int port, int queue, Bytes size) {
+    egress_[port * kNumPriorities + queue] += size;
+  }
   void RemoveEgress(int port, int queue, Bytes size);
   Bytes egress_bytes(int port, int queue) const { return egress_[port * kNumPriorities + queue]; }
   // RED marking decision on the queue length after the departure (spec section 3).
@@ -64,7 +66,7 @@ class Mmu {
 
   SwitchConfig config_;
   std::vector<Bytes> headroom_;
-  Bytes shared_pool_ = 0;     // buffer minus all reserves and headrooms
+  Bytes shared_pool_ = 0;  // buffer minus all reserves and headrooms
   Bytes xon_offset_ = 0;
   Bytes shared_used_ = 0;
   std::vector<Ingress> ingress_;

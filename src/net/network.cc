@@ -36,8 +36,10 @@ Network::Network(const Scenario& s) : scenario_(s) {
   auto add_port = [&](int node) -> EgressPort& {
     if (node < num_hosts) {
       if (!adjacency_[node].empty()) {
-        throw InputError(fmt::format("{}: topology: host h{} has more than one link (a NIC has "
-                                     "one port)", s.source, node));
+        throw InputError(
+            fmt::format("{}: topology: host h{} has more than one link (a NIC has "
+                        "one port)",
+                        s.source, node));
       }
       return hosts_[node]->port();
     }
@@ -53,10 +55,10 @@ Network::Network(const Scenario& s) : scenario_(s) {
     int ib = static_cast<int>(adjacency_[l.b].size());
     adjacency_[l.b].push_back({l.a, ia});
     adjacency_[l.a][ia].second = ib;
-    Node* na = l.a < num_hosts ? static_cast<Node*>(hosts_[l.a].get())
-                               : switches_[l.a - num_hosts].get();
-    Node* nb = l.b < num_hosts ? static_cast<Node*>(hosts_[l.b].get())
-                               : switches_[l.b - num_hosts].get();
+    Node* na =
+        l.a < num_hosts ? static_cast<Node*>(hosts_[l.a].get()) : switches_[l.a - num_hosts].get();
+    Node* nb =
+        l.b < num_hosts ? static_cast<Node*>(hosts_[l.b].get()) : switches_[l.b - num_hosts].get();
     pa.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, nb, ib));
     pb.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, na, ia));
     port_delay[l.a].push_back(l.delay);
@@ -194,7 +196,8 @@ Time Network::IdealFct(const Flow& f) const {
 
 int64_t Network::PacketsInNetwork() {
   int64_t n = 0;
-  for (auto& h : hosts_) n += static_cast<int64_t>(h->port().link().in_flight() + h->control_queued());
+  for (auto& h : hosts_)
+    n += static_cast<int64_t>(h->port().link().in_flight() + h->control_queued());
   for (auto& sw : switches_) {
     for (int p = 0; p < sw->num_ports(); ++p) {
       SwitchPort& port = sw->port(p);
@@ -208,18 +211,18 @@ int64_t Network::PacketsInNetwork() {
 void Network::CheckInvariants(bool drained) {
   int64_t in_network = PacketsInNetwork();
   if (in_network != pool_.live()) {
-    throw InvariantError(fmt::format(
-        "packet conservation: {} packets allocated but {} found in queues and links",
-        pool_.live(), in_network));
+    throw InvariantError(
+        fmt::format("packet conservation: {} packets allocated but {} found in queues and links",
+                    pool_.live(), in_network));
   }
   if (drained) {
     if (in_network != 0) {
       throw InvariantError(fmt::format("{} packets left in a drained network", in_network));
     }
     if (stats_.payload_sent != stats_.payload_received + stats_.payload_dropped) {
-      throw InvariantError(fmt::format(
-          "byte conservation: {} payload bytes sent, {} received, {} dropped",
-          stats_.payload_sent, stats_.payload_received, stats_.payload_dropped));
+      throw InvariantError(
+          fmt::format("byte conservation: {} payload bytes sent, {} received, {} dropped",
+                      stats_.payload_sent, stats_.payload_received, stats_.payload_dropped));
     }
     for (auto& sw : switches_) {
       if (!sw->mmu().Empty()) {

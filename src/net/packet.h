@@ -14,18 +14,18 @@ namespace dcqcn {
 enum class PacketType : uint8_t { kData, kAck, kNack, kCnp, kPause };
 
 struct Packet {
-  uint32_t flow = 0;      // flow id (not used by PAUSE)
-  uint32_t psn = 0;       // DATA: its sequence number; ACK/NACK: next expected PSN
-  uint32_t size = 0;      // frame bytes (buffer accounting); wire time adds preamble and gap
-  uint32_t payload = 0;   // DATA payload bytes
-  int32_t src = 0;        // source host
-  int32_t dst = 0;        // destination host
-  uint16_t sport = 0;     // UDP source port: per-flow entropy for ECMP
-  uint16_t in_port = 0;   // ingress port at the switch currently holding the packet
+  uint32_t flow = 0;     // flow id (not used by PAUSE)
+  uint32_t psn = 0;      // DATA: its sequence number; ACK/NACK: next expected PSN
+  uint32_t size = 0;     // frame bytes (buffer accounting); wire time adds preamble and gap
+  uint32_t payload = 0;  // DATA payload bytes
+  int32_t src = 0;       // source host
+  int32_t dst = 0;       // destination host
+  uint16_t sport = 0;    // UDP source port: per-flow entropy for ECMP
+  uint16_t in_port = 0;  // ingress port at the switch currently holding the packet
   PacketType type = PacketType::kData;
-  uint8_t priority = 0;   // egress queue: data class 1..7, or kControlQueue
-  bool ce = false;        // ECN congestion experienced
-  bool cnp_flag = false;  // ACK carries a congestion notification (HPCC-style NP)
+  uint8_t priority = 0;       // egress queue: data class 1..7, or kControlQueue
+  bool ce = false;            // ECN congestion experienced
+  bool cnp_flag = false;      // ACK carries a congestion notification (HPCC-style NP)
   uint8_t pause_class = 0;    // PAUSE: the priority it pauses
   uint16_t pause_quanta = 0;  // PAUSE: 0 = resume
 };

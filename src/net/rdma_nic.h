@@ -35,8 +35,8 @@ class NicPort : public EgressPort {
 
 class RdmaNic : public Node, public EventHandler, public CcHost {
  public:
-  RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostConfig& config,
-          int host_id, std::vector<Flow>* flows, bool pause_until_resume);
+  RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostConfig& config, int host_id,
+          std::vector<Flow>* flows, bool pause_until_resume);
 
   NicPort& port() { return port_; }
   void SetCongestionControl(std::unique_ptr<CongestionControl> cc) { cc_ = std::move(cc); }
@@ -82,8 +82,8 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   NicPort port_;
   std::unique_ptr<CongestionControl> cc_;
   std::function<void(Flow&)> on_flow_done_;
-  Ring<Packet*> control_;                                // ACK, NACK, CNP: strict priority
-  std::array<Ring<uint32_t>, kNumPriorities> ready_;     // flows eligible now, per class
+  Ring<Packet*> control_;                             // ACK, NACK, CNP: strict priority
+  std::array<Ring<uint32_t>, kNumPriorities> ready_;  // flows eligible now, per class
   std::priority_queue<PacerEntry, std::vector<PacerEntry>, std::greater<>> pacer_;
   int rr_next_ = 1;
 };

@@ -51,8 +51,8 @@ SwitchNode::SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool,
       rng_(seed, 0x5157 + node_id) {}
 
 SwitchPort& SwitchNode::AddPort() {
-  ports_.push_back(std::make_unique<SwitchPort>(sim_, stats_, this, node_id_,
-                                                static_cast<int>(ports_.size())));
+  ports_.push_back(
+      std::make_unique<SwitchPort>(sim_, stats_, this, node_id_, static_cast<int>(ports_.size())));
   return *ports_.back();
 }
 
@@ -88,8 +88,7 @@ int SwitchNode::RoutePort(const Packet& p) const {
 
 void SwitchNode::Receive(Packet* p, int in_port) {
   if (p->type == PacketType::kPause) {
-    ports_[in_port]->OnPauseFrame(p->pause_class, p->pause_quanta,
-                                  config_.pfc.pause_until_resume);
+    ports_[in_port]->OnPauseFrame(p->pause_class, p->pause_quanta, config_.pfc.pause_until_resume);
     pool_->Free(p);
     return;
   }
@@ -146,7 +145,8 @@ void SwitchNode::SendPfc(int port, int prio, bool pause) {
   if (pause && !config_.pfc.pause_until_resume) {
     // Refresh at half the pause time while still congested (as ns3-rdma), so the upstream
     // never resumes on expiry while the queue is above XON.
-    uint64_t arg = (static_cast<uint64_t>(gen) << 32) | static_cast<uint32_t>(port * kNumPriorities + prio);
+    uint64_t arg =
+        (static_cast<uint64_t>(gen) << 32) | static_cast<uint32_t>(port * kNumPriorities + prio);
     sim_->Schedule(sim_->Now() + PauseDuration(port) / 2, this, 0, arg);
   }
   ports_[port]->Enqueue(f);

@@ -74,10 +74,10 @@ class SwitchNode : public Node, public EventHandler {
   uint64_t hash_seed_;
   Rng rng_;
   std::vector<std::unique_ptr<SwitchPort>> ports_;
-  std::vector<uint32_t> route_begin_;   // per destination host, index into route_ports_
+  std::vector<uint32_t> route_begin_;  // per destination host, index into route_ports_
   std::vector<uint16_t> route_ports_;
   std::unique_ptr<Mmu> mmu_;
-  std::vector<uint32_t> refresh_gen_;   // per (port, prio): generation of the refresh timer
+  std::vector<uint32_t> refresh_gen_;  // per (port, prio): generation of the refresh timer
 };
 
 }  // namespace dcqcn

@@ -55,8 +55,8 @@ nlohmann::json Summary(const Network& net, const RunInfo& info) {
     if (f.finish < 0) continue;
     ++finished;
     Time fct = f.finish - f.start;
-    slowdowns.push_back(std::max(1.0, static_cast<double>(fct) /
-                                          static_cast<double>(net.IdealFct(f))));
+    slowdowns.push_back(
+        std::max(1.0, static_cast<double>(fct) / static_cast<double>(net.IdealFct(f))));
     throughputs.push_back(static_cast<double>(f.size) * 8.0 / static_cast<double>(fct) * 1e3);
   }
   // Utilisation of the busiest switch egress port over the run.
@@ -77,7 +77,8 @@ nlohmann::json Summary(const Network& net, const RunInfo& info) {
   j["sim_time_ns"] = info.sim_time / kNanosecond;
   j["wall_time_s"] = info.wall_time_s;
   j["events"] = info.events;
-  j["events_per_s"] = info.wall_time_s > 0 ? static_cast<double>(info.events) / info.wall_time_s : 0;
+  j["events_per_s"] =
+      info.wall_time_s > 0 ? static_cast<double>(info.events) / info.wall_time_s : 0;
   j["packet_hops"] = st.packet_hops;
   j["packet_hops_per_s"] =
       info.wall_time_s > 0 ? static_cast<double>(st.packet_hops) / info.wall_time_s : 0;
@@ -98,16 +99,19 @@ nlohmann::json Summary(const Network& net, const RunInfo& info) {
   j["cnps_received"] = st.cnps_received;
   j["max_queue_bytes"] = st.max_queue_bytes;
   j["max_link_utilisation"] = max_util;
-  j["aggregate_goodput_gbps"] = sim_s > 0 ? static_cast<double>(st.payload_delivered) * 8 / sim_s / 1e9 : 0;
+  j["aggregate_goodput_gbps"] =
+      sim_s > 0 ? static_cast<double>(st.payload_delivered) * 8 / sim_s / 1e9 : 0;
   j["drained"] = info.drained;
-  j["fct_slowdown"] = {{"p50", Percentile(slowdowns, 50)},
-                       {"p95", Percentile(slowdowns, 95)},
-                       {"p99", Percentile(slowdowns, 99)},
-                       {"max", slowdowns.empty() ? 0.0 : *std::max_element(slowdowns.begin(),
-                                                                            slowdowns.end())}};
+  j["fct_slowdown"] = {
+      {"p50", Percentile(slowdowns, 50)},
+      {"p95", Percentile(slowdowns, 95)},
+      {"p99", Percentile(slowdowns, 99)},
+      {"max", slowdowns.empty() ? 0.0 : *std::max_element(slowdowns.begin(), slowdowns.end())}};
   j["flow_throughput_gbps"] = {
-      {"min", throughputs.empty() ? 0.0 : *std::min_element(throughputs.begin(), throughputs.end())},
-      {"max", throughputs.empty() ? 0.0 : *std::max_element(throughputs.begin(), throughputs.end())},
+      {"min",
+       throughputs.empty() ? 0.0 : *std::min_element(throughputs.begin(), throughputs.end())},
+      {"max",
+       throughputs.empty() ? 0.0 : *std::max_element(throughputs.begin(), throughputs.end())},
       {"mean", throughputs.empty() ? 0.0 : [&] {
          double sum = 0;
          for (double t : throughputs) sum += t;

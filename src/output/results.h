@@ -9,10 +9,10 @@
 namespace dcqcn {
 
 struct RunInfo {
-  Time sim_time = 0;       // when the run ended: the last flow's finish, or the duration
+  Time sim_time = 0;  // when the run ended: the last flow's finish, or the duration
   double wall_time_s = 0;
   uint64_t events = 0;
-  bool drained = false;    // the network emptied after the last flow finished
+  bool drained = false;  // the network emptied after the last flow finished
 };
 
 std::string FlowsCsv(const Network& net);

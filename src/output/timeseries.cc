@@ -97,8 +97,8 @@ void TimeSeriesSampler::Write(const std::string& dir) const {
   if (config_.ts_pfc) {
     std::string out = "time_ns,node,port,priority,paused\n";
     for (const PfcEvent& e : net_->stats().pfc_log) {
-      std::string node = e.node < hosts ? fmt::format("h{}", e.node)
-                                        : fmt::format("s{}", e.node - hosts);
+      std::string node =
+          e.node < hosts ? fmt::format("h{}", e.node) : fmt::format("s{}", e.node - hosts);
       fmt::format_to(std::back_inserter(out), "{:.3f},{},{},{},{}\n",
                      static_cast<double>(e.time) / kNanosecond, node, e.port, e.priority,
                      e.pause ? 1 : 0);

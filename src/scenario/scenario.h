@@ -22,27 +22,27 @@ struct LinkSpec {
 struct TopologyConfig {
   std::string type = "star";  // star | dumbbell | custom
   int hosts = 9;
-  int switches = 1;                     // custom only; derived for star (1) and dumbbell (2)
-  Rate link_rate = 40 * kGbps;          // paper testbed: 40GbE
-  Time link_delay = 1 * kMicrosecond;   // ns3-rdma sample topology: 1 us links
-  Rate bottleneck_rate = 0;             // dumbbell: s0-s1 link; 0 = link_rate
+  int switches = 1;                    // custom only; derived for star (1) and dumbbell (2)
+  Rate link_rate = 40 * kGbps;         // paper testbed: 40GbE
+  Time link_delay = 1 * kMicrosecond;  // ns3-rdma sample topology: 1 us links
+  Rate bottleneck_rate = 0;            // dumbbell: s0-s1 link; 0 = link_rate
   // custom: links as written by the user (resolved to node ids in `links`).
-  std::vector<LinkSpec> links;          // every topology: the built cable list
+  std::vector<LinkSpec> links;  // every topology: the built cable list
   int num_nodes() const { return hosts + switches; }
   bool is_host(int node) const { return node < hosts; }
 };
 
 struct PfcConfig {
   bool enabled = true;
-  bool dynamic_threshold = true;     // Broadcom dynamic threshold (paper testbed, Trident II)
-  double alpha = 0.125;              // XOFF at alpha * free shared buffer; HPCC shift 3 = 1/8
-  Bytes static_threshold = 0;        // when !dynamic_threshold
-  bool headroom_auto = true;         // spec 4.5: 2 * one-way BDP + 3 MTU frames + PFC frame
-  Bytes headroom = 0;                // per (ingress port, priority) when !headroom_auto
-  Bytes reserve = 4000;              // guaranteed bytes per (ingress port, priority); HPCC 4 KB
-  Bytes xon_offset = 0;              // 0 = 2 MTU frames below XOFF (paper); HPCC uses 3 KB
-  int pause_quanta = 65535;          // 802.1Qbb maximum; refreshed before expiry while congested
-  bool pause_until_resume = false;   // HPCC semantics: a PAUSE lasts until an explicit RESUME
+  bool dynamic_threshold = true;    // Broadcom dynamic threshold (paper testbed, Trident II)
+  double alpha = 0.125;             // XOFF at alpha * free shared buffer; HPCC shift 3 = 1/8
+  Bytes static_threshold = 0;       // when !dynamic_threshold
+  bool headroom_auto = true;        // spec 4.5: 2 * one-way BDP + 3 MTU frames + PFC frame
+  Bytes headroom = 0;               // per (ingress port, priority) when !headroom_auto
+  Bytes reserve = 4000;             // guaranteed bytes per (ingress port, priority); HPCC 4 KB
+  Bytes xon_offset = 0;             // 0 = 2 MTU frames below XOFF (paper); HPCC uses 3 KB
+  int pause_quanta = 65535;         // 802.1Qbb maximum; refreshed before expiry while congested
+  bool pause_until_resume = false;  // HPCC semantics: a PAUSE lasts until an explicit RESUME
 };
 
 struct EcnConfig {
@@ -59,13 +59,13 @@ struct SwitchConfig {
 };
 
 struct HostConfig {
-  int mtu = 1000;                   // payload bytes per packet (HPCC PACKET_PAYLOAD_SIZE)
-  int ack_interval = 1;             // ACK every N data packets (HPCC L2_ACK_INTERVAL 1)
-  Time rto = 4 * kMillisecond;      // go-back-N retransmission timeout (IB: 4.096us * 2^10)
+  int mtu = 1000;               // payload bytes per packet (HPCC PACKET_PAYLOAD_SIZE)
+  int ack_interval = 1;         // ACK every N data packets (HPCC L2_ACK_INTERVAL 1)
+  Time rto = 4 * kMillisecond;  // go-back-N retransmission timeout (IB: 4.096us * 2^10)
 };
 
 struct CcConfig {
-  std::string algorithm = "none";   // none | dcqcn (next issue)
+  std::string algorithm = "none";  // none | dcqcn (next issue)
   std::string profile = "paper";
   // Overrides of the profile's parameters: every [cc] key other than algorithm and profile, with
   // its value as TOML text ("10Mbps", "0.00390625", "true") and its line, validated by the
@@ -78,18 +78,18 @@ struct CcConfig {
 };
 
 struct FlowSpec {
-  int src = 0;   // host index
-  int dst = 0;   // host index
+  int src = 0;  // host index
+  int dst = 0;  // host index
   Bytes size = 0;
   Time start = 0;
   int priority = 3;  // 802.1p class of the data; 1..7 (0 is the control queue)
 };
 
 struct WorkloadConfig {
-  std::string type;                 // "" (none) | incast | permutation
-  std::vector<int> senders;         // incast: explicit sender hosts
-  int sender_count = 0;             // incast: or the first N hosts other than the receiver
-  int receiver = 0;                 // incast
+  std::string type;          // "" (none) | incast | permutation
+  std::vector<int> senders;  // incast: explicit sender hosts
+  int sender_count = 0;      // incast: or the first N hosts other than the receiver
+  int receiver = 0;          // incast
   Bytes size = 0;
   Time start = 0;
   int priority = 3;
@@ -105,7 +105,7 @@ struct OutputConfig {
 
 struct Scenario {
   std::string name = "default";
-  std::string source;            // file the scenario came from ("<built-in>" for the default)
+  std::string source;  // file the scenario came from ("<built-in>" for the default)
   Time duration = 10 * kMillisecond;
   uint64_t seed = 1;
   TopologyConfig topology;
@@ -113,8 +113,8 @@ struct Scenario {
   HostConfig host;
   CcConfig cc;
   WorkloadConfig workload;
-  std::vector<FlowSpec> flows;   // explicit flows followed by the generated ones
-  int explicit_flows = 0;        // how many of `flows` were written explicitly
+  std::vector<FlowSpec> flows;  // explicit flows followed by the generated ones
+  int explicit_flows = 0;       // how many of `flows` were written explicitly
   OutputConfig output;
 };
 

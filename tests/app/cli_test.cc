@@ -38,7 +38,8 @@ class CliTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("dcqcn_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+           ("dcqcn_cli_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -75,14 +76,15 @@ TEST_F(CliTest, RunWritesTheContractFiles) {
   }
   std::string flows = ReadFile(dir_ / "out/flows.csv");
   EXPECT_EQ(flows.rfind("flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,"
-                        "ideal_fct_ns,slowdown\n", 0), 0u);
+                        "ideal_fct_ns,slowdown\n",
+                        0),
+            0u);
   std::string summary = ReadFile(dir_ / "out/summary.json");
-  for (const char* key : {"\"scenario\"", "\"seed\"", "\"version\"", "\"sim_time_ns\"",
-                          "\"wall_time_s\"", "\"events\"", "\"packet_hops\"", "\"flows_total\"",
-                          "\"flows_finished\"", "\"bytes_sent\"", "\"bytes_delivered\"",
-                          "\"drops\"", "\"pfc_pause_frames\"", "\"ecn_marked_packets\"",
-                          "\"cnps\"", "\"max_queue_bytes\"", "\"fct_slowdown\"",
-                          "\"jain_fairness\""}) {
+  for (const char* key :
+       {"\"scenario\"", "\"seed\"", "\"version\"", "\"sim_time_ns\"", "\"wall_time_s\"",
+        "\"events\"", "\"packet_hops\"", "\"flows_total\"", "\"flows_finished\"", "\"bytes_sent\"",
+        "\"bytes_delivered\"", "\"drops\"", "\"pfc_pause_frames\"", "\"ecn_marked_packets\"",
+        "\"cnps\"", "\"max_queue_bytes\"", "\"fct_slowdown\"", "\"jain_fairness\""}) {
     EXPECT_NE(summary.find(key), std::string::npos) << key;
   }
   // No temporary files left behind.
@@ -91,15 +93,17 @@ TEST_F(CliTest, RunWritesTheContractFiles) {
   }
   // The resolved scenario runs again and gives the same flows.
   Result again = RunCli("run " + (dir_ / "out/resolved.toml").string() + " --quiet --out " +
-                     (dir_ / "again").string());
+                        (dir_ / "again").string());
   ASSERT_EQ(again.code, 0) << again.out;
   EXPECT_EQ(ReadFile(dir_ / "again/flows.csv"), flows);
 }
 
 TEST_F(CliTest, SameSeedGivesByteIdenticalOutputs) {
   fs::path scen = Write("s.toml", kSmallIncast);
-  ASSERT_EQ(RunCli("run " + scen.string() + " --quiet --seed 7 --out " + (dir_ / "a").string()).code, 0);
-  ASSERT_EQ(RunCli("run " + scen.string() + " --quiet --seed 7 --out " + (dir_ / "b").string()).code, 0);
+  ASSERT_EQ(
+      RunCli("run " + scen.string() + " --quiet --seed 7 --out " + (dir_ / "a").string()).code, 0);
+  ASSERT_EQ(
+      RunCli("run " + scen.string() + " --quiet --seed 7 --out " + (dir_ / "b").string()).code, 0);
   for (const char* f : {"flows.csv", "resolved.toml", "timeseries/queue.csv", "timeseries/pfc.csv",
                         "timeseries/throughput.csv", "timeseries/rate.csv"}) {
     EXPECT_EQ(ReadFile(dir_ / "a" / f), ReadFile(dir_ / "b" / f)) << f;
@@ -141,7 +145,8 @@ TEST_F(CliTest, BadInputsExitWithOneAndNameTheProblem) {
       {"syntax", "[topology\nhosts = 3\n", "s.toml"},
       {"unknown_node",
        "[topology]\ntype = \"custom\"\nhosts = 2\nswitches = 1\nlinks = [[\"h0\",\"s0\"],"
-       "[\"h1\",\"s4\"]]\n" + flow.substr(0, 0) + "[[flow]]\nsrc = 1\ndst = 0\nsize = \"1KB\"\n",
+       "[\"h1\",\"s4\"]]\n" +
+           flow.substr(0, 0) + "[[flow]]\nsrc = 1\ndst = 0\nsize = \"1KB\"\n",
        "s4"},
       {"no_route",
        "[topology]\ntype = \"custom\"\nhosts = 2\nswitches = 2\nlinks = [[\"h0\",\"s0\"],"

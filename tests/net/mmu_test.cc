@@ -37,7 +37,7 @@ TEST(MmuTest, XoffAtStaticThresholdAndXonWithHysteresis) {
   mmu.Release(0, 3, 1000);
   EXPECT_FALSE(mmu.ShouldResume(0, 3));  // 9000 + 2000 > 10000
   mmu.Release(0, 3, 1000);
-  EXPECT_TRUE(mmu.ShouldResume(0, 3));   // 8000 + 2000 <= 10000
+  EXPECT_TRUE(mmu.ShouldResume(0, 3));  // 8000 + 2000 <= 10000
   // Other queues are unaffected.
   EXPECT_FALSE(mmu.ShouldPause(1, 3));
   EXPECT_FALSE(mmu.ShouldPause(0, 4));

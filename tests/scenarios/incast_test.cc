@@ -60,7 +60,7 @@ TEST(IncastTest, UndersizedHeadroomDropsAndCountsThem) {
 TEST(TransportTest, GoBackNRecoversEveryByteWithoutPfc) {
   Scenario s = IncastScenario(6, 500000);
   s.sw.pfc.enabled = false;
-  s.sw.buffer = 60000;  // small: the incast overflows it
+  s.sw.buffer = 60000;              // small: the incast overflows it
   s.duration = 200 * kMillisecond;  // go-back-N at line rate without CC wastes a lot
   nlohmann::json j = RunScenario(s, {});
   EXPECT_GT(j["drops"].get<int>(), 0);
@@ -136,12 +136,14 @@ TEST(DeterminismTest, SameSeedSameFlows) {
   for (int h = 3; h < 6; ++h) s.topology.links.push_back({h, 7, 40 * kGbps, kMicrosecond});
   s.topology.links.push_back({6, 7, 40 * kGbps, kMicrosecond});
   s.topology.links.push_back({6, 7, 40 * kGbps, kMicrosecond});
-  s.flows = {{0, 3, 300000, 0, 3}, {1, 4, 300000, 0, 3}, {2, 5, 300000, 0, 3},
+  s.flows = {{0, 3, 300000, 0, 3},
+             {1, 4, 300000, 0, 3},
+             {2, 5, 300000, 0, 3},
              {1, 3, 300000, 5 * kMicrosecond, 3}};
   nlohmann::json a = RunScenario(s, {});
   nlohmann::json b = RunScenario(s, {});
-  for (const char* key : {"events", "packet_hops", "pfc_pause_frames", "max_queue_bytes",
-                          "sim_time_ns"}) {
+  for (const char* key :
+       {"events", "packet_hops", "pfc_pause_frames", "max_queue_bytes", "sim_time_ns"}) {
     EXPECT_EQ(a[key], b[key]) << key;
   }
   EXPECT_EQ(a["flows_finished"], 4);
