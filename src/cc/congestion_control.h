@@ -10,6 +10,17 @@
 
 namespace dcqcn {
 
+// Event counts of a congestion control, summed over its flows for summary.json.
+struct CcCounters {
+  uint64_t rate_cuts = 0;
+  uint64_t fast_recovery = 0;
+  uint64_t additive_increase = 0;
+  uint64_t hyper_increase = 0;
+  uint64_t timer_events = 0;
+  uint64_t byte_counter_events = 0;
+  uint64_t flows_with_state = 0;  // flows that ever saw a CNP
+};
+
 // What congestion control may ask of its NIC.
 class CcHost {
  public:
@@ -37,6 +48,7 @@ class CongestionControl {
     double alpha;
   };
   virtual RateSample Sample(const Flow& f) const { return {f.rate, f.rate, 0.0}; }
+  virtual CcCounters counters() const { return {}; }
   // Whether the NP reports congestion on the per-packet ACK (HPCC) instead of separate CNPs.
   virtual bool cnp_on_ack() const { return false; }
 };

@@ -3,24 +3,34 @@
 
 #include <fmt/format.h>
 
+#include "cc/dcqcn.h"
 #include "core/error.h"
 
 namespace dcqcn {
 
-std::unique_ptr<CongestionControl> MakeCongestionControl(const Scenario& s, CcHost* host) {
+CcFactory::CcFactory(const Scenario& s) : algorithm_(s.cc.algorithm) {
   const CcConfig& cc = s.cc;
-  if (cc.algorithm == "none") {
-    if (!cc.params.empty()) {
-      const auto& [key, param] = *cc.params.begin();
-      std::string where = param.line > 0 ? fmt::format("{}:{}", s.source, param.line)
-                                         : fmt::format("--set cc.{}={}", key, param.value);
-      throw InputError(
-          fmt::format("{}: cc.{}: algorithm \"none\" takes no parameters", where, key));
-    }
-    return std::make_unique<LineRateCc>(host);
+  if (cc.algorithm == "dcqcn") {
+    dcqcn_ = ResolveDcqcnParams(s);
+    return;
   }
-  throw InputError(fmt::format("{}: cc.algorithm: \"{}\" is not available (expected \"none\")",
-                               s.source, cc.algorithm));
+  if (cc.algorithm != "none") {
+    throw InputError(
+        fmt::format("{}: cc.algorithm: \"{}\" is not available (expected \"dcqcn\" "
+                    "or \"none\")",
+                    s.source, cc.algorithm));
+  }
+  if (!cc.params.empty()) {
+    const auto& [key, param] = *cc.params.begin();
+    std::string where = param.line > 0 ? fmt::format("{}:{}", s.source, param.line)
+                                       : fmt::format("--set cc.{}={}", key, param.value);
+    throw InputError(fmt::format("{}: cc.{}: algorithm \"none\" takes no parameters", where, key));
+  }
+}
+
+std::unique_ptr<CongestionControl> CcFactory::Make(Simulator* sim, CcHost* host) const {
+  if (algorithm_ == "dcqcn") return std::make_unique<DcqcnCc>(sim, host, &dcqcn_);
+  return std::make_unique<LineRateCc>(host);
 }
 
 }  // namespace dcqcn

@@ -31,6 +31,8 @@ struct Flow {
   bool started = false;
   uint8_t sched = 0;      // 0 idle, 1 in the NIC's ready ring, 2 in its pacer heap
   uint32_t high_psn = 0;  // one past the highest PSN ever sent (retransmission count)
+  uint32_t cc_sender_slot = UINT32_MAX;  // congestion control state of this flow, if any
+  uint32_t cc_receiver_slot = UINT32_MAX;
   bool sender_done = false;
 
   // Receiver (responder) side.

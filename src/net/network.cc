@@ -15,7 +15,7 @@ Bytes AutoHeadroom(Rate rate, Time delay, Bytes mtu_frame) {
   return BytesInTime(2 * delay, rate) + 3 * WireBytes(mtu_frame) + WireBytes(kPauseFrameBytes);
 }
 
-Network::Network(const Scenario& s) : scenario_(s) {
+Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
   const TopologyConfig& topo = s.topology;
   const int num_hosts = topo.hosts;
   const int num_nodes = topo.num_nodes();
@@ -89,7 +89,7 @@ Network::Network(const Scenario& s) : scenario_(s) {
   }
   BuildRoutes();
 
-  for (auto& h : hosts_) h->SetCongestionControl(MakeCongestionControl(s, h.get()));
+  for (auto& h : hosts_) h->SetCongestionControl(cc_factory_.Make(&sim_, h.get()));
 
   // Flows: ids in scenario order; the UDP source port is drawn per flow for ECMP entropy.
   Rng sport_rng(s.seed, 11);
@@ -192,6 +192,21 @@ Time Network::IdealFct(const Flow& f) const {
   Bytes wire = full * WireBytes(DataFrameBytes(scenario_.host.mtu)) +
                (rest > 0 ? WireBytes(DataFrameBytes(rest)) : 0);
   return base_rtt + SerializationTime(wire, bottleneck);
+}
+
+CcCounters Network::cc_counters() const {
+  CcCounters sum;
+  for (const auto& h : hosts_) {
+    CcCounters c = h->cc().counters();
+    sum.rate_cuts += c.rate_cuts;
+    sum.fast_recovery += c.fast_recovery;
+    sum.additive_increase += c.additive_increase;
+    sum.hyper_increase += c.hyper_increase;
+    sum.timer_events += c.timer_events;
+    sum.byte_counter_events += c.byte_counter_events;
+    sum.flows_with_state += c.flows_with_state;
+  }
+  return sum;
 }
 
 int64_t Network::PacketsInNetwork() {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "cc/factory.h"
 #include "core/simulator.h"
 #include "net/flow.h"
 #include "net/packet.h"
@@ -32,6 +33,8 @@ class Network {
   std::vector<std::unique_ptr<RdmaNic>>& hosts() { return hosts_; }
   const Scenario& scenario() const { return scenario_; }
   int flows_done() const { return flows_done_; }
+  // Congestion-control event counts summed over every NIC.
+  CcCounters cc_counters() const;
   bool all_done() const { return flows_done_ == static_cast<int>(flows_.size()); }
   // Headroom the MMU of switch `sw` reserves on `port` per lossless priority.
   Bytes headroom(int sw, int port) const { return switches_[sw]->mmu().headroom(port); }
@@ -50,6 +53,7 @@ class Network {
  private:
   void BuildRoutes();
   Scenario scenario_;
+  CcFactory cc_factory_;
   Simulator sim_;
   NetStats stats_;
   PacketPool pool_;

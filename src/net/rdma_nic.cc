@@ -139,6 +139,7 @@ Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
 }
 
 void RdmaNic::SendControl(PacketType type, Flow& f, uint32_t psn, bool cnp_flag) {
+  if (cnp_flag) ++stats_->cnps_sent;
   Packet* p = pool_->Allocate();
   p->type = type;
   p->flow = f.id;
@@ -211,8 +212,9 @@ void RdmaNic::ReceiveData(Packet* p) {
     f.bytes_delivered += p->payload;
     stats_->payload_delivered += p->payload;
     f.nack_pending = false;
+    // As in HPCC, only a packet that triggers an ACK can report its mark on it.
     if (++f.since_ack >= static_cast<uint32_t>(config_.ack_interval) ||
-        f.rcv_nxt == f.total_packets || cnp_flag) {
+        f.rcv_nxt == f.total_packets) {
       f.since_ack = 0;
       SendControl(PacketType::kAck, f, f.rcv_nxt, cnp_flag);
     }

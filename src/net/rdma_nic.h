@@ -41,6 +41,7 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   NicPort& port() { return port_; }
   void SetCongestionControl(std::unique_ptr<CongestionControl> cc) { cc_ = std::move(cc); }
   CongestionControl& cc() { return *cc_; }
+  const CongestionControl& cc() const { return *cc_; }
   // Registers a flow this NIC sends; it starts at f.start.
   void AddFlow(Flow& f);
   // Called once for every flow whose sender saw its last ACK.

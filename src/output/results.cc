@@ -97,6 +97,16 @@ nlohmann::json Summary(const Network& net, const RunInfo& info) {
   j["ecn_marked_packets"] = st.ecn_marked_packets;
   j["cnps"] = st.cnps_sent;
   j["cnps_received"] = st.cnps_received;
+  CcCounters cc = net.cc_counters();
+  j["cc"] = {{"algorithm", s.cc.algorithm},
+             {"profile", s.cc.algorithm == "none" ? "" : s.cc.profile},
+             {"rate_cuts", cc.rate_cuts},
+             {"fast_recovery_events", cc.fast_recovery},
+             {"additive_increase_events", cc.additive_increase},
+             {"hyper_increase_events", cc.hyper_increase},
+             {"timer_events", cc.timer_events},
+             {"byte_counter_events", cc.byte_counter_events},
+             {"flows_that_saw_cnps", cc.flows_with_state}};
   j["max_queue_bytes"] = st.max_queue_bytes;
   j["max_link_utilisation"] = max_util;
   j["aggregate_goodput_gbps"] =

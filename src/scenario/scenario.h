@@ -65,7 +65,7 @@ struct HostConfig {
 };
 
 struct CcConfig {
-  std::string algorithm = "none";  // none | dcqcn (next issue)
+  std::string algorithm = "dcqcn";  // dcqcn | none (line rate, PFC only); design 1.2 default
   std::string profile = "paper";
   // Overrides of the profile's parameters: every [cc] key other than algorithm and profile, with
   // its value as TOML text ("10Mbps", "0.00390625", "true") and its line, validated by the
