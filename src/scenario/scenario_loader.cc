@@ -959,10 +959,11 @@ Scenario LoadScenarioFile(const std::string& path, const std::vector<std::string
 }
 
 std::string DefaultScenarioText() {
-  return R"(# Built-in scenario of `dcqcn run` without a file: 8 senders each send 600 KB to one
-# receiver through a single 40 Gb/s switch, about 1 ms of simulated time at line rate.
-name = "default"
-duration = "10ms"
+  return R"(# Built-in scenario of `dcqcn run` without a file: an 8:1 incast at 40 Gb/s with DCQCN
+# (the paper's parameters). Eight senders start at line rate and each send 10 MB to h0 through one
+# switch: DCQCN cuts their rates, recovers, and settles at about 5 Gb/s each with a short queue.
+name = "incast-8to1"
+duration = "100ms"
 seed = 1
 
 [topology]
@@ -971,11 +972,19 @@ hosts = 9
 link_rate = "40Gbps"
 link_delay = "1us"
 
+[cc]
+algorithm = "dcqcn"
+profile = "paper"
+
 [workload]
 type = "incast"
 senders = 8          # h1..h8
 receiver = 0
-size = "600KB"
+size = "10MB"
+
+[output]
+timeseries = ["rate", "queue", "pfc", "throughput"]
+interval = "10us"
 )";
 }
 

@@ -27,8 +27,8 @@ Scenario LoadScenarioFile(const std::string& path, const std::vector<std::string
 Scenario LoadScenarioText(std::string_view toml_text, const std::string& source_name,
                           const std::vector<std::string>& overrides = {});
 
-// The built-in scenario of `dcqcn run` without a file: an 8:1 incast of 600 KB per sender on a
-// star of 9 hosts at 40 Gb/s with 1 us links (about 1 ms of simulated time at line rate).
+// The built-in scenario of `dcqcn run` without a file: an 8:1 incast of 10 MB per sender on a
+// star of 9 hosts at 40 Gb/s with 1 us links, DCQCN with the paper profile, every time series.
 std::string DefaultScenarioText();
 Scenario DefaultScenario(const std::vector<std::string>& overrides = {});
 
