@@ -174,6 +174,36 @@ const std::map<std::string, ParamSetter>& Setters() {
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::string>> DcqcnParamsText(const DcqcnParams& p) {
+  auto b = [](bool v) { return std::string(v ? "true" : "false"); };
+  auto d = [](double v) { return fmt::format("{}", v); };  // shortest exact representation
+  using M = DcqcnParams::Mode;
+  using S = DcqcnParams::StageRule;
+  return {
+      {"mode", p.mode == M::kPaper ? "paper" : "sampled"},
+      {"stage_rule", p.stage_rule == S::kPaper ? "paper" : "hpcc"},
+      {"g", d(p.g)},
+      {"initial_alpha", d(p.initial_alpha)},
+      {"alpha_period", FormatTime(p.alpha_period)},
+      {"rate_reduce_period", FormatTime(p.rate_reduce_period)},
+      {"timer", FormatTime(p.timer)},
+      {"byte_counter", FormatSize(p.byte_counter)},
+      {"f", std::to_string(p.f)},
+      {"rai", FormatRate(p.rai)},
+      {"rhai", FormatRate(p.rhai)},
+      {"hai_scaled", b(p.hai_scaled)},
+      {"min_rate", FormatRate(p.min_rate)},
+      {"min_dec_factor", d(p.min_dec_factor)},
+      {"rate_on_first_cnp", FormatRate(p.rate_on_first_cnp)},
+      {"clamp_target_rate", b(p.clamp_target_rate)},
+      {"clamp_after_time_inc", b(p.clamp_after_time_inc)},
+      {"cut_uses_new_alpha", b(p.cut_uses_new_alpha)},
+      {"cap_target_at_line", b(p.cap_target_at_line)},
+      {"cnp_interval", FormatTime(p.cnp_interval)},
+      {"cnp_on_ack", b(p.cnp_on_ack)},
+  };
+}
+
 const std::vector<std::string>& DcqcnParamNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;

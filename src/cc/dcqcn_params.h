@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/units.h"
 #include "scenario/scenario.h"
@@ -53,6 +55,8 @@ struct DcqcnParams {
 // The profile named in s.cc.profile with every s.cc.params override applied. Throws InputError
 // naming the file, line and key for an unknown parameter or a bad value.
 DcqcnParams ResolveDcqcnParams(const Scenario& s);
+// Every parameter as (name, value text in the form [cc] accepts), for resolved.toml.
+std::vector<std::pair<std::string, std::string>> DcqcnParamsText(const DcqcnParams& p);
 // The names accepted in [cc] for DCQCN, for messages and documentation.
 const std::vector<std::string>& DcqcnParamNames();
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 
+#include "cc/dcqcn_params.h"
 #include "scenario/scenario_loader.h"
 
 namespace dcqcn {
@@ -133,7 +134,15 @@ std::string ResolvedToml(const Scenario& s) {
   out += "\n[cc]\n";
   quoted("algorithm", s.cc.algorithm);
   quoted("profile", s.cc.profile);
-  for (const auto& [key, param] : s.cc.params) line(Key(key), CcParamToToml(param.value));
+  if (s.cc.algorithm == "dcqcn") {
+    // Every DCQCN parameter as the profile and the overrides resolve it.
+    out += "# every DCQCN parameter: the profile's values with the overrides applied\n";
+    for (const auto& [key, value] : DcqcnParamsText(ResolveDcqcnParams(s))) {
+      line(Key(key), CcParamToToml(value));
+    }
+  } else {
+    for (const auto& [key, param] : s.cc.params) line(Key(key), CcParamToToml(param.value));
+  }
 
   out += "\n[output]\n";
   std::string series;

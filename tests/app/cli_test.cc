@@ -186,6 +186,16 @@ TEST_F(CliTest, BadOverridesAreInputErrors) {
   r = RunCli("run " + scen.string() + " --set no.such.key=1");
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("no.such.key"), std::string::npos) << r.out;
+  // DCQCN parameters are checked by name and value.
+  r = RunCli("run --set cc.g=2");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("cc.g"), std::string::npos) << r.out;
+  r = RunCli("check " + scen.string() + " --set cc.algorithm=dcqcn --set cc.gain=0.1");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("cc.gain: unknown DCQCN parameter"), std::string::npos) << r.out;
+  r = RunCli("run --set cc.profile=cx7");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("cc.profile"), std::string::npos) << r.out;
 }
 
 TEST_F(CliTest, UsageErrorsExitWithTwo) {
