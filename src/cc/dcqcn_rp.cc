@@ -133,9 +133,10 @@ void DcqcnRp::IncreaseEvent(bool from_timer) {
   }
   if (p_->stage_rule == DcqcnParams::StageRule::kPaper) {
     (from_timer ? it_ : ib_)++;
-    bool bytes_on = p_->byte_counter > 0;
-    int lo = bytes_on ? std::max(it_, ib_) : it_;
-    int hi = bytes_on ? std::min(it_, ib_) : it_;
+    // Hyper increase needs both counts past F; with the byte counter off ib stays 0, so a
+    // timer-only flow does additive increase forever (as ns3-rdma with its 300 MB counter).
+    int lo = std::max(it_, ib_);
+    int hi = std::min(it_, ib_);
     phase = lo < f ? kFr : (hi < f ? kAi : kHi);
     if (p_->hai_scaled) hai_step *= hi - f + 1;
   } else {
