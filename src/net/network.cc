@@ -114,47 +114,19 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
 
 void Network::BuildRoutes() {
   const int num_hosts = scenario_.topology.hosts;
-  const int num_nodes = scenario_.topology.num_nodes();
-  std::vector<std::vector<std::vector<uint16_t>>> tables(
-      switches_.size(), std::vector<std::vector<uint16_t>>(num_hosts));
-  std::vector<int> dist(num_nodes);
-  std::vector<int> frontier;
-  for (int dst = 0; dst < num_hosts; ++dst) {
-    // BFS from the destination; hosts other than the destination do not forward.
-    std::fill(dist.begin(), dist.end(), -1);
-    dist[dst] = 0;
-    frontier.assign(1, dst);
-    for (size_t i = 0; i < frontier.size(); ++i) {
-      int u = frontier[i];
-      if (u < num_hosts && u != dst) continue;
-      for (auto [v, _] : adjacency_[u]) {
-        if (dist[v] < 0) {
-          dist[v] = dist[u] + 1;
-          frontier.push_back(v);
-        }
-      }
-    }
-    for (size_t sw = 0; sw < switches_.size(); ++sw) {
-      int node = num_hosts + static_cast<int>(sw);
-      if (dist[node] < 0) continue;
-      for (size_t p = 0; p < adjacency_[node].size(); ++p) {
-        int v = adjacency_[node][p].first;
-        if (dist[v] == dist[node] - 1 && (v >= num_hosts || v == dst)) {
-          tables[sw][dst].push_back(static_cast<uint16_t>(p));
-        }
-      }
-    }
+  routes_ = std::make_unique<RouteTable>(num_hosts, adjacency_);
+  for (size_t sw = 0; sw < switches_.size(); ++sw) {
+    switches_[sw]->SetRoutes(routes_.get(), static_cast<int>(sw));
   }
   for (const FlowSpec& f : scenario_.flows) {
-    int first_switch = adjacency_[f.src][0].first;
-    bool ok = first_switch == f.dst ||
-              (first_switch >= num_hosts && !tables[first_switch - num_hosts][f.dst].empty());
+    int first = adjacency_[f.src][0].first;
+    bool ok = first == f.dst ||
+              (first >= num_hosts && routes_->Ports(first - num_hosts, f.dst).second > 0);
     if (!ok) {
       throw InputError(fmt::format("{}: flow from h{} to h{}: no route between the hosts",
                                    scenario_.source, f.src, f.dst));
     }
   }
-  for (size_t sw = 0; sw < switches_.size(); ++sw) switches_[sw]->SetRoutes(std::move(tables[sw]));
 }
 
 std::vector<LinkSpec> Network::PathOf(const Flow& f) const {

@@ -10,6 +10,7 @@
 #include "net/flow.h"
 #include "net/packet.h"
 #include "net/rdma_nic.h"
+#include "net/routing.h"
 #include "net/stats.h"
 #include "net/switch_node.h"
 #include "scenario/scenario.h"
@@ -60,6 +61,7 @@ class Network {
   std::vector<Flow> flows_;
   std::vector<std::unique_ptr<RdmaNic>> hosts_;
   std::vector<std::unique_ptr<SwitchNode>> switches_;
+  std::unique_ptr<RouteTable> routes_;
   // For every node, its ports' peers: (peer node, peer port).
   std::vector<std::vector<std::pair<int, int>>> adjacency_;
   int flows_done_ = 0;

@@ -56,25 +56,14 @@ SwitchPort& SwitchNode::AddPort() {
   return *ports_.back();
 }
 
-void SwitchNode::SetRoutes(std::vector<std::vector<uint16_t>> ports_by_host) {
-  route_begin_.clear();
-  route_ports_.clear();
-  for (const auto& ports : ports_by_host) {
-    route_begin_.push_back(static_cast<uint32_t>(route_ports_.size()));
-    route_ports_.insert(route_ports_.end(), ports.begin(), ports.end());
-  }
-  route_begin_.push_back(static_cast<uint32_t>(route_ports_.size()));
-}
-
 void SwitchNode::InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Bytes> headroom) {
   mmu_ = std::make_unique<Mmu>(config_, std::move(headroom), lossless_classes, mtu_frame);
   refresh_gen_.assign(ports_.size() * kNumPriorities, 0);
 }
 
 int SwitchNode::RoutePort(const Packet& p) const {
-  uint32_t begin = route_begin_[p.dst];
-  uint32_t n = route_begin_[p.dst + 1] - begin;
-  if (n == 1) return route_ports_[begin];
+  auto [ports, n] = routes_->Ports(index_, p.dst);
+  if (n == 1) return ports[0];
   // ECMP: hash of the 5-tuple (protocol and destination port are fixed for RoCEv2) with a
   // per-switch seed, so that consecutive tiers do not make the same choice.
   uint64_t h = hash_seed_ ^ (static_cast<uint64_t>(p.src) << 32) ^ static_cast<uint32_t>(p.dst);
@@ -83,7 +72,7 @@ int SwitchNode::RoutePort(const Packet& p) const {
   h ^= h >> 29;
   h *= 0xbf58476d1ce4e5b9ULL;
   h ^= h >> 32;
-  return route_ports_[begin + h % n];
+  return ports[h % n];
 }
 
 void SwitchNode::Receive(Packet* p, int in_port) {

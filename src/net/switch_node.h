@@ -13,6 +13,7 @@
 #include "net/node.h"
 #include "net/packet.h"
 #include "net/ring.h"
+#include "net/routing.h"
 
 namespace dcqcn {
 
@@ -45,8 +46,11 @@ class SwitchNode : public Node, public EventHandler {
 
   // Building: ports are added first, then routes, then the MMU is sized.
   SwitchPort& AddPort();
-  // Equal-cost next-hop ports towards each destination host.
-  void SetRoutes(std::vector<std::vector<uint16_t>> ports_by_host);
+  // The network's routes; `index` is this switch's index among the switches.
+  void SetRoutes(const RouteTable* routes, int index) {
+    routes_ = routes;
+    index_ = index;
+  }
   void InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Bytes> headroom);
 
   void Receive(Packet* p, int port) override;
@@ -74,8 +78,8 @@ class SwitchNode : public Node, public EventHandler {
   uint64_t hash_seed_;
   Rng rng_;
   std::vector<std::unique_ptr<SwitchPort>> ports_;
-  std::vector<uint32_t> route_begin_;  // per destination host, index into route_ports_
-  std::vector<uint16_t> route_ports_;
+  const RouteTable* routes_ = nullptr;
+  int index_ = 0;
   std::unique_ptr<Mmu> mmu_;
   std::vector<uint32_t> refresh_gen_;  // per (port, prio): generation of the refresh timer
 };

@@ -1,0 +1,68 @@
+// Route computation: one breadth-first search per switch that has hosts.
+#include "net/routing.h"
+
+#include <algorithm>
+
+namespace dcqcn {
+
+RouteTable::RouteTable(int hosts, const std::vector<std::vector<std::pair<int, int>>>& adjacency) {
+  const int nodes = static_cast<int>(adjacency.size());
+  const int switches = nodes - hosts;
+  host_switch_.assign(hosts, -1);
+  host_port_.assign(hosts, 0);
+  group_of_switch_.assign(switches, -1);
+  std::vector<int> group_switch;
+  for (int h = 0; h < hosts; ++h) {
+    if (adjacency[h].empty()) continue;
+    auto [peer, peer_port] = adjacency[h][0];
+    if (peer < hosts) continue;  // cabled straight to another host
+    int sw = peer - hosts;
+    host_switch_[h] = sw;
+    host_port_[h] = static_cast<uint16_t>(peer_port);
+    if (group_of_switch_[sw] < 0) {
+      group_of_switch_[sw] = static_cast<int>(group_switch.size());
+      group_switch.push_back(sw);
+    }
+  }
+  num_groups_ = static_cast<int>(group_switch.size());
+
+  // dist[s] from each group's switch over switch-to-switch links; next hops are the ports
+  // towards a neighbour one step closer. Stored group-major so each search appends in order.
+  std::vector<int> dist(switches);
+  std::vector<int> frontier;
+  begin_.reserve(static_cast<size_t>(switches) * num_groups_ + 1);
+  for (int g = 0; g < num_groups_; ++g) {
+    std::fill(dist.begin(), dist.end(), -1);
+    dist[group_switch[g]] = 0;
+    frontier.assign(1, group_switch[g]);
+    for (size_t i = 0; i < frontier.size(); ++i) {
+      int u = frontier[i];
+      for (auto [v, _] : adjacency[hosts + u]) {
+        if (v < hosts || dist[v - hosts] >= 0) continue;
+        dist[v - hosts] = dist[u] + 1;
+        frontier.push_back(v - hosts);
+      }
+    }
+    for (int s = 0; s < switches; ++s) {
+      begin_.push_back(static_cast<uint32_t>(ports_.size()));
+      if (dist[s] <= 0) continue;
+      const auto& ports = adjacency[hosts + s];
+      for (size_t p = 0; p < ports.size(); ++p) {
+        int v = ports[p].first;
+        if (v >= hosts && dist[v - hosts] == dist[s] - 1) {
+          ports_.push_back(static_cast<uint16_t>(p));
+        }
+      }
+    }
+  }
+  begin_.push_back(static_cast<uint32_t>(ports_.size()));
+  num_switches_ = switches;
+}
+
+size_t RouteTable::bytes() const {
+  return host_switch_.size() * sizeof(int32_t) + host_port_.size() * sizeof(uint16_t) +
+         group_of_switch_.size() * sizeof(int32_t) + begin_.size() * sizeof(uint32_t) +
+         ports_.size() * sizeof(uint16_t);
+}
+
+}  // namespace dcqcn

@@ -1,0 +1,40 @@
+// Shortest-path routes with every equal-cost next hop (for ECMP), stored compactly: hosts have
+// one link, so all hosts behind the same switch share their routes everywhere else, and the
+// table is kept per (switch, destination switch) rather than per (switch, destination host).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace dcqcn {
+
+class RouteTable {
+ public:
+  // `adjacency[node]` lists (peer node, peer port) per local port; nodes 0..hosts-1 are hosts,
+  // the rest switches (switch index = node - hosts).
+  RouteTable(int hosts, const std::vector<std::vector<std::pair<int, int>>>& adjacency);
+
+  // Equal-cost egress ports at switch `sw` towards host `dst` (empty if unreachable).
+  std::pair<const uint16_t*, uint32_t> Ports(int sw, int dst) const {
+    int tor = host_switch_[dst];
+    if (tor == sw) return {&host_port_[dst], 1};
+    if (tor < 0) return {nullptr, 0};
+    size_t slot = static_cast<size_t>(group_of_switch_[tor]) * num_switches_ + sw;
+    return {ports_.data() + begin_[slot], begin_[slot + 1] - begin_[slot]};
+  }
+  // Bytes the table occupies (for memory reports).
+  size_t bytes() const;
+
+ private:
+  int num_groups_ = 0;
+  int num_switches_ = 0;
+  std::vector<int32_t> host_switch_;      // per host: the switch it hangs off (-1: none)
+  std::vector<uint16_t> host_port_;       // per host: its port at that switch
+  std::vector<int32_t> group_of_switch_;  // per switch: index among switches with hosts, or -1
+  std::vector<uint32_t> begin_;           // per (group, switch): start in ports_; one extra
+  std::vector<uint16_t> ports_;
+};
+
+}  // namespace dcqcn
