@@ -3,16 +3,39 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace dcqcn {
 
 void SwitchPort::Enqueue(Packet* p) {
   queues_[p->priority].push_back(p);
   bytes_[p->priority] += p->size;
   if (p->priority != kControlQueue) {
+    AccountQueue();
     data_bytes_ += p->size;
+    max_bytes_ = std::max(max_bytes_, data_bytes_);
     if (data_bytes_ > stats_->max_queue_bytes) stats_->max_queue_bytes = data_bytes_;
   }
   Kick();
+}
+
+void SwitchPort::AccountQueue() {
+  Time now = sim_->Now();
+  double dt = static_cast<double>(now - last_change_);
+  double q = static_cast<double>(data_bytes_);
+  integral_ += q * dt;
+  integral_sq_ += q * q * dt;
+  last_change_ = now;
+}
+
+SwitchPort::QueueStats SwitchPort::queue_stats(Time now) const {
+  if (now <= 0) return {0, 0, max_bytes_};
+  double q = static_cast<double>(data_bytes_);
+  double dt = static_cast<double>(now - last_change_);
+  double mean = (integral_ + q * dt) / static_cast<double>(now);
+  double var = (integral_sq_ + q * q * dt) / static_cast<double>(now) - mean * mean;
+  return {mean, var > 0 ? std::sqrt(var) : 0.0, max_bytes_};
 }
 
 Packet* SwitchPort::NextPacket(Time now, Time* wake_at) {
@@ -35,7 +58,10 @@ Packet* SwitchPort::NextPacket(Time now, Time* wake_at) {
   if (queue < 0) return nullptr;
   Packet* p = queues_[queue].pop_front();
   bytes_[queue] -= p->size;
-  if (queue != kControlQueue) data_bytes_ -= p->size;
+  if (queue != kControlQueue) {
+    AccountQueue();
+    data_bytes_ -= p->size;
+  }
   owner_->OnDequeue(index(), queue, p);
   return p;
 }

@@ -25,6 +25,13 @@ class SwitchPort : public EgressPort {
       : EgressPort(sim, stats, node_id, index), owner_(owner) {}
   void Enqueue(Packet* p);
   Bytes queued_bytes() const { return data_bytes_; }
+  // Time-weighted statistics of the data queue from time 0 to `now`.
+  struct QueueStats {
+    double mean_bytes;
+    double std_bytes;
+    Bytes max_bytes;
+  };
+  QueueStats queue_stats(Time now) const;
   Bytes queued_bytes(int queue) const { return bytes_[queue]; }
   int64_t queued_packets(int queue) const { return static_cast<int64_t>(queues_[queue].size()); }
 
@@ -36,7 +43,12 @@ class SwitchPort : public EgressPort {
   std::array<Ring<Packet*>, kNumPriorities> queues_;
   std::array<Bytes, kNumPriorities> bytes_{};
   Bytes data_bytes_ = 0;  // all data queues
-  int rr_next_ = 1;       // round-robin position among data queues 1..7
+  void AccountQueue();    // integrates the queue length up to now before it changes
+  Bytes max_bytes_ = 0;
+  Time last_change_ = 0;
+  double integral_ = 0;     // sum of queue bytes x ps
+  double integral_sq_ = 0;  // sum of queue bytes^2 x ps
+  int rr_next_ = 1;         // round-robin position among data queues 1..7
 };
 
 class SwitchNode : public Node, public EventHandler {

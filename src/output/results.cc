@@ -59,14 +59,28 @@ nlohmann::json Summary(const Network& net, const RunInfo& info) {
         std::max(1.0, static_cast<double>(fct) / static_cast<double>(net.IdealFct(f))));
     throughputs.push_back(static_cast<double>(f.size) * 8.0 / static_cast<double>(fct) * 1e3);
   }
-  // Utilisation of the busiest switch egress port over the run.
+  // Utilisation of the busiest switch egress port over the run, and the queue statistics of
+  // the bottleneck: the port with the largest time-average queue.
   double max_util = 0;
+  nlohmann::json bottleneck;
+  double bottleneck_mean = -1;
   for (const auto& sw : net.switches()) {
     for (int p = 0; p < sw->num_ports(); ++p) {
       const Link& l = sw->port(p).link();
       if (info.sim_time <= 0) continue;
       double capacity = static_cast<double>(l.rate()) * static_cast<double>(info.sim_time) / 1e12;
-      max_util = std::max(max_util, static_cast<double>(l.busy_bytes()) * 8.0 / capacity);
+      double util = static_cast<double>(l.busy_bytes()) * 8.0 / capacity;
+      max_util = std::max(max_util, util);
+      SwitchPort::QueueStats q = sw->port(p).queue_stats(info.sim_time);
+      if (q.mean_bytes > bottleneck_mean) {
+        bottleneck_mean = q.mean_bytes;
+        bottleneck = {{"switch", fmt::format("s{}", sw->node_id() - s.topology.hosts)},
+                      {"port", p},
+                      {"utilisation", util},
+                      {"mean_queue_bytes", q.mean_bytes},
+                      {"std_queue_bytes", q.std_bytes},
+                      {"max_queue_bytes", q.max_bytes}};
+      }
     }
   }
   double sim_s = static_cast<double>(info.sim_time) / 1e12;
@@ -109,6 +123,7 @@ nlohmann::json Summary(const Network& net, const RunInfo& info) {
              {"flows_that_saw_cnps", cc.flows_with_state}};
   j["max_queue_bytes"] = st.max_queue_bytes;
   j["max_link_utilisation"] = max_util;
+  j["bottleneck"] = bottleneck;
   j["aggregate_goodput_gbps"] =
       sim_s > 0 ? static_cast<double>(st.payload_delivered) * 8 / sim_s / 1e9 : 0;
   j["drained"] = info.drained;
