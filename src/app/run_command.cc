@@ -44,6 +44,9 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
 
   nlohmann::json summary = Summary(net, info);
+  Time converged = sampler.ConvergenceTime();
+  summary["convergence_time_ns"] =
+      converged >= 0 ? nlohmann::json(converged / kNanosecond) : nlohmann::json(nullptr);
   if (!options.out_dir.empty()) {
     const std::string& dir = options.out_dir;
     WriteFileAtomic(dir + "/resolved.toml", ResolvedToml(s));

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "output/atomic_file.h"
 
 namespace dcqcn {
@@ -43,6 +45,48 @@ void TimeSeriesSampler::Sample() {
       flow_samples_.push_back({f.id, index, f.bytes_delivered, rate.rc, rate.rt, rate.alpha});
     }
   }
+}
+
+Time TimeSeriesSampler::ConvergenceTime() const {
+  if (!config_.ts_throughput || times_.size() < 2) return -1;
+  const size_t window = std::max<size_t>(1, kMillisecond / config_.interval);
+  // delivered[flow] = (sample index, cumulative bytes) in sample order.
+  std::vector<std::vector<std::pair<uint32_t, Bytes>>> delivered(net_->flows().size());
+  for (const FlowSample& s : flow_samples_) delivered[s.flow].push_back({s.sample, s.delivered});
+  std::vector<size_t> cursor(delivered.size(), 0);
+  Time converged = -1;
+  bool any = false;
+  for (size_t i = window; i < times_.size(); ++i) {
+    std::vector<double> rates;
+    for (size_t f = 0; f < delivered.size(); ++f) {
+      const auto& d = delivered[f];
+      const Flow& flow = net_->flows()[f];
+      if (flow.start > times_[i - window] || (flow.finish >= 0 && flow.finish <= times_[i])) {
+        continue;  // not active over the whole window
+      }
+      size_t& c = cursor[f];
+      while (c < d.size() && d[c].first < i - window) ++c;
+      if (c >= d.size() || d[c].first != i - window) continue;
+      size_t e = c;
+      while (e < d.size() && d[e].first < i) ++e;
+      if (e >= d.size() || d[e].first != i) continue;
+      rates.push_back(static_cast<double>(d[e].second - d[c].second));
+    }
+    if (rates.size() < 2) continue;
+    any = true;
+    double sum = 0, sum_sq = 0;
+    for (double r : rates) {
+      sum += r;
+      sum_sq += r * r;
+    }
+    bool fair = sum_sq > 0 && sum * sum / (static_cast<double>(rates.size()) * sum_sq) >= 0.95;
+    if (!fair) {
+      converged = -1;
+    } else if (converged < 0) {
+      converged = times_[i];
+    }
+  }
+  return any ? converged : -1;
 }
 
 void TimeSeriesSampler::Write(const std::string& dir) const {

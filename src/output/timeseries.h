@@ -16,6 +16,10 @@ class TimeSeriesSampler : public EventHandler {
   void HandleEvent(uint32_t kind, uint64_t arg) override;
   // Writes the requested files into `dir`/timeseries/ (atomically).
   void Write(const std::string& dir) const;
+  // With the throughput series: the first sample time from which on the flows active together
+  // share fairly (Jain index of their 1 ms throughputs >= 0.95 whenever two or more are
+  // active); -1 if that never holds or cannot be measured.
+  Time ConvergenceTime() const;
 
  private:
   void Sample();

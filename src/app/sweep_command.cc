@@ -1,0 +1,189 @@
+// Parameter sweeps: expand the --vary lists, run every combination (optionally in parallel),
+// and write sweep.csv with one row per run.
+#include "app/sweep_command.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "app/run_command.h"
+#include "core/error.h"
+#include "output/atomic_file.h"
+#include "scenario/scenario_loader.h"
+
+namespace dcqcn {
+namespace {
+
+struct Axis {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+Axis ParseVary(const std::string& text) {
+  size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
+    throw InputError(
+        fmt::format("--vary {}: expected KEY=V1,V2,... such as "
+                    "workload.senders=2,4,8",
+                    text));
+  }
+  Axis axis{text.substr(0, eq), {}};
+  std::string rest = text.substr(eq + 1);
+  size_t start = 0;
+  while (start <= rest.size()) {
+    size_t comma = rest.find(',', start);
+    if (comma == std::string::npos) comma = rest.size();
+    std::string v = rest.substr(start, comma - start);
+    if (v.empty()) throw InputError(fmt::format("--vary {}: empty value in the list", text));
+    axis.values.push_back(v);
+    start = comma + 1;
+  }
+  return axis;
+}
+
+// A value as one CSV cell (quoted when it holds a comma or a quote).
+std::string CsvCell(const std::string& v) {
+  if (v.find_first_of(",\"\n") == std::string::npos) return v;
+  std::string out = "\"";
+  for (char c : v) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// Looks up "a.b.c" in a summary; empty when absent or null.
+std::string Metric(const nlohmann::json& j, const std::string& path) {
+  const nlohmann::json* node = &j;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t dot = path.find('.', start);
+    if (dot == std::string::npos) dot = path.size();
+    std::string part = path.substr(start, dot - start);
+    if (!node->is_object() || !node->contains(part)) return "";
+    node = &(*node)[part];
+    start = dot + 1;
+  }
+  if (node->is_null()) return "";
+  if (node->is_string()) return node->get<std::string>();
+  return node->dump();
+}
+
+}  // namespace
+
+std::vector<std::string> SweepColumns() {
+  return {"flows_total",
+          "flows_finished",
+          "sim_time_ns",
+          "max_link_utilisation",
+          "bottleneck.utilisation",
+          "bottleneck.mean_queue_bytes",
+          "bottleneck.std_queue_bytes",
+          "max_queue_bytes",
+          "pfc_pause_frames",
+          "drops",
+          "ecn_marked_packets",
+          "cnps",
+          "cc.rate_cuts",
+          "fct_slowdown.p50",
+          "fct_slowdown.p99",
+          "flow_throughput_gbps.min",
+          "flow_throughput_gbps.mean",
+          "flow_throughput_gbps.max",
+          "jain_fairness",
+          "convergence_time_ns",
+          "wall_time_s"};
+}
+
+int RunSweepCommand(const SweepOptions& options) {
+  if (options.vary.empty()) {
+    throw InputError("sweep: give at least one --vary KEY=V1,V2,...");
+  }
+  if (options.jobs < 1) throw InputError("sweep: --jobs must be at least 1");
+  std::vector<Axis> axes;
+  for (const std::string& v : options.vary) axes.push_back(ParseVary(v));
+
+  // Every combination, the first axis varying slowest.
+  std::vector<std::vector<std::string>> combos = {{}};
+  for (const Axis& axis : axes) {
+    std::vector<std::vector<std::string>> next;
+    for (const auto& combo : combos) {
+      for (const std::string& v : axis.values) {
+        next.push_back(combo);
+        next.back().push_back(v);
+      }
+    }
+    combos.swap(next);
+  }
+
+  // Load (and so validate) every run's scenario before running any.
+  std::vector<Scenario> scenarios;
+  for (const auto& combo : combos) {
+    std::vector<std::string> sets = options.sets;
+    std::string suffix;
+    for (size_t a = 0; a < axes.size(); ++a) {
+      sets.push_back(axes[a].key + "=" + combo[a]);
+      std::string value = combo[a];
+      for (char& c : value) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
+      }
+      suffix += fmt::format("{}{}={}", suffix.empty() ? "" : ",", axes[a].key, value);
+    }
+    Scenario s =
+        options.scenario.empty() ? DefaultScenario(sets) : LoadScenarioFile(options.scenario, sets);
+    s.name += "_" + suffix;
+    scenarios.push_back(std::move(s));
+  }
+  std::string out_dir = options.out_dir;
+  if (out_dir.empty()) {
+    std::string base = scenarios.front().name.substr(0, scenarios.front().name.find('_'));
+    out_dir = "results/" + base + "-sweep";
+  }
+
+  std::vector<nlohmann::json> summaries(scenarios.size());
+  std::vector<std::string> errors(scenarios.size());
+  std::vector<std::exception_ptr> failures(scenarios.size());
+  std::atomic<size_t> next{0};
+  std::mutex print_mutex;
+  auto worker = [&] {
+    for (size_t i = next++; i < scenarios.size(); i = next++) {
+      RunOptions run;
+      run.out_dir = fmt::format("{}/runs/{:03}", out_dir, i);
+      try {
+        summaries[i] = RunScenario(scenarios[i], run);
+      } catch (const std::exception& e) {
+        errors[i] = e.what();
+        failures[i] = std::current_exception();
+      }
+      if (!options.quiet) {
+        std::lock_guard<std::mutex> lock(print_mutex);
+        fmt::print(stderr, "  [{}/{}] {}{}\n", i + 1, scenarios.size(), scenarios[i].name,
+                   errors[i].empty() ? "" : ": " + errors[i]);
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  int jobs = std::min<int>(options.jobs, static_cast<int>(scenarios.size()));
+  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& failure : failures) {
+    if (failure) std::rethrow_exception(failure);  // keeps its kind: input error or invariant
+  }
+
+  std::string csv = "run,dir";
+  for (const Axis& axis : axes) csv += "," + CsvCell(axis.key);
+  for (const std::string& c : SweepColumns()) csv += "," + c;
+  csv += "\n";
+  for (size_t i = 0; i < scenarios.size(); ++i) {
+    csv += fmt::format("{},runs/{:03}", i, i);
+    for (const std::string& v : combos[i]) csv += "," + CsvCell(v);
+    for (const std::string& c : SweepColumns()) csv += "," + CsvCell(Metric(summaries[i], c));
+    csv += "\n";
+  }
+  WriteFileAtomic(out_dir + "/sweep.csv", csv);
+  if (!options.quiet) fmt::print("{} runs; table in {}/sweep.csv\n", scenarios.size(), out_dir);
+  return 0;
+}
+
+}  // namespace dcqcn

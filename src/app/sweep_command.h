@@ -1,0 +1,25 @@
+// `dcqcn sweep`: run one scenario over the cartesian product of parameter values and collect
+// one table (sweep.csv) of the headline numbers of every run.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dcqcn {
+
+struct SweepOptions {
+  std::string scenario;           // file; empty = the built-in default scenario
+  std::vector<std::string> vary;  // "dotted.key=v1,v2,..." (values are TOML text)
+  std::vector<std::string> sets;  // fixed overrides applied to every run
+  std::string out_dir;            // default results/<scenario name>-sweep/
+  int jobs = 1;                   // runs in parallel
+  bool quiet = false;
+};
+
+// Returns the process exit code; throws InputError for bad input.
+int RunSweepCommand(const SweepOptions& options);
+
+// The headline columns of sweep.csv, in order, and their values from one summary.json.
+std::vector<std::string> SweepColumns();
+
+}  // namespace dcqcn
