@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "app/run_command.h"
+#include "app/sweep_command.h"
 #include "core/error.h"
 #include "net/network.h"
 #include "scenario/resolved_toml.h"
@@ -65,6 +66,17 @@ int main(int argc, char** argv) {
   check->add_option("scenario", check_file, "scenario TOML file")->required();
   check->add_option("--set", check_sets, "override a scenario key");
 
+  dcqcn::SweepOptions sweep_opts;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "run a scenario over every combination of parameter values; one table");
+  sweep->add_option("scenario", sweep_opts.scenario, "scenario TOML file (default: built-in)");
+  sweep->add_option("--vary", sweep_opts.vary, "KEY=V1,V2,...: values to sweep (repeatable)")
+      ->required();
+  sweep->add_option("--set", sweep_opts.sets, "override a scenario key in every run");
+  sweep->add_option("--out", sweep_opts.out_dir, "output folder (default results/<name>-sweep/)");
+  sweep->add_option("--jobs", sweep_opts.jobs, "runs in parallel")->check(CLI::PositiveNumber);
+  sweep->add_flag("--quiet", sweep_opts.quiet, "print nothing but errors");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -82,6 +94,8 @@ int main(int argc, char** argv) {
       options.progress = !quiet && isatty(STDERR_FILENO);
       nlohmann::json summary = dcqcn::RunScenario(s, options);
       if (!quiet) PrintSummary(summary, out_dir);
+    } else if (*sweep) {
+      return dcqcn::RunSweepCommand(sweep_opts);
     } else if (*check) {
       Scenario s = dcqcn::LoadScenarioFile(check_file, check_sets);
       dcqcn::Network net(s);  // topology, routes and buffers must build too
