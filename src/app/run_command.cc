@@ -50,7 +50,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   if (!options.out_dir.empty()) {
     const std::string& dir = options.out_dir;
     WriteFileAtomic(dir + "/resolved.toml", ResolvedToml(s));
-    WriteFileAtomic(dir + "/flows.csv", FlowsCsv(net));
+    WriteFileAtomic(dir + "/flows.csv", FlowsCsv(net, info.sim_time));
     sampler.Write(dir);
     WriteFileAtomic(dir + "/summary.json", summary.dump(2) + "\n");
   }

@@ -26,9 +26,12 @@ double JainIndex(const std::vector<double>& values) {
   return sum_sq > 0 ? sum * sum / (static_cast<double>(values.size()) * sum_sq) : 1;
 }
 
-std::string FlowsCsv(const Network& net) {
+std::string FlowsCsv(const Network& net, Time end) {
+  // The contract's columns, then the bytes delivered and the average delivered rate from the
+  // start to the finish (or to the end of the run), which show shares of unfinished flows.
   std::string out =
-      "flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown\n";
+      "flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,"
+      "delivered_bytes,avg_gbps\n";
   for (const Flow& f : net.flows()) {
     Time ideal = net.IdealFct(f);
     fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},", f.id, f.src, f.dst,
@@ -36,11 +39,16 @@ std::string FlowsCsv(const Network& net) {
     if (f.finish >= 0) {
       Time fct = f.finish - f.start;
       double slowdown = std::max(1.0, static_cast<double>(fct) / static_cast<double>(ideal));
-      fmt::format_to(std::back_inserter(out), "{},{},{},{:.4f}\n", f.finish / kNanosecond,
+      fmt::format_to(std::back_inserter(out), "{},{},{},{:.4f},", f.finish / kNanosecond,
                      fct / kNanosecond, ideal / kNanosecond, slowdown);
     } else {
-      fmt::format_to(std::back_inserter(out), ",,{},\n", ideal / kNanosecond);
+      fmt::format_to(std::back_inserter(out), ",,{},,", ideal / kNanosecond);
     }
+    Time stop = f.finish >= 0 ? f.finish : end;
+    double gbps = stop > f.start ? static_cast<double>(f.bytes_delivered) * 8.0 * 1e3 /
+                                       static_cast<double>(stop - f.start)
+                                 : 0.0;
+    fmt::format_to(std::back_inserter(out), "{},{:.4f}\n", f.bytes_delivered, gbps);
   }
   return out;
 }

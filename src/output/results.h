@@ -15,7 +15,8 @@ struct RunInfo {
   bool drained = false;  // the network emptied after the last flow finished
 };
 
-std::string FlowsCsv(const Network& net);
+// `end`: when the run ended (for the average rate of unfinished flows).
+std::string FlowsCsv(const Network& net, Time end);
 nlohmann::json Summary(const Network& net, const RunInfo& info);
 
 // Percentile by linear interpolation between closest ranks (numpy's default); 0 when empty.
