@@ -2,7 +2,9 @@
 # Installs the Debian packages the build and tests need. Idempotent: fast when all are present.
 set -euo pipefail
 pkgs=(g++ cmake ninja-build libgtest-dev libgmock-dev libbenchmark-dev
-      libtomlplusplus-dev libcli11-dev libfmt-dev nlohmann-json3-dev)
+      libtomlplusplus-dev libcli11-dev libfmt-dev nlohmann-json3-dev
+      python3-matplotlib python3-numpy python3-pandas)  # `dcqcn report`, under /usr/bin/python3
+# Never add libboost1.81-dev: it conflicts with Boost 1.74 and removes python3-matplotlib.
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

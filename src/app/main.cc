@@ -1,4 +1,4 @@
-// The dcqcn command line: run, check (and later buffer, report, hpcc).
+// The dcqcn command line: run, check, buffer, sweep, report and hpcc.
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -6,6 +6,10 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "analysis/buffer_rules.h"
+#include "app/buffer_command.h"
+#include "app/hpcc_command.h"
+#include "app/report_command.h"
 #include "app/run_command.h"
 #include "app/sweep_command.h"
 #include "core/error.h"
@@ -66,6 +70,9 @@ int main(int argc, char** argv) {
   check->add_option("scenario", check_file, "scenario TOML file")->required();
   check->add_option("--set", check_sets, "override a scenario key");
 
+  dcqcn::BufferOptions buffer_opts;
+  CLI::App* buffer = dcqcn::AddBufferCommand(app, buffer_opts);
+
   dcqcn::SweepOptions sweep_opts;
   CLI::App* sweep = app.add_subcommand(
       "sweep", "run a scenario over every combination of parameter values; one table");
@@ -76,6 +83,21 @@ int main(int argc, char** argv) {
   sweep->add_option("--out", sweep_opts.out_dir, "output folder (default results/<name>-sweep/)");
   sweep->add_option("--jobs", sweep_opts.jobs, "runs in parallel")->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", sweep_opts.quiet, "print nothing but errors");
+
+  std::string report_dir;
+  CLI::App* report =
+      app.add_subcommand("report", "figures (PNG) and an HTML page from a run's output folder");
+  report->add_option("dir", report_dir, "output folder of `dcqcn run`")->required();
+
+  dcqcn::HpccCommandOptions hpcc_opts;
+  CLI::App* hpcc = app.add_subcommand(
+      "hpcc", "run an HPCC ns-3 simulator config.txt; write its FCT and PFC files and ours");
+  hpcc->add_option("config", hpcc_opts.config, "config.txt (its paths are relative to the cwd)")
+      ->required();
+  hpcc->add_option("--out", hpcc_opts.out_dir,
+                   "output folder, also for the FCT and PFC files (default results/<config "
+                   "stem>/, and the config's paths)");
+  hpcc->add_flag("--quiet", hpcc_opts.quiet, "print nothing but errors");
 
   try {
     app.parse(argc, argv);
@@ -89,6 +111,10 @@ int main(int argc, char** argv) {
       if (seed >= 0) run_sets.push_back(fmt::format("seed={}", seed));
       Scenario s = Load(run_file, run_sets);
       if (out_dir.empty()) out_dir = "results/" + s.name;
+      if (!quiet) {
+        for (const std::string& w : dcqcn::BufferWarnings(s))
+          fmt::print(stderr, "warning: {}\n", w);
+      }
       dcqcn::RunOptions options;
       options.out_dir = out_dir;
       options.progress = !quiet && isatty(STDERR_FILENO);
@@ -96,12 +122,24 @@ int main(int argc, char** argv) {
       if (!quiet) PrintSummary(summary, out_dir);
     } else if (*sweep) {
       return dcqcn::RunSweepCommand(sweep_opts);
+    } else if (*report) {
+      return dcqcn::RunReportCommand(report_dir);
+    } else if (*hpcc) {
+      hpcc_opts.progress = !hpcc_opts.quiet && isatty(STDERR_FILENO);
+      dcqcn::HpccCommandResult r = dcqcn::RunHpccCommand(hpcc_opts);
+      if (!hpcc_opts.quiet) {
+        PrintSummary(r.summary, r.out_dir);
+        fmt::print("  HPCC-format FCT file {}, PFC file {}\n", r.fct_file, r.pfc_file);
+      }
     } else if (*check) {
       Scenario s = dcqcn::LoadScenarioFile(check_file, check_sets);
       dcqcn::Network net(s);  // topology, routes and buffers must build too
       fmt::print("{}", dcqcn::ResolvedToml(s));
       fmt::print(stderr, "{}: ok ({} hosts, {} switches, {} flows)\n", check_file, s.topology.hosts,
                  s.topology.switches, s.flows.size());
+      for (const std::string& w : dcqcn::BufferWarnings(s)) fmt::print(stderr, "warning: {}\n", w);
+    } else if (*buffer) {
+      fmt::print("{}", dcqcn::BufferReport(buffer_opts));
     }
   } catch (const dcqcn::InputError& e) {
     fmt::print(stderr, "error: {}\n", e.what());

@@ -12,6 +12,23 @@
 #include "scenario/resolved_toml.h"
 
 namespace dcqcn {
+namespace {
+
+// Restarts the switch ports' statistics when the warm-up period ends.
+class WarmupEnd : public EventHandler {
+ public:
+  explicit WarmupEnd(Network* net) : net_(net) {}
+  void HandleEvent(uint32_t, uint64_t) override {
+    for (auto& sw : net_->switches()) {
+      for (int p = 0; p < sw->num_ports(); ++p) sw->port(p).StartStatistics();
+    }
+  }
+
+ private:
+  Network* net_;
+};
+
+}  // namespace
 
 nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   auto wall_start = std::chrono::steady_clock::now();
@@ -19,6 +36,8 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   Simulator& sim = net.sim();
   TimeSeriesSampler sampler(&net, s.output);
   ProgressLine progress(options.progress, s.duration);
+  WarmupEnd warmup(&net);
+  if (s.output.warmup > 0) sim.Schedule(s.output.warmup, &warmup, 0, 0);
 
   // Run in slices so the progress line stays live without a check per event.
   constexpr uint64_t kSlice = 1 << 16;
@@ -47,6 +66,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   Time converged = sampler.ConvergenceTime();
   summary["convergence_time_ns"] =
       converged >= 0 ? nlohmann::json(converged / kNanosecond) : nlohmann::json(nullptr);
+  if (options.after_run) options.after_run(net);
   if (!options.out_dir.empty()) {
     const std::string& dir = options.out_dir;
     WriteFileAtomic(dir + "/resolved.toml", ResolvedToml(s));

@@ -1,6 +1,7 @@
 // `dcqcn run`: simulate a scenario and write its output folder.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -8,9 +9,14 @@
 
 namespace dcqcn {
 
+class Network;
+
 struct RunOptions {
   std::string out_dir;    // empty: do not write files (tests, benchmarks)
   bool progress = false;  // progress line on stderr
+  // Called with the finished network before the output folder is written (`dcqcn hpcc` writes
+  // its HPCC-format FCT and PFC files from it).
+  std::function<void(const Network&)> after_run;
 };
 
 // Runs the scenario to completion (all flows done, or its duration) and returns summary.json's

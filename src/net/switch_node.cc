@@ -29,12 +29,20 @@ void SwitchPort::AccountQueue() {
   last_change_ = now;
 }
 
+void SwitchPort::StartStatistics() {
+  integral_ = integral_sq_ = 0;
+  max_bytes_ = data_bytes_;
+  last_change_ = stats_start_ = sim_->Now();
+  tx_bytes_at_start_ = link().busy_bytes();
+}
+
 SwitchPort::QueueStats SwitchPort::queue_stats(Time now) const {
-  if (now <= 0) return {0, 0, max_bytes_};
+  if (now <= stats_start_) return {0, 0, max_bytes_};
   double q = static_cast<double>(data_bytes_);
   double dt = static_cast<double>(now - last_change_);
-  double mean = (integral_ + q * dt) / static_cast<double>(now);
-  double var = (integral_sq_ + q * q * dt) / static_cast<double>(now) - mean * mean;
+  double span = static_cast<double>(now - stats_start_);
+  double mean = (integral_ + q * dt) / span;
+  double var = (integral_sq_ + q * q * dt) / span - mean * mean;
   return {mean, var > 0 ? std::sqrt(var) : 0.0, max_bytes_};
 }
 

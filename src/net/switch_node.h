@@ -32,6 +32,10 @@ class SwitchPort : public EgressPort {
     Bytes max_bytes;
   };
   QueueStats queue_stats(Time now) const;
+  // Restarts the statistics (queue and transmitted bytes) at the end of a warm-up period.
+  void StartStatistics();
+  Bytes tx_bytes_since_start() const { return link().busy_bytes() - tx_bytes_at_start_; }
+  Time stats_start() const { return stats_start_; }
   Bytes queued_bytes(int queue) const { return bytes_[queue]; }
   int64_t queued_packets(int queue) const { return static_cast<int64_t>(queues_[queue].size()); }
 
@@ -46,6 +50,8 @@ class SwitchPort : public EgressPort {
   void AccountQueue();    // integrates the queue length up to now before it changes
   Bytes max_bytes_ = 0;
   Time last_change_ = 0;
+  Time stats_start_ = 0;
+  Bytes tx_bytes_at_start_ = 0;
   double integral_ = 0;     // sum of queue bytes x ps
   double integral_sq_ = 0;  // sum of queue bytes^2 x ps
   int rr_next_ = 1;         // round-robin position among data queues 1..7

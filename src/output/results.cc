@@ -2,8 +2,10 @@
 #include "output/results.h"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <algorithm>
+#include <array>
 
 namespace dcqcn {
 
@@ -53,6 +55,68 @@ std::string FlowsCsv(const Network& net, Time end) {
   return out;
 }
 
+double PeakRssMb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
+}
+
+namespace {
+
+// FCT slowdown per flow-size bucket, the breakdown of the HPCC paper's figures, and the
+// throughput of long flows (>= 1 MB), whose FCT is dominated by their share of bandwidth.
+void AddFctBySize(const Network& net, nlohmann::json& j) {
+  struct Bucket {
+    const char* label;
+    Bytes min;  // inclusive
+    Bytes max;  // exclusive; 0 = no bound
+    std::vector<double> slowdowns;
+  };
+  std::array<Bucket, 4> buckets = {
+      Bucket{"<10KB", 0, 10000, {}}, Bucket{"10KB-100KB", 10000, 100000, {}},
+      Bucket{"100KB-1MB", 100000, 1000000, {}}, Bucket{">=1MB", 1000000, 0, {}}};
+  std::vector<double> long_gbps;
+  for (const Flow& f : net.flows()) {
+    if (f.finish < 0) continue;
+    const Time fct = f.finish - f.start;
+    const double slowdown =
+        std::max(1.0, static_cast<double>(fct) / static_cast<double>(net.IdealFct(f)));
+    for (Bucket& b : buckets) {
+      if (f.size >= b.min && (b.max == 0 || f.size < b.max)) b.slowdowns.push_back(slowdown);
+    }
+    if (f.size >= 1000000) {
+      long_gbps.push_back(static_cast<double>(f.size) * 8.0 / static_cast<double>(fct) * 1e3);
+    }
+  }
+  auto stat = [](const std::vector<double>& v, double pct) {
+    return v.empty() ? nlohmann::json(nullptr) : nlohmann::json(Percentile(v, pct));
+  };
+  nlohmann::json by_size = nlohmann::json::object();
+  for (const Bucket& b : buckets) {
+    by_size[b.label] = {
+        {"min_bytes", b.min},
+        {"max_bytes", b.max > 0 ? nlohmann::json(b.max) : nlohmann::json(nullptr)},
+        {"count", b.slowdowns.size()},
+        {"p50", stat(b.slowdowns, 50)},
+        {"p95", stat(b.slowdowns, 95)},
+        {"p99", stat(b.slowdowns, 99)},
+        {"max", b.slowdowns.empty()
+                    ? nlohmann::json(nullptr)
+                    : nlohmann::json(*std::max_element(b.slowdowns.begin(), b.slowdowns.end()))}};
+  }
+  j["fct_slowdown_by_size"] = by_size;
+  double sum = 0;
+  for (double g : long_gbps) sum += g;
+  j["long_flow_throughput_gbps"] = {
+      {"min_bytes", 1000000},
+      {"count", long_gbps.size()},
+      {"mean", long_gbps.empty() ? nlohmann::json(nullptr)
+                                 : nlohmann::json(sum / static_cast<double>(long_gbps.size()))},
+      {"p50", stat(long_gbps, 50)}};
+}
+
+}  // namespace
+
 nlohmann::json Summary(const Network& net, const RunInfo& info) {
   const NetStats& st = net.stats();
   const Scenario& s = net.scenario();
@@ -79,12 +143,19 @@ nlohmann::json Summary(const Network& net, const RunInfo& info) {
       double capacity = static_cast<double>(l.rate()) * static_cast<double>(info.sim_time) / 1e12;
       double util = static_cast<double>(l.busy_bytes()) * 8.0 / capacity;
       max_util = std::max(max_util, util);
-      SwitchPort::QueueStats q = sw->port(p).queue_stats(info.sim_time);
+      const SwitchPort& port = sw->port(p);
+      SwitchPort::QueueStats q = port.queue_stats(info.sim_time);
       if (q.mean_bytes > bottleneck_mean) {
         bottleneck_mean = q.mean_bytes;
+        Time span = info.sim_time - port.stats_start();
+        double window_util =
+            span > 0 ? static_cast<double>(port.tx_bytes_since_start()) * 8.0 /
+                           (static_cast<double>(l.rate()) * static_cast<double>(span) / 1e12)
+                     : 0.0;
         bottleneck = {{"switch", fmt::format("s{}", sw->node_id() - s.topology.hosts)},
                       {"port", p},
-                      {"utilisation", util},
+                      {"from_ns", port.stats_start() / kNanosecond},
+                      {"utilisation", window_util},
                       {"mean_queue_bytes", q.mean_bytes},
                       {"std_queue_bytes", q.std_bytes},
                       {"max_queue_bytes", q.max_bytes}};
@@ -151,6 +222,9 @@ nlohmann::json Summary(const Network& net, const RunInfo& info) {
          return sum / static_cast<double>(throughputs.size());
        }()}};
   j["jain_fairness"] = JainIndex(throughputs);
+  j["fct_slowdown"]["count"] = slowdowns.size();
+  AddFctBySize(net, j);
+  j["peak_rss_mb"] = PeakRssMb();
   return j;
 }
 

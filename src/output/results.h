@@ -23,5 +23,7 @@ nlohmann::json Summary(const Network& net, const RunInfo& info);
 double Percentile(std::vector<double> values, double pct);
 // Jain's fairness index of the values (1 = all equal); 1 when empty.
 double JainIndex(const std::vector<double>& values);
+// Peak resident memory of this process so far, in MiB (getrusage's ru_maxrss).
+double PeakRssMb();
 
 }  // namespace dcqcn

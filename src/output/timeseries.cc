@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "output/atomic_file.h"
 
@@ -49,7 +50,7 @@ void TimeSeriesSampler::Sample() {
 
 Time TimeSeriesSampler::ConvergenceTime() const {
   if (!config_.ts_throughput || times_.size() < 2) return -1;
-  const size_t window = std::max<size_t>(1, kMillisecond / config_.interval);
+  const size_t window = std::max<size_t>(1, kConvergenceWindow / config_.interval);
   // delivered[flow] = (sample index, cumulative bytes) in sample order.
   std::vector<std::vector<std::pair<uint32_t, Bytes>>> delivered(net_->flows().size());
   for (const FlowSample& s : flow_samples_) delivered[s.flow].push_back({s.sample, s.delivered});
@@ -74,12 +75,10 @@ Time TimeSeriesSampler::ConvergenceTime() const {
     }
     if (rates.size() < 2) continue;
     any = true;
-    double sum = 0, sum_sq = 0;
-    for (double r : rates) {
-      sum += r;
-      sum_sq += r * r;
-    }
-    bool fair = sum_sq > 0 && sum * sum / (static_cast<double>(rates.size()) * sum_sq) >= 0.95;
+    double mean = 0;
+    for (double r : rates) mean += r / static_cast<double>(rates.size());
+    bool fair = mean > 0;
+    for (double r : rates) fair = fair && std::abs(r - mean) <= kConvergenceTolerance * mean;
     if (!fair) {
       converged = -1;
     } else if (converged < 0) {

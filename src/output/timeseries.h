@@ -17,9 +17,11 @@ class TimeSeriesSampler : public EventHandler {
   // Writes the requested files into `dir`/timeseries/ (atomically).
   void Write(const std::string& dir) const;
   // With the throughput series: the first sample time from which on the flows active together
-  // share fairly (Jain index of their 1 ms throughputs >= 0.95 whenever two or more are
-  // active); -1 if that never holds or cannot be measured.
+  // share fairly: whenever two or more flows are active over a whole 5 ms window, each one's
+  // throughput in it is within 15% of their mean. -1 if that never holds or cannot be measured.
   Time ConvergenceTime() const;
+  static constexpr Time kConvergenceWindow = 5 * kMillisecond;
+  static constexpr double kConvergenceTolerance = 0.15;
 
  private:
   void Sample();

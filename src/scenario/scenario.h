@@ -20,12 +20,26 @@ struct LinkSpec {
 };
 
 struct TopologyConfig {
-  std::string type = "star";  // star | dumbbell | custom
+  std::string type = "star";  // star | dumbbell | custom | leaf_spine | fat_tree
   int hosts = 9;
   int switches = 1;                    // custom only; derived for star (1) and dumbbell (2)
   Rate link_rate = 40 * kGbps;         // paper testbed: 40GbE
   Time link_delay = 1 * kMicrosecond;  // ns3-rdma sample topology: 1 us links
   Rate bottleneck_rate = 0;            // dumbbell: s0-s1 link; 0 = link_rate
+  // leaf_spine: every leaf cabled to every spine, hosts = leaves * hosts_per_leaf. A small
+  // two-tier fabric by default (16 hosts), the shape of the HPCC and DCQCN+ evaluations.
+  int leaves = 4;
+  int spines = 2;
+  int hosts_per_leaf = 4;
+  double oversubscription = 0;  // > 0: fabric_rate = hosts_per_leaf * link_rate / (spines * it)
+  // fat_tree: the k-ary three-tier fat tree of Al-Fares et al. (SIGCOMM'08), k^3/4 hosts.
+  int k = 4;
+  Rate fabric_rate = 0;  // leaf_spine and fat_tree: switch-to-switch links; 0 = link_rate
+  // hpcc_file: the HPCC ns-3 topology file (as resolved: relative to the scenario's folder) and,
+  // for every node of ours (hosts first, then switches), its node id in that file, whose ids
+  // interleave switches and hosts. Kept for the HPCC-format output files.
+  std::string file;
+  std::vector<int> hpcc_ids;
   // custom: links as written by the user (resolved to node ids in `links`).
   std::vector<LinkSpec> links;  // every topology: the built cable list
   int num_nodes() const { return hosts + switches; }
@@ -86,13 +100,25 @@ struct FlowSpec {
 };
 
 struct WorkloadConfig {
-  std::string type;          // "" (none) | incast | permutation
+  std::string type;          // "" (none) | incast | permutation | poisson
   std::vector<int> senders;  // incast: explicit sender hosts
   int sender_count = 0;      // incast: or the first N hosts other than the receiver
   int receiver = 0;          // incast
   Bytes size = 0;
   Time start = 0;
   int priority = 3;
+  // poisson: every host starts flows as a Poisson process during [start, start + window), at the
+  // mean rate load * (its link rate) / (8 * mean flow size), sizes drawn from `cdf`, each to a
+  // host drawn uniformly from the others (HPCC's traffic generator does the same).
+  std::string cdf;  // "websearch" | "hadoop" | an HPCC-format CDF file (resolved path)
+  double load = 0;  // offered load, fraction 0..1 of each host's link rate
+  Time window = 0;  // arrivals happen during this long a time after `start`
+  // Incast events on top of the Poisson load ([workload.incast]): Poisson events at
+  // `incast_rate` per second during the same window; each picks a receiver and `incast_fanin`
+  // distinct senders at random, which all start a flow of `incast_size` bytes at the same time.
+  int incast_fanin = 0;  // 0 = no incast events
+  Bytes incast_size = 0;
+  double incast_rate = 0;  // events per second
 };
 
 struct OutputConfig {
@@ -101,6 +127,9 @@ struct OutputConfig {
   bool ts_pfc = false;
   bool ts_throughput = false;
   Time interval = 10 * kMicrosecond;
+  // Queue statistics and utilisation in summary.json ("bottleneck") count from this time on,
+  // so a start-up transient does not dominate them.
+  Time warmup = 0;
 };
 
 struct Scenario {

@@ -19,8 +19,10 @@
 #include <utility>
 
 #include "core/error.h"
+#include "hpcc/hpcc_files.h"
 #include "scenario/resolved_toml.h"
 #include "topology/builders.h"
+#include "workload/cdf.h"
 #include "workload/generators.h"
 
 namespace dcqcn {
@@ -49,10 +51,20 @@ const TableSchema kRootSchema = {{"name", Kind::kValue},     {"duration", Kind::
                                  {"switch", Kind::kTable},   {"host", Kind::kTable},
                                  {"cc", Kind::kOpenTable},   {"flow", Kind::kFlowArray},
                                  {"workload", Kind::kTable}, {"output", Kind::kTable}};
-const TableSchema kTopologySchema = {
-    {"type", Kind::kValue},       {"hosts", Kind::kValue},           {"link_rate", Kind::kValue},
-    {"link_delay", Kind::kValue}, {"bottleneck_rate", Kind::kValue}, {"switches", Kind::kValue},
-    {"links", Kind::kValue}};
+const TableSchema kTopologySchema = {{"type", Kind::kValue},
+                                     {"hosts", Kind::kValue},
+                                     {"link_rate", Kind::kValue},
+                                     {"link_delay", Kind::kValue},
+                                     {"bottleneck_rate", Kind::kValue},
+                                     {"switches", Kind::kValue},
+                                     {"links", Kind::kValue},
+                                     {"leaves", Kind::kValue},
+                                     {"spines", Kind::kValue},
+                                     {"hosts_per_leaf", Kind::kValue},
+                                     {"oversubscription", Kind::kValue},
+                                     {"k", Kind::kValue},
+                                     {"fabric_rate", Kind::kValue},
+                                     {"file", Kind::kValue}};
 const TableSchema kSwitchSchema = {
     {"buffer", Kind::kValue}, {"pfc", Kind::kTable}, {"ecn", Kind::kTable}};
 const TableSchema kPfcSchema = {
@@ -73,8 +85,14 @@ const TableSchema kFlowSchema = {{"src", Kind::kValue},
                                  {"priority", Kind::kValue}};
 const TableSchema kWorkloadSchema = {{"type", Kind::kValue},     {"senders", Kind::kValue},
                                      {"receiver", Kind::kValue}, {"size", Kind::kValue},
-                                     {"start", Kind::kValue},    {"priority", Kind::kValue}};
-const TableSchema kOutputSchema = {{"timeseries", Kind::kValue}, {"interval", Kind::kValue}};
+                                     {"start", Kind::kValue},    {"priority", Kind::kValue},
+                                     {"cdf", Kind::kValue},      {"load", Kind::kValue},
+                                     {"window", Kind::kValue},   {"incast", Kind::kTable}};
+// [workload.incast]: incast events on top of a poisson workload.
+const TableSchema kIncastEventSchema = {
+    {"fanin", Kind::kValue}, {"size", Kind::kValue}, {"rate", Kind::kValue}};
+const TableSchema kOutputSchema = {
+    {"timeseries", Kind::kValue}, {"interval", Kind::kValue}, {"warmup", Kind::kValue}};
 
 // Schema of the table at a path written with "[]" for a flow element ("switch.pfc", "flow[]").
 const TableSchema* SchemaOf(std::string_view path) {
@@ -86,6 +104,7 @@ const TableSchema* SchemaOf(std::string_view path) {
   if (path == "host") return &kHostSchema;
   if (path == "flow[]") return &kFlowSchema;
   if (path == "workload") return &kWorkloadSchema;
+  if (path == "workload.incast") return &kIncastEventSchema;
   if (path == "output") return &kOutputSchema;
   return nullptr;
 }
@@ -282,12 +301,16 @@ class Loader {
 
   void ReadTopology(const Section& sec, TopologyConfig& topo) const;
   void ReadLinks(const Section& sec, TopologyConfig& topo) const;
+  void ReadFabric(const Section& sec, TopologyConfig& topo) const;
   void ReadSwitch(const Section& sec, SwitchConfig& sw) const;
   void ReadHost(const Section& sec, HostConfig& host) const;
   void ReadCc(const Section& sec, CcConfig& cc) const;
   void ReadOutput(const Section& sec, OutputConfig& output) const;
   void ReadFlows(const Section& root, Scenario& s);
   void ReadWorkload(const Section& sec, Scenario& s) const;
+  void ReadPoissonWorkload(const Section& sec, Scenario& s) const;
+  void ReadHpccFileTopology(const Section& sec, TopologyConfig& topo) const;
+  std::string ResolvePath(std::string_view key, const std::string& path) const;
   void CheckReachability(const Scenario& s, const toml::node* workload_node) const;
 
   std::string source_;
@@ -564,7 +587,14 @@ std::optional<Bytes> Loader::ReadSizeOrWord(const Section& sec, std::string_view
 
 void Loader::ReadTopology(const Section& sec, TopologyConfig& topo) const {
   CheckKeys(sec, kTopologySchema);
-  topo.type = ReadString(sec, "type", topo.type, {"star", "dumbbell", "custom"});
+  if (const toml::node* type = sec.Get("type");
+      type && type->value_or(std::string()) == "hpcc_file") {
+    ReadHpccFileTopology(sec, topo);
+    return;
+  }
+  OnlyFor(sec, {"file"}, "topology.type", "hpcc_file");
+  topo.type = ReadString(sec, "type", topo.type,
+                         {"star", "dumbbell", "custom", "leaf_spine", "fat_tree", "hpcc_file"});
   topo.hosts = static_cast<int>(
       ReadInt(sec, "hosts", topo.hosts, 2, kMaxTopologyNodes, "an integer number of hosts"));
   topo.link_rate = ReadRate(sec, "link_rate", topo.link_rate, Bound::kPositive);
@@ -582,7 +612,71 @@ void Loader::ReadTopology(const Section& sec, TopologyConfig& topo) const {
   } else {
     OnlyFor(sec, {"switches", "links"}, "topology.type", "custom");
   }
+  ReadFabric(sec, topo);
   BuildTopology(topo, source_);
+}
+
+// leaf_spine and fat_tree keys. The host count follows from the shape: a `hosts` the user also
+// gives must agree (or, for a leaf-spine without hosts_per_leaf, divides evenly into the leaves).
+void Loader::ReadFabric(const Section& sec, TopologyConfig& topo) const {
+  const bool leaf_spine = topo.type == "leaf_spine";
+  const bool fat_tree = topo.type == "fat_tree";
+  if (!leaf_spine) {
+    OnlyFor(sec, {"leaves", "spines", "hosts_per_leaf", "oversubscription"}, "topology.type",
+            "leaf_spine");
+  }
+  if (!fat_tree) OnlyFor(sec, {"k"}, "topology.type", "fat_tree");
+  if (!leaf_spine && !fat_tree) {
+    OnlyFor(sec, {"fabric_rate"}, "topology.type", "leaf_spine\" or \"fat_tree");
+    return;
+  }
+  topo.fabric_rate = ReadRate(sec, "fabric_rate", 0, Bound::kPositive);
+  const toml::node* hosts = sec.Get("hosts");
+  int64_t derived = 0;
+  std::string how;
+  if (leaf_spine) {
+    topo.leaves = static_cast<int>(ReadInt(sec, "leaves", topo.leaves, 1, kMaxTopologyNodes,
+                                           "an integer number of leaf switches"));
+    topo.spines = static_cast<int>(ReadInt(sec, "spines", topo.spines, 1, kMaxTopologyNodes,
+                                           "an integer number of spine switches"));
+    if (sec.Get("hosts_per_leaf") == nullptr && hosts != nullptr) {
+      if (topo.hosts % topo.leaves != 0) {
+        Fail(sec.Key("hosts"), hosts,
+             fmt::format("expected a multiple of leaves = {} (or give hosts_per_leaf), got {}",
+                         topo.leaves, topo.hosts));
+      }
+      topo.hosts_per_leaf = topo.hosts / topo.leaves;
+    }
+    topo.hosts_per_leaf =
+        static_cast<int>(ReadInt(sec, "hosts_per_leaf", topo.hosts_per_leaf, 1, kMaxSwitchPorts,
+                                 "an integer number of hosts per leaf"));
+    if (const toml::node* node = sec.Get("oversubscription")) {
+      topo.oversubscription = ReadDouble(sec, "oversubscription", 0);
+      if (!(topo.oversubscription > 0)) {
+        Fail(sec.Key("oversubscription"), node,
+             fmt::format("expected a number > 0 (host to uplink bandwidth of a leaf, e.g. 3 for "
+                         "3:1), got {}",
+                         Got(*node)));
+      }
+    }
+    derived = static_cast<int64_t>(topo.leaves) * topo.hosts_per_leaf;
+    how = fmt::format("leaves x hosts_per_leaf = {} x {} = {}", topo.leaves, topo.hosts_per_leaf,
+                      derived);
+  } else {
+    const toml::node* k = sec.Get("k");
+    topo.k = static_cast<int>(ReadInt(sec, "k", topo.k, 2, kMaxSwitchPorts,
+                                      "an even integer number of ports per switch"));
+    if (topo.k % 2 != 0) {
+      Fail(sec.Key("k"), k,
+           fmt::format("expected an even integer number of ports per switch >= 2, got {}", topo.k));
+    }
+    derived = static_cast<int64_t>(topo.k) * topo.k * topo.k / 4;
+    how = fmt::format("k^3/4 = {} for k = {}", derived, topo.k);
+  }
+  if (hosts != nullptr && derived != topo.hosts) {
+    Fail(sec.Key("hosts"), hosts,
+         fmt::format("expected {} (or leave hosts out), got {}", how, topo.hosts));
+  }
 }
 
 void Loader::ReadLinks(const Section& sec, TopologyConfig& topo) const {
@@ -768,6 +862,7 @@ void Loader::ReadOutput(const Section& sec, OutputConfig& output) const {
     }
   }
   output.interval = ReadTime(sec, "interval", output.interval, Bound::kPositive);
+  output.warmup = ReadTime(sec, "warmup", output.warmup, Bound::kNonNegative);
 }
 
 void Loader::ReadFlows(const Section& root, Scenario& s) {
@@ -813,9 +908,15 @@ void Loader::ReadWorkload(const Section& sec, Scenario& s) const {
   WorkloadConfig& w = s.workload;
   const int hosts = s.topology.hosts;
   if (sec.Get("type") == nullptr) {
-    Fail(sec.Key("type"), sec.table, "required in [workload]: \"incast\" or \"permutation\"");
+    Fail(sec.Key("type"), sec.table,
+         "required in [workload]: \"incast\", \"permutation\" or \"poisson\"");
   }
-  w.type = ReadString(sec, "type", "", {"incast", "permutation"});
+  w.type = ReadString(sec, "type", "", {"incast", "permutation", "poisson"});
+  if (w.type == "poisson") {
+    ReadPoissonWorkload(sec, s);
+    return;
+  }
+  OnlyFor(sec, {"cdf", "load", "window", "incast"}, "workload.type", "poisson");
   if (sec.Get("size") == nullptr) {
     Fail(sec.Key("size"), sec.table, "required in [workload]: the bytes each flow sends");
   }
@@ -853,6 +954,111 @@ void Loader::ReadWorkload(const Section& sec, Scenario& s) const {
     Fail(key, senders,
          fmt::format("expected a non-empty array of host indices or a count 1..{}, got {}",
                      hosts - 1, Got(*senders)));
+  }
+}
+
+// A path written in the scenario is relative to the scenario file's folder, so a scenario and its
+// data files move together; a path given with --set is relative to the current directory, where
+// the user typed it.
+std::string Loader::ResolvePath(std::string_view key, const std::string& path) const {
+  namespace fs = std::filesystem;
+  if (path.empty() || fs::path(path).is_absolute()) return path;
+  if (Where(key, nullptr).rfind("--set ", 0) == 0) return path;
+  return (fs::path(source_).parent_path() / path).lexically_normal().string();
+}
+
+// hpcc_file: nodes and links come from an HPCC ns-3 topology file. Hosts are numbered first, in
+// the file's id order, then switches, so [[flow]] src/dst name the i-th host of the file.
+void Loader::ReadHpccFileTopology(const Section& sec, TopologyConfig& topo) const {
+  for (auto&& [key, value] : *sec.table) {
+    if (key.str() == "type" || key.str() == "file") continue;
+    Fail(sec.Key(key.str()), &value,
+         "not used when topology.type = \"hpcc_file\": the file gives every node and link");
+  }
+  const toml::node* node = sec.Get("file");
+  if (node == nullptr) {
+    Fail(sec.Key("file"), sec.table,
+         "required when topology.type = \"hpcc_file\": the path of an HPCC topology file, "
+         "relative to this scenario's folder");
+  }
+  const std::string path = ResolvePath(sec.Key("file"), ReadString(sec, "file", ""));
+  std::vector<std::string> warnings;
+  try {
+    ReadHpccTopology(path, topo, &warnings);
+  } catch (const InputError& e) {
+    Fail(sec.Key("file"), node, e.what());
+  }
+  for (const std::string& w : warnings) fmt::print(stderr, "warning: {}\n", w);
+}
+
+// poisson: per-host Poisson arrivals with sizes from a CDF, and optional incast events.
+void Loader::ReadPoissonWorkload(const Section& sec, Scenario& s) const {
+  WorkloadConfig& w = s.workload;
+  const int hosts = s.topology.hosts;
+  OnlyFor(sec, {"senders", "receiver", "size"}, "workload.type", "incast\" or \"permutation");
+  w.start = ReadTime(sec, "start", w.start, Bound::kNonNegative);
+  w.priority = static_cast<int>(ReadInt(sec, "priority", w.priority, 1, 7, "an 802.1p priority"));
+  if (sec.Get("window") == nullptr) {
+    Fail(sec.Key("window"), sec.table,
+         "required when workload.type = \"poisson\": how long flows arrive, such as \"5ms\"");
+  }
+  w.window = ReadTime(sec, "window", w.window, Bound::kPositive);
+  if (const toml::node* node = sec.Get("load")) {
+    w.load = ReadDouble(sec, "load", 0);
+    if (!(w.load >= 0 && w.load <= 1)) {
+      Fail(sec.Key("load"), node,
+           fmt::format("expected a fraction 0..1 of each host's link rate, got {}", Got(*node)));
+    }
+  }
+
+  const Section incast = Sub(sec, "incast");
+  CheckKeys(incast, kIncastEventSchema);
+  if (incast.table != nullptr) {
+    for (std::string_view required : {"fanin", "size", "rate"}) {
+      if (incast.Get(required) == nullptr) {
+        Fail(incast.Key(required), incast.table,
+             "required in [workload.incast] (fanin = senders per event, size = bytes each "
+             "sender sends, rate = events per second)");
+      }
+    }
+    w.incast_fanin = static_cast<int>(ReadInt(incast, "fanin", 0, 1, hosts - 1,
+                                              "a number of senders per event (hosts other than "
+                                              "the receiver)"));
+    w.incast_size = ReadSize(incast, "size", 0, Bound::kPositive);
+    const toml::node* rate = incast.Get("rate");
+    w.incast_rate = ReadDouble(incast, "rate", 0);
+    if (!(w.incast_rate > 0)) {
+      Fail(incast.Key("rate"), rate,
+           fmt::format("expected a number > 0 of incast events per second, got {}", Got(*rate)));
+    }
+  }
+  if (sec.Get("load") == nullptr && incast.table == nullptr) {
+    Fail(sec.Key("load"), sec.table,
+         "required when workload.type = \"poisson\": the offered load, a fraction 0..1 of each "
+         "host's link rate (or give only [workload.incast] events)");
+  }
+  if (w.load == 0 && incast.table == nullptr) {
+    Fail(sec.Key("load"), sec.Get("load"),
+         "expected a load > 0 (or [workload.incast] events): no flow would start");
+  }
+  if (w.load > 0) {
+    const toml::node* cdf = sec.Get("cdf");
+    if (cdf == nullptr) {
+      Fail(sec.Key("cdf"), sec.table,
+           fmt::format("required when load > 0: the flow-size distribution, {} or the path of "
+                       "a file in the HPCC CDF format (\"<size bytes> <cumulative percent>\" "
+                       "per line)",
+                       fmt::join(BuiltinCdfNames(), " or ")));
+    }
+    w.cdf = ReadString(sec, "cdf", "");
+    if (BuiltinCdfText(w.cdf).empty()) w.cdf = ResolvePath(sec.Key("cdf"), w.cdf);
+    try {
+      LoadFlowSizeCdf(w.cdf);  // read now, so a bad file is reported against this key
+    } catch (const InputError& e) {
+      Fail(sec.Key("cdf"), cdf, e.what());
+    }
+  } else if (const toml::node* cdf = sec.Get("cdf")) {
+    Fail(sec.Key("cdf"), cdf, "only used when load > 0");
   }
 }
 

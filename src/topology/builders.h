@@ -12,6 +12,8 @@ namespace dcqcn {
 // Largest host or switch count we accept: beyond it a typo ("hosts = 90000000") would exhaust
 // memory instead of producing an error.
 inline constexpr int kMaxTopologyNodes = 1 << 20;
+// Most ports one switch may have: ports are numbered with 16 bits in the route table.
+inline constexpr int kMaxSwitchPorts = 65535;
 
 // Fills topo.links (and topo.switches: 1 for a star, 2 for a dumbbell) from topo.type.
 // Node ids: hosts 0..H-1, switches H..H+S-1.
@@ -20,9 +22,20 @@ inline constexpr int kMaxTopologyNodes = 1 << 20;
 //             bottleneck_rate (link_rate when 0); link i is host i's cable.
 //   custom:   topo.links is already filled (the scenario loader resolves "h3"/"s1" names); it is
 //             only checked here.
+//   leaf_spine: hosts = leaves * hosts_per_leaf and switches = leaves + spines are derived (any
+//             hosts given is replaced); host h on leaf h / hosts_per_leaf; every leaf cabled to
+//             every spine at fabric_rate, which oversubscription (when > 0) derives as
+//             hosts_per_leaf * link_rate / (spines * oversubscription). Switch ids: leaves
+//             first, then spines. Link h is host h's cable.
+//   fat_tree: k-ary fat tree: k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores,
+//             k^3/4 hosts, k/2 per edge switch; hosts and switches are derived. Switch ids: edge,
+//             then aggregation, then core switches. Link h is host h's cable.
+//   fabric_rate (leaf_spine, fat_tree) is set to link_rate when 0.
 // Throws InputError (prefixed with `source`) for impossible topologies: fewer than 2 hosts, a link
 // to a node that does not exist, a link from a node to itself, a host with other than one link
-// (a NIC has one port), a non-positive rate or delay.
+// (a NIC has one port), a non-positive rate or delay; for fabrics an odd or too small k, zero
+// leaves, spines or hosts per leaf, a fabric_rate that conflicts with oversubscription, or a shape
+// beyond kMaxTopologyNodes nodes or kMaxSwitchPorts ports per switch.
 void BuildTopology(TopologyConfig& topo, const std::string& source);
 
 // Connected-component label of every node (hosts and switches). Because every host has exactly

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
+#include "workload/poisson.h"
 
 namespace dcqcn {
 namespace {
@@ -56,7 +57,8 @@ void GenerateWorkload(const Scenario& s, std::vector<FlowSpec>& flows) {
   const WorkloadConfig& w = s.workload;
   const int hosts = s.topology.hosts;
   if (w.type.empty()) return;
-  if (w.size <= 0) Fail(s, fmt::format("size = {} bytes, expected > 0", w.size));
+  if (w.size <= 0 && w.type != "poisson")
+    Fail(s, fmt::format("size = {} bytes, expected > 0", w.size));
   if (w.type == "incast") {
     if (w.receiver < 0 || w.receiver >= hosts) {
       Fail(s, fmt::format("receiver {} is not a host (0..{})", w.receiver, hosts - 1));
@@ -76,8 +78,10 @@ void GenerateWorkload(const Scenario& s, std::vector<FlowSpec>& flows) {
     Rng rng(s.seed, kPermutationRngStream);
     std::vector<int> perm = RandomDerangement(hosts, rng);
     for (int h = 0; h < hosts; ++h) flows.push_back(MakeFlow(w, h, perm[h]));
+  } else if (w.type == "poisson") {
+    GeneratePoisson(s, flows);
   } else {
-    Fail(s, fmt::format("unknown type \"{}\", expected incast or permutation", w.type));
+    Fail(s, fmt::format("unknown type \"{}\", expected incast, permutation or poisson", w.type));
   }
 }
 

@@ -1,4 +1,5 @@
-// Workload generators: expand a scenario's [workload] table (incast, permutation) into flows.
+// Workload generators: expand a scenario's [workload] table (incast, permutation, poisson) into
+// flows.
 #pragma once
 
 #include <vector>
@@ -18,8 +19,9 @@ std::vector<int> IncastSenders(const WorkloadConfig& workload, int hosts);
 //   incast:      one flow per sender to the receiver, in sender order.
 //   permutation: host i sends to host perm[i], perm a uniformly random derangement of
 //                0..H-1 drawn from Rng(s.seed, kPermutationRngStream); flows in host order.
-// Every flow gets the workload's size, start and priority. Throws InputError when the workload
-// does not fit the topology (the loader checks the same with line numbers first).
+//   poisson:     see GeneratePoisson (workload/poisson.h).
+// Every incast and permutation flow gets the workload's size, start and priority. Throws InputError
+// when the workload does not fit the topology (the loader checks the same with line numbers first).
 void GenerateWorkload(const Scenario& s, std::vector<FlowSpec>& flows);
 
 }  // namespace dcqcn

@@ -448,8 +448,8 @@ TEST(ScenarioLoader, NoFlowsAtAll) {
 }
 
 TEST(ScenarioLoader, TopologyTypeSpecificKeys) {
-  ExpectError(std::string("[topology]\ntype = \"fat_tree\"\n") + kOneFlow,
-              {"test.toml:2:", "topology.type", "\"star\""});
+  ExpectError(std::string("[topology]\ntype = \"torus\"\n") + kOneFlow,
+              {"test.toml:2:", "topology.type", "\"star\"", "\"fat_tree\""});
   ExpectError(std::string("[topology]\nhosts = 1\n") + kOneFlow,
               {"test.toml:2:", "topology.hosts"});
   ExpectError(std::string("[topology]\nhosts = 100000000\n") + kOneFlow,
@@ -680,7 +680,7 @@ TEST(ScenarioLoader, OverridesCreateMissingTables) {
 
 #ifdef DCQCN_SOURCE_DIR
 TEST(ScenarioLoader, ExamplesLoad) {
-  for (const char* name : {"incast_8to1", "dumbbell", "custom_two_tier"}) {
+  for (const char* name : {"incast_8to1", "dumbbell", "custom_two_tier", "poisson_websearch"}) {
     const std::string path = std::string(DCQCN_SOURCE_DIR) + "/examples/" + name + ".toml";
     Scenario s;
     ASSERT_NO_THROW(s = LoadScenarioFile(path)) << path;

@@ -1,0 +1,30 @@
+// `dcqcn hpcc CONFIG.txt [--out DIR]`: run an HPCC ns-3 simulator config and write its FCT and
+// PFC files in that simulator's formats, next to our own output folder.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace dcqcn {
+
+struct HpccCommandOptions {
+  std::string config;   // path of the config.txt; the paths inside are relative to the cwd
+  std::string out_dir;  // empty: results/<config stem>/, HPCC files at the config's paths
+  bool progress = false;
+  bool quiet = false;  // no warnings on stderr
+};
+
+struct HpccCommandResult {
+  nlohmann::json summary;  // summary.json's content
+  std::string out_dir;     // our output folder as used
+  std::string fct_file;    // where the HPCC-format files were written
+  std::string pfc_file;
+};
+
+// Loads the config (LoadHpccConfig), prints its warnings on stderr ("warning: ..."), runs the
+// scenario and writes our output folder plus the FCT and PFC files: with --out, into DIR under
+// the file names the config gives (FCT_OUTPUT_FILE, PFC_OUTPUT_FILE); without, at the config's
+// paths, as that simulator does. Throws InputError for bad input.
+HpccCommandResult RunHpccCommand(const HpccCommandOptions& options);
+
+}  // namespace dcqcn

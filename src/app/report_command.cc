@@ -1,0 +1,163 @@
+// `dcqcn report`: find python/dcqcn_report.py and a Python with matplotlib, run the script on a
+// run folder and pass its exit code on. The figures themselves are drawn in Python.
+#include "app/report_command.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <vector>
+
+extern char** environ;
+
+namespace dcqcn {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kScript = "dcqcn_report.py";
+// Debian's interpreter, the one python3-matplotlib installs into (the python3 on PATH may be a
+// pyenv without it). $DCQCN_PYTHON overrides it on other systems.
+constexpr const char* kDefaultPython = "/usr/bin/python3";
+constexpr const char* kSetupHint =
+    "`dcqcn report` needs {} with matplotlib, numpy and pandas (Debian's python3-matplotlib, "
+    "python3-numpy and python3-pandas): run scripts/setup.sh";
+
+struct SpawnResult {
+  bool started = false;
+  int error = 0;       // errno-style code when it could not be started or waited for
+  int exit_code = -1;  // when it exited normally
+  int signal = 0;      // when a signal ended it
+};
+
+// Runs args[0] (a path, not searched in PATH) with `args`; stdout and stderr are inherited, or
+// discarded when `silent`.
+SpawnResult Spawn(const std::vector<std::string>& args, bool silent) {
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (silent) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  }
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  SpawnResult result;
+  if (rc != 0) {
+    result.error = rc;
+    return result;
+  }
+  result.started = true;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
+      result.error = errno;
+      return result;
+    }
+  }
+  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+  return result;
+}
+
+bool HasScript(const fs::path& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(dir / kScript, ec);
+}
+
+}  // namespace
+
+std::string FindReportScriptDir() {
+  if (const char* env = std::getenv("DCQCN_PYTHON_DIR"); env != nullptr && *env != '\0') {
+    return env;
+  }
+  std::vector<fs::path> candidates;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    candidates.push_back(exe.parent_path() / "python");
+    candidates.push_back(exe.parent_path().parent_path() / "share" / "dcqcn" / "python");
+  }
+#ifdef DCQCN_SOURCE_DIR
+  candidates.push_back(fs::path(DCQCN_SOURCE_DIR) / "python");
+#endif
+  for (const fs::path& dir : candidates) {
+    if (HasScript(dir)) return dir.string();
+  }
+  return "";
+}
+
+int RunReportCommand(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    fmt::print(stderr, "error: {}: no such folder (expected the output folder of `dcqcn run`)\n",
+               dir);
+    return 1;
+  }
+  if (!fs::is_regular_file(fs::path(dir) / "summary.json", ec)) {
+    fmt::print(stderr, "error: {}: no summary.json (expected the output folder of `dcqcn run`)\n",
+               dir);
+    return 1;
+  }
+
+  std::string script_dir = FindReportScriptDir();
+  if (script_dir.empty()) {
+    fmt::print(stderr,
+               "error: cannot find python/{} (looked next to the dcqcn binary and in the source "
+               "tree); set DCQCN_PYTHON_DIR to the folder that holds it\n",
+               kScript);
+    return 1;
+  }
+  if (!HasScript(script_dir)) {
+    fmt::print(stderr, "error: DCQCN_PYTHON_DIR={}: no {} there\n", script_dir, kScript);
+    return 1;
+  }
+
+  const char* env_python = std::getenv("DCQCN_PYTHON");
+  std::string python = env_python != nullptr && *env_python != '\0' ? env_python : kDefaultPython;
+  if (access(python.c_str(), X_OK) != 0) {
+    fmt::print(stderr, "error: {} not found. {}\n", python, fmt::format(kSetupHint, python));
+    return 1;
+  }
+  SpawnResult check = Spawn({python, "-c", "import matplotlib, numpy, pandas"}, true);
+  if (!check.started || check.exit_code != 0) {
+    fmt::print(stderr, "error: {} cannot import matplotlib, numpy or pandas. {}\n", python,
+               fmt::format(kSetupHint, python));
+    return 1;
+  }
+
+  setenv("MPLBACKEND", "Agg", 1);  // no display: render straight to PNG
+  std::string script = (fs::path(script_dir) / kScript).string();
+  SpawnResult run = Spawn({python, script, dir, "--quiet"}, false);
+  if (!run.started) {
+    fmt::print(stderr, "error: cannot run {} {}: {}\n", python, script, std::strerror(run.error));
+    return 1;
+  }
+  if (run.signal != 0) {
+    fmt::print(stderr, "error: {} was killed by signal {} ({})\n", script, run.signal,
+               strsignal(run.signal));
+    return 1;
+  }
+  if (run.exit_code != 0) {
+    // The script printed the reason; 1 is bad input, 3 a bug in the script.
+    if (run.exit_code != 1 && run.exit_code != 3) {
+      fmt::print(stderr, "error: {} failed (exit code {})\n", script, run.exit_code);
+      return 1;
+    }
+    return run.exit_code;
+  }
+  fmt::print("report in {}\n", (fs::path(dir) / "report" / "index.html").string());
+  return 0;
+}
+
+}  // namespace dcqcn

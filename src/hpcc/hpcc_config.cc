@@ -1,0 +1,610 @@
+// HPCC config.txt -> Scenario: the key table, value parsing with line numbers, the mapping onto
+// our parameters and the warnings for what we do not model.
+#include "hpcc/hpcc_config.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "cc/dcqcn_params.h"
+#include "core/error.h"
+#include "hpcc/hpcc_files.h"
+#include "hpcc/ns3_units.h"
+
+namespace dcqcn {
+namespace {
+
+// Every key scratch/third.cc reads, with its number of values (-1: a map "n rate v rate v ...").
+const std::map<std::string, int, std::less<>>& KnownKeys() {
+  static const std::map<std::string, int, std::less<>> keys = {
+      {"ENABLE_QCN", 1},
+      {"USE_DYNAMIC_PFC_THRESHOLD", 1},
+      {"CLAMP_TARGET_RATE", 1},
+      {"PAUSE_TIME", 1},
+      {"DATA_RATE", 1},
+      {"LINK_DELAY", 1},
+      {"PACKET_PAYLOAD_SIZE", 1},
+      {"L2_CHUNK_SIZE", 1},
+      {"L2_ACK_INTERVAL", 1},
+      {"L2_BACK_TO_ZERO", 1},
+      {"TOPOLOGY_FILE", 1},
+      {"FLOW_FILE", 1},
+      {"TRACE_FILE", 1},
+      {"TRACE_OUTPUT_FILE", 1},
+      {"SIMULATOR_STOP_TIME", 1},
+      {"ALPHA_RESUME_INTERVAL", 1},
+      {"RP_TIMER", 1},
+      {"EWMA_GAIN", 1},
+      {"FAST_RECOVERY_TIMES", 1},
+      {"RATE_AI", 1},
+      {"RATE_HAI", 1},
+      {"ERROR_RATE_PER_LINK", 1},
+      {"CC_MODE", 1},
+      {"RATE_DECREASE_INTERVAL", 1},
+      {"MIN_RATE", 1},
+      {"FCT_OUTPUT_FILE", 1},
+      {"HAS_WIN", 1},
+      {"GLOBAL_T", 1},
+      {"MI_THRESH", 1},
+      {"VAR_WIN", 1},
+      {"FAST_REACT", 1},
+      {"U_TARGET", 1},
+      {"INT_MULTI", 1},
+      {"RATE_BOUND", 1},
+      {"ACK_HIGH_PRIO", 1},
+      {"DCTCP_RATE_AI", 1},
+      {"PFC_OUTPUT_FILE", 1},
+      {"LINK_DOWN", 3},
+      {"ENABLE_TRACE", 1},
+      {"KMAX_MAP", -1},
+      {"KMIN_MAP", -1},
+      {"PMAX_MAP", -1},
+      {"BUFFER_SIZE", 1},
+      {"QLEN_MON_FILE", 1},
+      {"QLEN_MON_START", 1},
+      {"QLEN_MON_END", 1},
+      {"MULTI_RATE", 1},
+      {"SAMPLE_FEEDBACK", 1},
+      {"PINT_LOG_BASE", 1},
+      {"PINT_PROB", 1},
+  };
+  return keys;
+}
+
+size_t EditDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+struct Entry {
+  std::vector<std::string> values;
+  int line = 0;
+};
+
+// The config file's entries and typed access to them; every message names file, line and key.
+class Config {
+ public:
+  explicit Config(const std::string& path) : path_(path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      throw InputError(fmt::format("{}: cannot read HPCC config: it is a directory", path));
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      throw InputError(fmt::format("{}: cannot read HPCC config: {}", path, std::strerror(errno)));
+    }
+    std::string line;
+    int line_no = 0;
+    while (std::getline(in, line)) {
+      ++line_no;
+      std::istringstream fields(line);
+      std::string key;
+      if (!(fields >> key) || key[0] == '#') continue;  // blank line or our comment
+      Entry e;
+      e.line = line_no;
+      for (std::string v; fields >> v;) e.values.push_back(v);
+      auto known = KnownKeys().find(key);
+      if (known == KnownKeys().end()) {
+        Warn(line_no, key, fmt::format("unknown key, ignored{}", Suggestion(key)));
+        unknown_.push_back(fmt::format("{} on line {}{}", key, line_no, Suggestion(key)));
+        continue;
+      }
+      const int arity = known->second;
+      if (arity > 0 && static_cast<int>(e.values.size()) != arity) {
+        Fail(line_no, key,
+             fmt::format("expected {} value{}, got {}", arity, arity == 1 ? "" : "s",
+                         e.values.empty() ? std::string("none")
+                                          : fmt::format("\"{}\"", fmt::join(e.values, " "))));
+      }
+      if (arity < 0) CheckMapShape(key, e);
+      if (auto it = entries_.find(key); it != entries_.end()) {
+        Warn(line_no, key,
+             fmt::format("given again (also on line {}); the last value counts, as in that "
+                         "simulator",
+                         it->second.line));
+      }
+      entries_[key] = e;
+    }
+  }
+
+  const std::string& path() const { return path_; }
+  // For a missing required key: the unknown keys, which may be its misspelling.
+  std::string UnknownKeysHint() const {
+    return unknown_.empty() ? std::string()
+                            : fmt::format(" (unknown keys: {})", fmt::join(unknown_, "; "));
+  }
+  std::vector<std::string>& warnings() { return warnings_; }
+  bool Has(std::string_view key) const { return entries_.find(key) != entries_.end(); }
+  int Line(std::string_view key) const {
+    auto it = entries_.find(key);
+    return it == entries_.end() ? 0 : it->second.line;
+  }
+  const Entry* Get(std::string_view key) const {
+    auto it = entries_.find(key);
+    return it == entries_.end() ? nullptr : &it->second;
+  }
+
+  [[noreturn]] void Fail(int line, std::string_view key, const std::string& what) const {
+    if (line > 0) throw InputError(fmt::format("{}:{}: {}: {}", path_, line, key, what));
+    throw InputError(fmt::format("{}: {}: {}", path_, key, what));
+  }
+  void Warn(int line, std::string_view key, const std::string& what) {
+    if (line > 0) {
+      warnings_.push_back(fmt::format("{}:{}: {}: {}", path_, line, key, what));
+    } else {
+      warnings_.push_back(fmt::format("{}: {}: {}", path_, key, what));
+    }
+  }
+
+  // Integer value in [lo, hi]; `fallback` when absent.
+  int64_t Int(std::string_view key, int64_t fallback, int64_t lo, int64_t hi,
+              std::string_view what = "an integer") const {
+    const Entry* e = Get(key);
+    if (e == nullptr) return fallback;
+    return IntText(e->values[0], e->line, key, lo, hi, what);
+  }
+  int64_t IntText(const std::string& text, int line, std::string_view key, int64_t lo, int64_t hi,
+                  std::string_view what) const {
+    char* end = nullptr;
+    errno = 0;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || end != text.c_str() + text.size() || errno != 0 || v < lo || v > hi) {
+      Fail(line, key, fmt::format("expected {} {}..{}, got \"{}\"", what, lo, hi, text));
+    }
+    return v;
+  }
+  bool Flag(std::string_view key, bool fallback) const {
+    // That simulator reads an unsigned integer and treats any non-zero value as true.
+    return Int(key, fallback ? 1 : 0, 0, UINT32_MAX, "0 or 1") != 0;
+  }
+  double Double(std::string_view key, double fallback, double lo, double hi,
+                std::string_view what = "a number") const {
+    const Entry* e = Get(key);
+    if (e == nullptr) return fallback;
+    return DoubleText(e->values[0], e->line, key, lo, hi, what);
+  }
+  double DoubleText(const std::string& text, int line, std::string_view key, double lo, double hi,
+                    std::string_view what) const {
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !std::isfinite(v) ||
+        v < lo || v > hi) {
+      Fail(line, key, fmt::format("expected {} in [{}, {}], got \"{}\"", what, lo, hi, text));
+    }
+    return v;
+  }
+  std::string Str(std::string_view key, const std::string& fallback) const {
+    const Entry* e = Get(key);
+    return e == nullptr ? fallback : e->values[0];
+  }
+  std::optional<Rate> DataRate(std::string_view key) const {
+    const Entry* e = Get(key);
+    if (e == nullptr) return std::nullopt;
+    const std::optional<Rate> r = ParseNs3DataRate(e->values[0]);
+    if (!r || *r <= 0) {
+      Fail(e->line, key,
+           fmt::format("expected an ns-3 data rate > 0 such as \"20Mb/s\" or \"100Gbps\", got "
+                       "\"{}\"",
+                       e->values[0]));
+    }
+    return r;
+  }
+  // A positive time given in microseconds (a decimal number), as third.cc's timers are.
+  std::optional<Time> Micros(std::string_view key) const {
+    const Entry* e = Get(key);
+    if (e == nullptr) return std::nullopt;
+    const double us = DoubleText(e->values[0], e->line, key, 0, 1e9, "a time in microseconds");
+    const Time t = std::llround(us * static_cast<double>(kMicrosecond));
+    if (t <= 0) Fail(e->line, key, fmt::format("expected a time > 0 us, got \"{}\"", e->values[0]));
+    return t;
+  }
+  // A per-link-rate map ("n rate v rate v ..."): rate (bits/s) -> value text.
+  std::map<Rate, std::string> Map(std::string_view key) const {
+    std::map<Rate, std::string> out;
+    const Entry* e = Get(key);
+    if (e == nullptr) return out;
+    for (size_t i = 1; i + 1 < e->values.size(); i += 2) {
+      const Rate r = IntText(e->values[i], e->line, key, 1, INT64_MAX / 2, "a link rate in bits/s");
+      out[r] = e->values[i + 1];
+    }
+    return out;
+  }
+
+ private:
+  std::string Suggestion(std::string_view key) const {
+    std::string near;
+    size_t best = std::min<size_t>(4, key.size() / 2 + 1);
+    for (const auto& [k, _] : KnownKeys()) {
+      const size_t d = EditDistance(key, k);
+      if (d < best) {
+        best = d;
+        near = k;
+      }
+    }
+    return near.empty() ? std::string(" (that simulator skips unknown keys silently)")
+                        : fmt::format(" (did you mean {}?)", near);
+  }
+  void CheckMapShape(std::string_view key, const Entry& e) const {
+    const std::string expected =
+        "\"<n> <rate bits/s> <value> ...\" with n pairs, e.g. \"2 100000000000 400 "
+        "400000000000 1600\"";
+    if (e.values.empty()) Fail(e.line, key, fmt::format("expected {}, got nothing", expected));
+    const int64_t n = IntText(e.values[0], e.line, key, 1, 1000, "a count of entries");
+    if (static_cast<int64_t>(e.values.size()) != 1 + 2 * n) {
+      Fail(e.line, key,
+           fmt::format("expected {} with n = {}: {} values after n, got {}", expected, n, 2 * n,
+                       e.values.size() - 1));
+    }
+  }
+
+  std::string path_;
+  std::vector<std::string> unknown_;  // "KEY on line N (did you mean ...?)"
+  std::map<std::string, Entry, std::less<>> entries_;
+  std::vector<std::string> warnings_;
+};
+
+void SetParam(Scenario& s, const Config& c, std::string_view hpcc_key, const std::string& name,
+              const std::string& value) {
+  s.cc.params[name] = CcConfig::Param{value, c.Line(hpcc_key)};
+}
+
+}  // namespace
+
+HpccSetup LoadHpccConfig(const std::string& config_path) {
+  Config c(config_path);
+  HpccSetup setup;
+  Scenario& s = setup.scenario;
+  s.source = config_path;
+  s.name = std::filesystem::path(config_path).stem().string();
+  if (s.name.empty() || s.name == "." || s.name == "..") s.name = "hpcc";
+
+  // Congestion control.
+  const int64_t cc_mode = c.Int("CC_MODE", 1, 0, UINT32_MAX, "a CC mode");
+  if (cc_mode != 1) {
+    const char* name = cc_mode == 3    ? "HPCC"
+                       : cc_mode == 7  ? "TIMELY"
+                       : cc_mode == 8  ? "DCTCP"
+                       : cc_mode == 10 ? "HPCC-PINT"
+                                       : nullptr;
+    c.Fail(c.Line("CC_MODE"), "CC_MODE",
+           name != nullptr
+               ? fmt::format("{} ({}) is not available yet in dcqcn; only CC_MODE 1 (DCQCN) is",
+                             cc_mode, name)
+               : fmt::format("expected 1 (DCQCN; 3 HPCC, 7 TIMELY, 8 DCTCP and 10 HPCC-PINT are "
+                             "not available yet), got {}",
+                             cc_mode));
+  }
+  s.cc.algorithm = "dcqcn";
+  s.cc.profile = "hpcc";
+  const DcqcnParams profile = DcqcnParams::Profile("hpcc");
+  // Missing keys take that simulator's defaults (third.cc's globals), which are sound for these.
+  const Time alpha_period = c.Micros("ALPHA_RESUME_INTERVAL").value_or(55 * kMicrosecond);
+  const Time decrease = c.Micros("RATE_DECREASE_INTERVAL").value_or(4 * kMicrosecond);
+  const int64_t f = c.Int("FAST_RECOVERY_TIMES", 5, 1, 1000000, "a number of fast-recovery steps");
+  const Rate min_rate = c.DataRate("MIN_RATE").value_or(100 * kMbps);
+  const bool clamp = c.Flag("CLAMP_TARGET_RATE", false);
+  // Keys whose default in that simulator is broken take our hpcc profile's value instead.
+  const auto broken_default = [&](std::string_view key, const std::string& why,
+                                  const std::string& ours) {
+    c.Warn(0, key,
+           fmt::format("missing; that simulator's default {}; using the hpcc profile's {}", why,
+                       ours));
+  };
+  double g = profile.g;
+  if (c.Has("EWMA_GAIN")) {
+    g = c.Double("EWMA_GAIN", g, 0, 1, "a gain (0 freezes alpha)");
+    if (g <= 0)
+      c.Fail(c.Line("EWMA_GAIN"), "EWMA_GAIN",
+             "expected a gain in (0, 1], got 0 (0 "
+             "freezes alpha: dcqcn-spec 7.3)");
+  } else {
+    broken_default("EWMA_GAIN", "is 1/16 in integer arithmetic, i.e. 0, which freezes alpha",
+                   fmt::format("{}", g));
+  }
+  Time timer = profile.timer;
+  if (std::optional<Time> t = c.Micros("RP_TIMER")) {
+    timer = *t;
+  } else {
+    broken_default("RP_TIMER", "is uninitialised", FormatTime(timer));
+  }
+  Rate rai = profile.rai;
+  if (std::optional<Rate> r = c.DataRate("RATE_AI")) {
+    rai = *r;
+  } else {
+    broken_default("RATE_AI", "is an empty rate (it aborts)", FormatRate(rai));
+  }
+  Rate rhai = profile.rhai;
+  if (std::optional<Rate> r = c.DataRate("RATE_HAI")) {
+    rhai = *r;
+  } else {
+    broken_default("RATE_HAI", "is an empty rate (it aborts)", FormatRate(rhai));
+  }
+  SetParam(s, c, "ALPHA_RESUME_INTERVAL", "alpha_period", FormatTime(alpha_period));
+  SetParam(s, c, "RATE_DECREASE_INTERVAL", "rate_reduce_period", FormatTime(decrease));
+  SetParam(s, c, "RP_TIMER", "timer", FormatTime(timer));
+  SetParam(s, c, "EWMA_GAIN", "g", fmt::format("{}", g));
+  SetParam(s, c, "FAST_RECOVERY_TIMES", "f", std::to_string(f));
+  SetParam(s, c, "RATE_AI", "rai", FormatRate(rai));
+  SetParam(s, c, "RATE_HAI", "rhai", FormatRate(rhai));
+  SetParam(s, c, "MIN_RATE", "min_rate", FormatRate(min_rate));
+  SetParam(s, c, "CLAMP_TARGET_RATE", "clamp_target_rate", clamp ? "true" : "false");
+  // Checked, but only other CC modes use them.
+  c.DataRate("DCTCP_RATE_AI");
+  c.Int("GLOBAL_T", 1, 0, UINT32_MAX);
+  c.Int("MI_THRESH", 5, 0, UINT32_MAX);
+  c.Flag("VAR_WIN", false);
+  c.Flag("FAST_REACT", true);
+  c.Double("U_TARGET", 0.95, 0, 1e9);
+  c.Int("INT_MULTI", 1, 0, UINT32_MAX);
+  c.Flag("MULTI_RATE", true);
+  c.Flag("SAMPLE_FEEDBACK", false);
+  c.Double("PINT_LOG_BASE", 1.05, 0, 1e9);
+  c.Double("PINT_PROB", 1.0, 0, 1e9);
+  c.Double("PAUSE_TIME", 5, 0, 1e12);
+  if (c.Has("DATA_RATE")) c.DataRate("DATA_RATE");
+  if (const Entry* e = c.Get("LINK_DELAY"); e != nullptr && !ParseNs3Time(e->values[0])) {
+    c.Fail(e->line, "LINK_DELAY",
+           fmt::format("expected an ns-3 time such as \"0.001ms\", got \"{}\"", e->values[0]));
+  }
+
+  // Host NIC and transport.
+  s.host.mtu =
+      static_cast<int>(c.Int("PACKET_PAYLOAD_SIZE", 1000, 64, 9000, "a payload size in bytes"));
+  const int64_t ack_interval = c.Int("L2_ACK_INTERVAL", 0, 0, UINT32_MAX, "a number of bytes");
+  s.host.ack_interval = 1;
+  if (ack_interval == 0) {
+    c.Warn(c.Line("L2_ACK_INTERVAL"), "L2_ACK_INTERVAL",
+           "0 (also the default) makes that simulator send no ACKs, so no flow ever finishes "
+           "there; dcqcn ACKs every packet");
+  } else if (ack_interval > s.host.mtu) {
+    c.Warn(c.Line("L2_ACK_INTERVAL"), "L2_ACK_INTERVAL",
+           fmt::format("{} bytes: that simulator ACKs the first time {} bytes have arrived and "
+                       "then every packet (dcqcn-spec 7.9); dcqcn ACKs every packet from the "
+                       "first",
+                       ack_interval, ack_interval));
+  }
+  c.Int("L2_CHUNK_SIZE", 0, 0, UINT32_MAX, "a number of bytes");
+  if (c.Flag("L2_BACK_TO_ZERO", false)) {
+    c.Warn(c.Line("L2_BACK_TO_ZERO"), "L2_BACK_TO_ZERO",
+           "going back to the start of an L2_CHUNK_SIZE chunk on loss is not modelled; dcqcn "
+           "goes back to the first lost packet (go-back-N)");
+  }
+  if (c.Int("ACK_HIGH_PRIO", 0, 0, UINT32_MAX, "0 or 1") == 0) {
+    c.Warn(c.Line("ACK_HIGH_PRIO"), "ACK_HIGH_PRIO",
+           fmt::format("{}: ACKs in the data's priority class are not modelled; dcqcn sends ACKs "
+                       "and CNPs in the strict-priority control queue (ACK_HIGH_PRIO 1)",
+                       c.Has("ACK_HIGH_PRIO") ? "0" : "missing (default 0)"));
+  }
+  if (c.Int("HAS_WIN", 1, 0, UINT32_MAX, "0 or 1") != 0) {
+    c.Warn(c.Line("HAS_WIN"), "HAS_WIN",
+           fmt::format("{}: a sending window is not modelled; senders are paced by rate only "
+                       "(HAS_WIN 0)",
+                       c.Has("HAS_WIN") ? "1" : "missing (default 1)"));
+  }
+  if (!c.Flag("RATE_BOUND", true)) {
+    c.Warn(c.Line("RATE_BOUND"), "RATE_BOUND",
+           "0 (sending at line rate regardless of the CC rate) is not modelled; dcqcn always "
+           "paces at the CC rate");
+  }
+
+  // Switches.
+  s.sw.buffer = c.Int("BUFFER_SIZE", 16, 1, 1 << 20, "a buffer size in MB") << 20;
+  s.sw.pfc.enabled = true;
+  s.sw.pfc.dynamic_threshold = true;
+  c.Flag("USE_DYNAMIC_PFC_THRESHOLD", true);
+  s.sw.pfc.alpha = 0.125;          // switch-mmu pfc_a_shift 3
+  s.sw.pfc.reserve = 4 * 1024;     // switch-mmu reserve
+  s.sw.pfc.xon_offset = 3 * 1024;  // switch-mmu resume_offset
+  s.sw.pfc.pause_until_resume = true;
+  s.sw.ecn.enabled = c.Flag("ENABLE_QCN", true);
+  const double error_rate = c.Double("ERROR_RATE_PER_LINK", 0, 0, 1, "a packet error rate");
+  if (error_rate > 0) {
+    c.Warn(c.Line("ERROR_RATE_PER_LINK"), "ERROR_RATE_PER_LINK",
+           "random packet loss is not modelled; the links are lossless");
+  }
+  if (const Entry* e = c.Get("LINK_DOWN")) {
+    const int64_t when = c.IntText(e->values[0], e->line, "LINK_DOWN", 0, INT64_MAX / 2,
+                                   "a time in microseconds after 2 s");
+    c.IntText(e->values[1], e->line, "LINK_DOWN", 0, UINT32_MAX, "a node id");
+    c.IntText(e->values[2], e->line, "LINK_DOWN", 0, UINT32_MAX, "a node id");
+    if (when != 0) {
+      c.Warn(e->line, "LINK_DOWN",
+             fmt::format("taking the link {} - {} down is not modelled; it stays up", e->values[1],
+                         e->values[2]));
+    }
+  }
+
+  // Run length and output files.
+  s.duration = 3010 * kMillisecond;  // third.cc's default 3.01 s
+  if (const Entry* e = c.Get("SIMULATOR_STOP_TIME")) {
+    const std::optional<Time> t = ParseSeconds(e->values[0]);
+    if (!t || *t <= 0) {
+      c.Fail(e->line, "SIMULATOR_STOP_TIME",
+             fmt::format("expected a time > 0 in seconds such as 2.1, got \"{}\"", e->values[0]));
+    }
+    s.duration = *t;
+  }
+  setup.fct_output_file = c.Str("FCT_OUTPUT_FILE", "fct.txt");
+  setup.pfc_output_file = c.Str("PFC_OUTPUT_FILE", "pfc.txt");
+  if (c.Int("ENABLE_TRACE", 1, 0, UINT32_MAX, "0 or 1") != 0) {
+    c.Warn(c.Line("ENABLE_TRACE"), "ENABLE_TRACE",
+           fmt::format("{}: the packet trace ({}) is not written; use [output] timeseries in a "
+                       "scenario for queues, rates and PFC",
+                       c.Has("ENABLE_TRACE") ? "1" : "missing (default 1)",
+                       c.Str("TRACE_OUTPUT_FILE", "TRACE_OUTPUT_FILE")));
+  }
+  const int64_t mon_start = c.Int("QLEN_MON_START", 2000000000, 0, INT64_MAX / 2, "a time in ns");
+  const int64_t mon_end = c.Int("QLEN_MON_END", 2100000000, 0, INT64_MAX / 2, "a time in ns");
+  if (c.Has("QLEN_MON_FILE") && mon_start < mon_end) {
+    c.Warn(c.Line("QLEN_MON_FILE"), "QLEN_MON_FILE",
+           "the queue-length monitor file is not written; dcqcn writes queue lengths to "
+           "timeseries/queue.csv when a scenario asks for them");
+  }
+  s.output.ts_pfc = true;  // the PFC file is made from the PFC log
+
+  // Topology.
+  for (const char* key : {"TOPOLOGY_FILE", "FLOW_FILE"}) {
+    if (!c.Has(key)) {
+      c.Fail(0, key,
+             fmt::format("required: the path of the {} file{}", key[0] == 'T' ? "topology" : "flow",
+                         c.UnknownKeysHint()));
+    }
+  }
+  ReadHpccTopology(c.Str("TOPOLOGY_FILE", ""), s.topology, &c.warnings());
+  const TopologyConfig& topo = s.topology;
+
+  // ECN: one setting for all switch ports, from the map entry of the hosts' link rate.
+  Rate nic_rate = 0;  // that simulator's nic_rate: the link rate of the first host
+  for (const LinkSpec& l : topo.links) {
+    if (l.a == 0 || l.b == 0) nic_rate = l.rate;
+  }
+  std::set<Rate> port_rates;  // rates of switch ports
+  for (const LinkSpec& l : topo.links) {
+    if (!topo.is_host(l.a) || !topo.is_host(l.b)) port_rates.insert(l.rate);
+  }
+  const std::map<Rate, std::string> kmin = c.Map("KMIN_MAP");
+  const std::map<Rate, std::string> kmax = c.Map("KMAX_MAP");
+  const std::map<Rate, std::string> pmax = c.Map("PMAX_MAP");
+  struct Ecn {
+    Bytes kmin, kmax;
+    double pmax;
+  };
+  std::map<Rate, Ecn> ecn_of;
+  for (Rate r : port_rates) {
+    Ecn e{};
+    using Named = std::pair<const char*, const std::map<Rate, std::string>*>;
+    for (const auto& [key, map] :
+         {Named{"KMIN_MAP", &kmin}, Named{"KMAX_MAP", &kmax}, Named{"PMAX_MAP", &pmax}}) {
+      auto it = map->find(r);
+      if (it == map->end()) {
+        c.Fail(c.Line(key), key,
+               fmt::format("{}no entry for {} ({}), the rate of some switch ports; that "
+                           "simulator needs one for every link rate",
+                           c.Has(key) ? "" : "missing: ", r, FormatRate(r)));
+      }
+      if (std::string_view(key) == "PMAX_MAP") {
+        e.pmax = c.DoubleText(it->second, c.Line(key), key, 0, 1, "a marking probability");
+        if (e.pmax <= 0) {
+          c.Fail(c.Line(key), key,
+                 fmt::format("expected a probability in (0, 1] for {}, got 0", FormatRate(r)));
+        }
+      } else {
+        const Bytes k =
+            c.IntText(it->second, c.Line(key), key, 0, INT64_MAX / 4000, "a threshold in KB") *
+            1000;
+        (std::string_view(key) == "KMIN_MAP" ? e.kmin : e.kmax) = k;
+      }
+    }
+    if (e.kmin > e.kmax) {
+      c.Fail(c.Line("KMIN_MAP"), "KMIN_MAP",
+             fmt::format("Kmin {} > Kmax {} for {}", FormatSize(e.kmin), FormatSize(e.kmax),
+                         FormatRate(r)));
+    }
+    ecn_of[r] = e;
+  }
+  if (!ecn_of.empty()) {
+    const Rate chosen = ecn_of.count(nic_rate) ? nic_rate : *port_rates.begin();
+    const Ecn& e = ecn_of[chosen];
+    s.sw.ecn.kmin = e.kmin;
+    s.sw.ecn.kmax = e.kmax;
+    s.sw.ecn.pmax = e.pmax;
+    std::vector<std::string> differ;
+    for (const auto& [r, o] : ecn_of) {
+      if (o.kmin != e.kmin || o.kmax != e.kmax || o.pmax != e.pmax) {
+        differ.push_back(fmt::format("{} (Kmin {}, Kmax {}, Pmax {})", FormatRate(r),
+                                     FormatSize(o.kmin), FormatSize(o.kmax), o.pmax));
+      }
+    }
+    if (!differ.empty()) {
+      c.Warn(c.Line("KMIN_MAP"), "KMIN_MAP/KMAX_MAP/PMAX_MAP",
+             fmt::format("dcqcn has one ECN setting for every switch port: all use the entry "
+                         "for the hosts' {} links (Kmin {}, Kmax {}, Pmax {}), including ports "
+                         "at {}",
+                         FormatRate(chosen), FormatSize(e.kmin), FormatSize(e.kmax), e.pmax,
+                         fmt::join(differ, ", ")));
+    }
+  }
+  // That simulator halves the PFC shift per doubling of a port's rate over the NIC's.
+  std::vector<std::string> faster;
+  for (Rate r : port_rates) {
+    if (r <= nic_rate) continue;
+    int shift = 3;
+    for (Rate x = r; x > nic_rate && shift > 0; x /= 2) --shift;
+    faster.push_back(fmt::format("{} at {}", FormatRate(r), fmt::format("1/{}", 1 << shift)));
+  }
+  if (!faster.empty()) {
+    c.Warn(0, "USE_DYNAMIC_PFC_THRESHOLD",
+           fmt::format("that simulator raises the PFC alpha on ports faster than the hosts' {} "
+                       "({}); dcqcn uses 1/8 on every port",
+                       FormatRate(nic_rate), fmt::join(faster, ", ")));
+  }
+
+  // Flows.
+  std::vector<HpccFlow> flows = ReadHpccFlows(c.Str("FLOW_FILE", ""), topo, &c.warnings());
+  int late = 0;
+  for (const HpccFlow& f : flows) {
+    s.flows.push_back(f.spec);
+    setup.dports.push_back(f.dport);
+    late += f.spec.start >= s.duration;
+  }
+  s.explicit_flows = static_cast<int>(s.flows.size());
+  // Queue statistics in summary.json start with the first flow, not at time 0: flows start at
+  // absolute times such as 2.0 s.
+  if (!flows.empty()) {
+    s.output.warmup =
+        std::min_element(flows.begin(), flows.end(), [](const auto& a, const auto& b) {
+          return a.spec.start < b.spec.start;
+        })->spec.start;
+  }
+  if (late > 0) {
+    c.Warn(c.Line("SIMULATOR_STOP_TIME"), "SIMULATOR_STOP_TIME",
+           fmt::format("{} of {} flows start at or after the stop time {} and never run", late,
+                       flows.size(), FormatTime(s.duration)));
+  }
+
+  ResolveDcqcnParams(s);  // every value was checked above; this keeps the two in step
+  setup.warnings = std::move(c.warnings());
+  return setup;
+}
+
+}  // namespace dcqcn

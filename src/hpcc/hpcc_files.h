@@ -1,0 +1,54 @@
+// Readers of the HPCC ns-3 simulator's topology and flow files, and its node-id IP encoding.
+// That simulator numbers nodes with switches interleaved among hosts; we number hosts first,
+// then switches, each in the file's id order, and keep the file's ids for the output files.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "scenario/scenario.h"
+
+namespace dcqcn {
+
+// Reads an HPCC topology file: "<nodes> <switches> <links>", the switch ids, then one
+// "<a> <b> <rate> <delay> <error_rate>" per link (ns-3 units: "100Gbps", "0.001ms"). Like that
+// simulator we read whitespace-separated fields and ignore anything after the last link (its
+// sample files end with notes). Fills `topo`: type "hpcc_file", file = path, hosts, switches,
+// links in file order (so port indices follow that simulator's interface order) and hpcc_ids.
+// Throws InputError "PATH:LINE: topology: ..." for anything that is not a valid network for
+// dcqcn (e.g. a host with two links: our NIC has one port). Appends to `warnings` what we do
+// not model (a link error rate > 0).
+void ReadHpccTopology(const std::string& path, TopologyConfig& topo,
+                      std::vector<std::string>* warnings);
+
+// One flow of an HPCC flow file, with our host indices in `spec`.
+struct HpccFlow {
+  FlowSpec spec;       // src/dst: our host indices; priority = the file's pg; start: absolute
+  uint16_t dport = 0;  // the file's destination port (echoed in the FCT file)
+  int line = 0;
+};
+
+// Reads an HPCC flow file: "<count>", then "<src> <dst> <pg> <dport> <size bytes> <start s>"
+// per flow, with HPCC node ids (which must be hosts of `topo`) and absolute start times in
+// seconds. Anything after the last flow is ignored, as that simulator does. Throws InputError
+// "PATH:LINE: flow N: ..."; warns when start times are not in ascending order (that simulator
+// requires it; we do not).
+std::vector<HpccFlow> ReadHpccFlows(const std::string& path, const TopologyConfig& topo,
+                                    std::vector<std::string>* warnings);
+
+// The inverse of the readers, so a dcqcn topology and its flows can be run by that simulator
+// too: node ids are topo.hpcc_ids when set, else ours (hosts first); rates are written in Gbps
+// (or bps), delays in ns (or ps), start times in seconds to the picosecond; error rate 0.
+std::string HpccTopologyText(const TopologyConfig& topo);
+// `dport` for every flow (that simulator's samples use 100).
+std::string HpccFlowsText(const std::vector<FlowSpec>& flows, const TopologyConfig& topo,
+                          uint16_t dport = 100);
+
+// HPCC's IPv4 address of a node id: 0x0b000001 + (id / 256) * 0x10000 + (id % 256) * 0x100.
+uint32_t HpccNodeIp(int hpcc_id);
+
+// The file's node id of our node `node` (itself when the topology did not come from a file).
+int HpccNodeId(const TopologyConfig& topo, int node);
+
+}  // namespace dcqcn

@@ -1,0 +1,106 @@
+// ns-3 DataRate and Time strings, mapped onto our own unit parsers so rounding is the same.
+#include "hpcc/ns3_units.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace dcqcn {
+namespace {
+
+// Splits "12.5Mb/s" into "12.5" and "Mb/s"; the number part is digits with at most one '.'.
+bool SplitNumber(std::string_view text, std::string* number, std::string_view* suffix) {
+  size_t i = 0;
+  bool digits = false;
+  int dots = 0;
+  while (i < text.size() && ((text[i] >= '0' && text[i] <= '9') || text[i] == '.')) {
+    digits = digits || text[i] != '.';
+    dots += text[i] == '.';
+    ++i;
+  }
+  if (!digits || dots > 1) return false;
+  *number = std::string(text.substr(0, i));
+  *suffix = text.substr(i);
+  return true;
+}
+
+std::optional<int64_t> Scaled(const std::string& number, double factor) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(number.c_str(), &end) * factor;
+  if (errno != 0 || !std::isfinite(v) || v > 9.2e18) return std::nullopt;
+  return std::llround(v);
+}
+
+}  // namespace
+
+std::optional<Rate> ParseNs3DataRate(std::string_view text) {
+  std::string number;
+  std::string_view suffix;
+  if (!SplitNumber(text, &number, &suffix)) return std::nullopt;
+  if (suffix.empty()) return ParseRate(number + "bps");
+  // The unit is "<prefix><b|B><ps|/s>".
+  bool found = false;
+  bool bytes = false;
+  std::string_view prefix;
+  for (std::string_view tail : {"bps", "b/s", "Bps", "B/s"}) {
+    if (suffix.size() >= tail.size() && suffix.substr(suffix.size() - tail.size()) == tail) {
+      found = true;
+      bytes = tail[0] == 'B';
+      prefix = suffix.substr(0, suffix.size() - tail.size());
+      break;
+    }
+  }
+  if (!found) return std::nullopt;
+  std::optional<Rate> bits;
+  if (prefix.empty()) {
+    bits = ParseRate(number + "bps");
+  } else if (prefix == "k" || prefix == "K") {
+    bits = ParseRate(number + "Kbps");
+  } else if (prefix == "M") {
+    bits = ParseRate(number + "Mbps");
+  } else if (prefix == "G") {
+    bits = ParseRate(number + "Gbps");
+  } else if (prefix == "Ki") {
+    bits = Scaled(number, 1024.0);
+  } else if (prefix == "Mi") {
+    bits = Scaled(number, 1024.0 * 1024);
+  } else if (prefix == "Gi") {
+    bits = Scaled(number, 1024.0 * 1024 * 1024);
+  }
+  if (!bits) return std::nullopt;
+  return bytes ? *bits * 8 : *bits;
+}
+
+std::optional<Time> ParseNs3Time(std::string_view text) {
+  std::string number;
+  std::string_view suffix;
+  if (!SplitNumber(text, &number, &suffix)) return std::nullopt;
+  if (suffix.empty()) return ParseTime(number + "s");
+  if (suffix == "s" || suffix == "ms" || suffix == "us" || suffix == "ns" || suffix == "ps") {
+    return ParseTime(number + std::string(suffix));
+  }
+  if (suffix == "min") return Scaled(number, 60.0 * kSecond);
+  if (suffix == "h") return Scaled(number, 3600.0 * kSecond);
+  if (suffix == "d") return Scaled(number, 86400.0 * kSecond);
+  return std::nullopt;
+}
+
+std::optional<Time> ParseSeconds(std::string_view text) {
+  std::string number;
+  std::string_view suffix;
+  if (SplitNumber(text, &number, &suffix) && suffix.empty()) return ParseTime(number + "s");
+  // Other forms C's strtod reads ("1e-3"), rounded to the picosecond.
+  const std::string copy(text);
+  if (copy.empty()) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(copy.c_str(), &end);
+  if (end != copy.c_str() + copy.size() || errno != 0 || !std::isfinite(v) || v < 0 || v > 9.2e6) {
+    return std::nullopt;
+  }
+  return std::llround(v * static_cast<double>(kSecond));
+}
+
+}  // namespace dcqcn

@@ -1,0 +1,120 @@
+// Poisson background flows and incast events.
+#include "workload/poisson.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "workload/cdf.h"
+
+namespace dcqcn {
+namespace {
+
+[[noreturn]] void Fail(const Scenario& s, const std::string& what) {
+  throw InputError(fmt::format("{}: workload: {}", s.source, what));
+}
+
+struct Timed {
+  Time start;
+  size_t order;  // generation order, the tie-break
+  FlowSpec flow;
+};
+
+}  // namespace
+
+double PoissonArrivalsPerSecond(double load, Rate rate, double mean_size) {
+  return load * static_cast<double>(rate) / (8 * mean_size);
+}
+
+void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows) {
+  const WorkloadConfig& w = s.workload;
+  const int hosts = s.topology.hosts;
+  if (hosts < 2) Fail(s, "poisson needs at least 2 hosts");
+  if (!(w.load >= 0 && w.load <= 1)) Fail(s, fmt::format("load = {}, expected 0..1", w.load));
+  if (w.window <= 0) Fail(s, "window must be > 0");
+  if (w.load == 0 && w.incast_fanin == 0) {
+    Fail(s, "load = 0 and no incast events: the workload would start no flows");
+  }
+  if (w.incast_fanin < 0 || w.incast_fanin > hosts - 1) {
+    Fail(s, fmt::format("incast fanin = {}, expected 1..{} (hosts other than the receiver)",
+                        w.incast_fanin, hosts - 1));
+  }
+  if (w.incast_fanin > 0 && (w.incast_size <= 0 || !(w.incast_rate > 0))) {
+    Fail(s, "incast events need a size > 0 and a rate > 0 events per second");
+  }
+  const Time end = w.start + w.window;
+  std::vector<Timed> made;
+
+  if (w.load > 0) {
+    const FlowSizeCdf cdf = LoadFlowSizeCdf(w.cdf);
+    const double mean_size = cdf.Mean();
+    // Each host's own link rate: hosts of a fabric may differ.
+    std::vector<Rate> host_rate(hosts, 0);
+    for (const LinkSpec& l : s.topology.links) {
+      if (l.a < hosts) host_rate[l.a] = l.rate;
+      if (l.b < hosts) host_rate[l.b] = l.rate;
+    }
+    Rng rng(s.seed, kPoissonRngStream);
+    for (int h = 0; h < hosts; ++h) {
+      if (host_rate[h] <= 0) continue;  // an unconnected host (the topology check reports it)
+      const double per_s = PoissonArrivalsPerSecond(w.load, host_rate[h], mean_size);
+      const double mean_gap = static_cast<double>(kSecond) / per_s;  // picoseconds
+      // Accumulate in double so that rounding each arrival does not bias the rate.
+      double t = static_cast<double>(w.start);
+      for (;;) {
+        t += rng.Exponential(mean_gap);
+        const Time start = std::llround(t);
+        if (start >= end) break;
+        FlowSpec f;
+        f.src = h;
+        f.size = cdf.Sample(rng);
+        const int d = static_cast<int>(rng.Below(static_cast<uint64_t>(hosts - 1)));
+        f.dst = d >= h ? d + 1 : d;  // uniform over the other hosts
+        f.start = start;
+        f.priority = w.priority;
+        made.push_back({start, made.size(), f});
+      }
+    }
+  }
+
+  if (w.incast_fanin > 0) {
+    Rng rng(s.seed, kIncastEventRngStream);
+    // A partial Fisher-Yates shuffle of `pool` picks the receiver (slot 0) and the senders
+    // (slots 1..fanin) in O(fanin); leaving the pool permuted between events keeps every pick
+    // uniform, because a partial shuffle of any arrangement is.
+    std::vector<int> pool(hosts);
+    std::iota(pool.begin(), pool.end(), 0);
+    const double mean_gap = static_cast<double>(kSecond) / w.incast_rate;
+    double t = static_cast<double>(w.start);
+    for (;;) {
+      t += rng.Exponential(mean_gap);
+      const Time start = std::llround(t);
+      if (start >= end) break;
+      for (int i = 0; i <= w.incast_fanin; ++i) {
+        const uint64_t j = static_cast<uint64_t>(i) + rng.Below(static_cast<uint64_t>(hosts - i));
+        std::swap(pool[i], pool[j]);
+      }
+      for (int i = 1; i <= w.incast_fanin; ++i) {
+        FlowSpec f;
+        f.src = pool[i];
+        f.dst = pool[0];
+        f.size = w.incast_size;
+        f.start = start;
+        f.priority = w.priority;
+        made.push_back({start, made.size(), f});
+      }
+    }
+  }
+
+  std::sort(made.begin(), made.end(), [](const Timed& a, const Timed& b) {
+    return a.start != b.start ? a.start < b.start : a.order < b.order;
+  });
+  flows.reserve(flows.size() + made.size());
+  for (const Timed& m : made) flows.push_back(m.flow);
+}
+
+}  // namespace dcqcn

@@ -1,0 +1,120 @@
+// `dcqcn hpcc` end to end on the HPCC sample (a 2:1 incast): run from a copy of the sample
+// folder as that simulator is run, it writes the FCT file (8 columns, HPCC's IP encoding) and
+// the PFC file where asked, and exits 1 with a clear message for bad input.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code;
+  std::string out;
+};
+
+// Runs the binary in `dir` with `args`.
+Result RunIn(const fs::path& dir, const std::string& args) {
+  const std::string cmd =
+      "cd '" + dir.string() + "' && " + std::string(DCQCN_BINARY) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::vector<std::vector<std::string>> Rows(const fs::path& file) {
+  std::ifstream in(file);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream fields(line);
+    rows.emplace_back();
+    for (std::string f; fields >> f;) rows.back().push_back(f);
+  }
+  return rows;
+}
+
+class HpccCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("dcqcn_hpcc_cmd_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::copy(fs::path(DCQCN_SOURCE_DIR) / "tests/hpcc/data", dir_, fs::copy_options::recursive);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(HpccCommandTest, IncastWritesTheFctFileOfTwoLinesAndEightColumns) {
+  const Result r = RunIn(dir_, "hpcc mix/config_topology_flow_dcqcn_nomon.txt --out OUT");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.find("warning"), std::string::npos) << "the sample uses only modelled options\n"
+                                                      << r.out;
+  const std::vector<std::vector<std::string>> fct =
+      Rows(dir_ / "OUT/fct_topology_flow_dcqcn_nomon.txt");
+  ASSERT_EQ(fct.size(), 2u);
+  for (const auto& row : fct) {
+    ASSERT_EQ(row.size(), 8u);
+    EXPECT_EQ(row[1], "0b000101") << "host 1 receives";
+    EXPECT_TRUE(row[0] == "0b000201" || row[0] == "0b000301") << row[0];
+    EXPECT_EQ(row[2], "10000") << "each sender's first port";
+    EXPECT_EQ(row[3], "100");
+    EXPECT_EQ(row[4], "200000000");
+    EXPECT_EQ(row[5], "2000000000") << "absolute start, ns";
+    const double fct_ns = std::stod(row[6]);
+    const double ideal_ns = std::stod(row[7]);
+    // Two senders share the receiver's 100G link: each takes about twice its standalone time.
+    EXPECT_GT(fct_ns / ideal_ns, 1.5);
+    EXPECT_LT(fct_ns / ideal_ns, 2.5);
+  }
+  // The PFC file is there (5 columns a line when PFC fired) and our own folder too.
+  ASSERT_TRUE(fs::exists(dir_ / "OUT/pfc_topology_flow_dcqcn_nomon.txt"));
+  for (const auto& row : Rows(dir_ / "OUT/pfc_topology_flow_dcqcn_nomon.txt")) {
+    EXPECT_EQ(row.size(), 5u);
+  }
+  for (const char* f : {"summary.json", "flows.csv", "resolved.toml"}) {
+    EXPECT_TRUE(fs::exists(dir_ / "OUT" / f)) << f;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "mix/fct_topology_flow_dcqcn_nomon.txt"))
+      << "--out puts the FCT file there instead";
+}
+
+TEST_F(HpccCommandTest, WithoutOutWritesWhereTheConfigSays) {
+  const Result r = RunIn(dir_, "hpcc mix/config_topology_flow_dcqcn_nomon.txt --quiet");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(Rows(dir_ / "mix/fct_topology_flow_dcqcn_nomon.txt").size(), 2u);
+  EXPECT_TRUE(fs::exists(dir_ / "mix/pfc_topology_flow_dcqcn_nomon.txt"));
+  EXPECT_TRUE(fs::exists(dir_ / "results/config_topology_flow_dcqcn_nomon/summary.json"));
+}
+
+TEST_F(HpccCommandTest, BadInputExitsOneNamingTheProblem) {
+  Result r = RunIn(dir_, "hpcc mix/no_such_config.txt");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("mix/no_such_config.txt: cannot read HPCC config"), std::string::npos)
+      << r.out;
+  {
+    std::ofstream out(dir_ / "mix/hpcc_mode.txt");
+    std::ifstream in(dir_ / "mix/config_topology_flow_dcqcn_nomon.txt");
+    for (std::string line; std::getline(in, line);) {
+      out << (line == "CC_MODE 1" ? "CC_MODE 3" : line) << "\n";
+    }
+  }
+  r = RunIn(dir_, "hpcc mix/hpcc_mode.txt");
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("CC_MODE: 3 (HPCC) is not available yet"), std::string::npos) << r.out;
+  r = RunIn(dir_, "hpcc");
+  EXPECT_EQ(r.code, 2) << r.out;
+}
+
+}  // namespace

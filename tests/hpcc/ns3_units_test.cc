@@ -1,0 +1,47 @@
+// Tests of the ns-3 unit strings used in HPCC files: DataRate, Time and decimal seconds.
+#include "hpcc/ns3_units.h"
+
+#include <gtest/gtest.h>
+
+namespace dcqcn {
+namespace {
+
+TEST(Ns3Units, DataRates) {
+  EXPECT_EQ(ParseNs3DataRate("100Gbps"), 100 * kGbps);
+  EXPECT_EQ(ParseNs3DataRate("25Gbps"), 25 * kGbps);
+  EXPECT_EQ(ParseNs3DataRate("20Mb/s"), 20 * kMbps);
+  EXPECT_EQ(ParseNs3DataRate("1000Mb/s"), 1000 * kMbps);
+  EXPECT_EQ(ParseNs3DataRate("2.5Gb/s"), 2500 * kMbps);
+  EXPECT_EQ(ParseNs3DataRate("5kbps"), 5000);
+  EXPECT_EQ(ParseNs3DataRate("5Kb/s"), 5000);
+  EXPECT_EQ(ParseNs3DataRate("1MBps"), 8 * kMbps);  // bytes per second
+  EXPECT_EQ(ParseNs3DataRate("1KiB/s"), 8 * 1024);
+  EXPECT_EQ(ParseNs3DataRate("400"), 400);  // a bare number is bits per second
+  EXPECT_EQ(ParseNs3DataRate("Gbps"), std::nullopt);
+  EXPECT_EQ(ParseNs3DataRate("10Gbs"), std::nullopt);
+  EXPECT_EQ(ParseNs3DataRate("10 Gbps"), std::nullopt);
+  EXPECT_EQ(ParseNs3DataRate("10Tbps"), std::nullopt);  // ns-3 has no T prefix
+}
+
+TEST(Ns3Units, Times) {
+  EXPECT_EQ(ParseNs3Time("0.001ms"), 1 * kMicrosecond);
+  EXPECT_EQ(ParseNs3Time("1000ns"), 1 * kMicrosecond);
+  EXPECT_EQ(ParseNs3Time("1us"), 1 * kMicrosecond);
+  EXPECT_EQ(ParseNs3Time("2"), 2 * kSecond);
+  EXPECT_EQ(ParseNs3Time("1min"), 60 * kSecond);
+  EXPECT_EQ(ParseNs3Time("1fs"), std::nullopt);
+  EXPECT_EQ(ParseNs3Time("us"), std::nullopt);
+}
+
+TEST(Ns3Units, Seconds) {
+  EXPECT_EQ(ParseSeconds("2"), 2 * kSecond);
+  EXPECT_EQ(ParseSeconds("2.000000828"), 2 * kSecond + 828 * kNanosecond);
+  EXPECT_EQ(ParseSeconds("2.000000000001"), 2 * kSecond + 1);
+  EXPECT_EQ(ParseSeconds("1e-3"), kMillisecond);
+  EXPECT_EQ(ParseSeconds("2s"), std::nullopt);
+  EXPECT_EQ(ParseSeconds(""), std::nullopt);
+  EXPECT_EQ(ParseSeconds("-1"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace dcqcn
