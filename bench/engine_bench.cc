@@ -12,13 +12,12 @@ namespace {
 void BM_EventQueueHold(benchmark::State& state) {
   EventQueue q;
   Rng rng(1);
-  uint64_t seq = 0;
   for (int64_t i = 0; i < state.range(0); ++i) {
-    q.Push(Event{static_cast<Time>(rng.Below(1000000)), seq++, nullptr, 0, 0});
+    q.Push(Event{static_cast<Time>(rng.Below(1000000)), nullptr, 0, 0});
   }
   for (auto _ : state) {
     Event e = q.Pop();
-    q.Push(Event{e.time + static_cast<Time>(rng.Below(1000000)), seq++, nullptr, 0, 0});
+    q.Push(Event{e.time + static_cast<Time>(rng.Below(1000000)), nullptr, 0, 0});
   }
   state.SetItemsProcessed(state.iterations());
 }

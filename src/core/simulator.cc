@@ -1,48 +1,62 @@
 // Event queue and simulation loop.
 #include "core/simulator.h"
 
+#include <algorithm>
+
 #include "core/error.h"
 
 namespace dcqcn {
 
-void EventQueue::Push(const Event& e) {
-  size_t i = heap_.size();
-  heap_.push_back(e);
-  while (i > 0) {
-    size_t parent = (i - 1) / 4;
-    if (!Before(e, heap_[parent])) break;
-    heap_[i] = heap_[parent];
-    i = parent;
+void EventQueue::Refill() {
+  buckets_[0].clear();
+  head_ = 0;
+  int b = __builtin_ctzll(occupied_) + 1;  // callers guarantee the queue is not empty
+  occupied_ &= ~Bit(b);
+  std::vector<Event>& from = buckets_[b];
+  if (from.size() == 1) {  // the common case: nothing to split
+    last_ = from.front().time;
+    buckets_[0].push_back(from.front());
+    from.clear();
+    return;
   }
-  heap_[i] = e;
+  Time min = from.front().time;
+  for (const Event& e : from) min = std::min(min, e.time);
+  last_ = min;
+  // Every event of bucket b lands in a lower bucket relative to the new minimum; iterating in
+  // order keeps equal times in scheduling order.
+  for (const Event& e : from) {
+    int to = Bucket(e.time);
+    buckets_[to].push_back(e);
+    occupied_ |= Bit(to);
+  }
+  from.clear();
 }
 
-Event EventQueue::Pop() {
-  Event result = heap_.front();
-  Event last = heap_.back();
-  heap_.pop_back();
-  size_t n = heap_.size();
-  if (n == 0) return result;
-  size_t i = 0;
-  while (true) {
-    size_t first = 4 * i + 1;
-    if (first >= n) break;
-    size_t best = first;
-    size_t end = first + 4 < n ? first + 4 : n;
-    for (size_t c = first + 1; c < end; ++c) {
-      if (Before(heap_[c], heap_[best])) best = c;
-    }
-    if (!Before(heap_[best], last)) break;
-    heap_[i] = heap_[best];
-    i = best;
+void EventQueue::Rebase(Time t) {
+  // Buckets hold increasing, disjoint time ranges and equal times share a bucket, so
+  // re-inserting bucket by bucket, each in order, keeps the scheduling order of equal times.
+  std::vector<Event> all;
+  all.reserve(size_);
+  all.insert(all.end(), buckets_[0].begin() + static_cast<std::ptrdiff_t>(head_),
+             buckets_[0].end());
+  buckets_[0].clear();
+  head_ = 0;
+  for (int b = 1; b < kBuckets; ++b) {
+    all.insert(all.end(), buckets_[b].begin(), buckets_[b].end());
+    buckets_[b].clear();
   }
-  heap_[i] = last;
-  return result;
+  last_ = t;
+  occupied_ = 0;
+  for (const Event& e : all) {
+    int b = Bucket(e.time);
+    buckets_[b].push_back(e);
+    occupied_ |= Bit(b);
+  }
 }
 
 void Simulator::Schedule(Time at, EventHandler* target, uint32_t kind, uint64_t arg) {
   if (at < now_) throw InvariantError("event scheduled in the past");
-  queue_.Push(Event{at, seq_++, target, arg, kind});
+  queue_.Push(Event{at, target, arg, kind});
 }
 
 bool Simulator::Step() {

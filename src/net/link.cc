@@ -8,7 +8,7 @@ namespace dcqcn {
 Time Link::Transmit(Packet* p) {
   Bytes wire = WireBytes(p->size);
   busy_bytes_ += wire;
-  Time tx = SerializationTime(wire, rate_);
+  Time tx = ps_per_byte_ != 0 ? wire * ps_per_byte_ : SerializationTime(wire, rate_);
   Time arrival = sim_->Now() + tx + delay_;
   // Transmissions on one link are serialized and the delay is constant, so arrivals are
   // monotonic and the ring is in arrival order.

@@ -12,7 +12,13 @@ namespace dcqcn {
 class Link : public EventHandler {
  public:
   Link(Simulator* sim, NetStats* stats, Rate rate, Time delay, Node* peer, int peer_port)
-      : sim_(sim), stats_(stats), rate_(rate), delay_(delay), peer_(peer), peer_port_(peer_port) {}
+      : sim_(sim),
+        stats_(stats),
+        rate_(rate),
+        delay_(delay),
+        peer_(peer),
+        peer_port_(peer_port),
+        ps_per_byte_(8 * kSecond % rate == 0 ? 8 * kSecond / rate : 0) {}
 
   // Starts sending `p` now; returns the serialization time (when the sender is free again).
   // The packet arrives whole at the peer after serialization plus propagation delay.
@@ -37,6 +43,7 @@ class Link : public EventHandler {
   int peer_port_;
   Ring<InFlight> ring_;
   Bytes busy_bytes_ = 0;
+  Time ps_per_byte_;  // exact picoseconds per byte (common rates), 0 = divide per packet
 };
 
 }  // namespace dcqcn

@@ -12,6 +12,7 @@ void SwitchPort::Enqueue(Packet* p) {
   queues_[p->priority].push_back(p);
   bytes_[p->priority] += p->size;
   if (p->priority != kControlQueue) {
+    nonempty_ |= 1u << p->priority;
     AccountQueue();
     data_bytes_ += p->size;
     max_bytes_ = std::max(max_bytes_, data_bytes_);
@@ -50,23 +51,27 @@ Packet* SwitchPort::NextPacket(Time now, Time* wake_at) {
   int queue = -1;
   if (!queues_[kControlQueue].empty()) {
     queue = kControlQueue;
-  } else {
-    for (int k = 0; k < kNumPriorities - 1; ++k) {
-      int q = 1 + (rr_next_ - 1 + k) % (kNumPriorities - 1);
-      if (queues_[q].empty()) continue;
-      if (paused(q)) {
-        *wake_at = std::min(*wake_at, paused_until(q));
-        continue;
+  } else if (nonempty_ != 0) {
+    // Round-robin over the non-empty data queues: those from rr_next_ up, then those below.
+    const uint32_t from_next = nonempty_ & ~((1u << rr_next_) - 1);
+    const uint32_t below_next = nonempty_ & ((1u << rr_next_) - 1);
+    for (uint32_t mask : {from_next, below_next}) {
+      for (; mask != 0 && queue < 0; mask &= mask - 1) {
+        int q = __builtin_ctz(mask);
+        if (paused(q)) {
+          *wake_at = std::min(*wake_at, paused_until(q));
+          continue;
+        }
+        queue = q;
+        rr_next_ = q == kNumPriorities - 1 ? 1 : q + 1;
       }
-      queue = q;
-      rr_next_ = 1 + q % (kNumPriorities - 1);
-      break;
     }
   }
   if (queue < 0) return nullptr;
   Packet* p = queues_[queue].pop_front();
   bytes_[queue] -= p->size;
   if (queue != kControlQueue) {
+    if (queues_[queue].empty()) nonempty_ &= ~(1u << queue);
     AccountQueue();
     data_bytes_ -= p->size;
   }

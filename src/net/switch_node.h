@@ -55,6 +55,7 @@ class SwitchPort : public EgressPort {
   double integral_ = 0;     // sum of queue bytes x ps
   double integral_sq_ = 0;  // sum of queue bytes^2 x ps
   int rr_next_ = 1;         // round-robin position among data queues 1..7
+  uint32_t nonempty_ = 0;   // bit q set: data queue q holds packets
 };
 
 class SwitchNode : public Node, public EventHandler {

@@ -31,22 +31,64 @@ TEST(EventQueueTest, PopsInTimeOrderAndFifoOnTies) {
   EXPECT_EQ(sim.events_executed(), 5u);
 }
 
-TEST(EventQueueTest, MatchesASortOnRandomInput) {
+TEST(EventQueueTest, MatchesAStableSortOnRandomInput) {
+  // Equal times must come out in insertion order (arg = insertion index).
   EventQueue q;
   Rng rng(42);
   std::vector<std::pair<Time, uint64_t>> ref;
   for (uint64_t i = 0; i < 20000; ++i) {
     Time t = static_cast<Time>(rng.Below(500));
-    q.Push(Event{t, i, nullptr, i, 0});
+    q.Push(Event{t, nullptr, i, 0});
     ref.push_back({t, i});
   }
   std::sort(ref.begin(), ref.end());
-  for (const auto& [t, seq] : ref) {
+  for (const auto& [t, index] : ref) {
     Event e = q.Pop();
     ASSERT_EQ(e.time, t);
-    ASSERT_EQ(e.seq, seq);
+    ASSERT_EQ(e.arg, index);
   }
   EXPECT_TRUE(q.empty());
+}
+
+TEST(EventQueueTest, HoldModelMatchesAReferenceQueue) {
+  // Pop one, push one or two later: the simulator's access pattern, against a stable reference.
+  EventQueue q;
+  std::vector<std::pair<Time, uint64_t>> ref;  // kept sorted by (time, index)
+  Rng rng(9);
+  uint64_t index = 0;
+  auto push = [&](Time t) {
+    q.Push(Event{t, nullptr, index, 0});
+    ref.insert(std::upper_bound(ref.begin(), ref.end(), std::make_pair(t, index)),
+               std::make_pair(t, index));
+    ++index;
+  };
+  for (int i = 0; i < 100; ++i) push(static_cast<Time>(rng.Below(1000)));
+  for (int i = 0; i < 20000; ++i) {
+    Event e = q.Pop();
+    ASSERT_EQ(e.time, ref.front().first) << i;
+    ASSERT_EQ(e.arg, ref.front().second) << i;
+    ref.erase(ref.begin());
+    int n = static_cast<int>(rng.Below(3));
+    for (int k = 0; k < n || q.empty(); ++k) {
+      push(e.time + static_cast<Time>(rng.Below(4) == 0 ? 0 : rng.Below(1 << 20)));
+      if (q.size() > 200) break;
+    }
+  }
+}
+
+TEST(EventQueueTest, SchedulingBeforeAPeekedEventKeepsOrder) {
+  // RunUntil peeks at the next event; a Schedule from outside the loop may then go before it.
+  Simulator sim;
+  Recorder r;
+  r.sim = &sim;
+  sim.Schedule(1000, &r, 0, 1);
+  sim.Schedule(1000, &r, 0, 2);
+  sim.RunUntil(10);  // peeks at t = 1000, runs nothing
+  sim.Schedule(500, &r, 0, 3);
+  sim.Schedule(1000, &r, 0, 4);
+  sim.RunUntil(kTimeNever);
+  std::vector<std::pair<Time, uint64_t>> expected = {{500, 3}, {1000, 1}, {1000, 2}, {1000, 4}};
+  EXPECT_EQ(r.seen, expected);
 }
 
 TEST(EventQueueTest, InterleavedPushPopStaysOrdered) {
