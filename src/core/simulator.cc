@@ -7,56 +7,108 @@
 
 namespace dcqcn {
 
-void EventQueue::Refill() {
-  buckets_[0].clear();
-  head_ = 0;
-  int b = __builtin_ctzll(occupied_) + 1;  // callers guarantee the queue is not empty
-  occupied_ &= ~Bit(b);
-  std::vector<Event>& from = buckets_[b];
-  if (from.size() == 1) {  // the common case: nothing to split
-    last_ = from.front().time;
-    buckets_[0].push_back(from.front());
-    from.clear();
-    return;
+namespace {
+auto HeapAfter = [](const Event& a, const Event& b) {
+  return a.time > b.time || (a.time == b.time && a.seq > b.seq);
+};
+}  // namespace
+
+EventQueue::EventQueue() : slots_(kSlots), occupied_(kSlots / 64, 0) {}
+
+void EventQueue::PutInWheel(const Event& e) {
+  size_t slot = SlotOf(e.time);
+  std::vector<Event>& v = slots_[slot];
+  if (e.time < window_ + (Time{1} << kShift)) {
+    // The slot being consumed: keep its unconsumed part sorted.
+    auto pos = std::upper_bound(v.begin() + static_cast<std::ptrdiff_t>(head_), v.end(), e, Before);
+    v.insert(pos, e);
+  } else {
+    v.push_back(e);
+    occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
   }
-  Time min = from.front().time;
-  for (const Event& e : from) min = std::min(min, e.time);
-  last_ = min;
-  // Every event of bucket b lands in a lower bucket relative to the new minimum; iterating in
-  // order keeps equal times in scheduling order.
-  for (const Event& e : from) {
-    int to = Bucket(e.time);
-    buckets_[to].push_back(e);
-    occupied_ |= Bit(to);
-  }
-  from.clear();
+  ++in_wheel_;
 }
 
-void EventQueue::Rebase(Time t) {
-  // Buckets hold increasing, disjoint time ranges and equal times share a bucket, so
-  // re-inserting bucket by bucket, each in order, keeps the scheduling order of equal times.
-  std::vector<Event> all;
-  all.reserve(size_);
-  all.insert(all.end(), buckets_[0].begin() + static_cast<std::ptrdiff_t>(head_),
-             buckets_[0].end());
-  buckets_[0].clear();
+void EventQueue::Push(Event e) {
+  e.seq = seq_++;
+  if (e.time < window_) Rewind(e.time);
+  ++size_;
+  if (e.time < window_ + kHorizon) {
+    PutInWheel(e);
+  } else {
+    far_.push_back(e);
+    std::push_heap(far_.begin(), far_.end(), HeapAfter);
+  }
+}
+
+void EventQueue::Advance() {
+  current().clear();
   head_ = 0;
-  for (int b = 1; b < kBuckets; ++b) {
-    all.insert(all.end(), buckets_[b].begin(), buckets_[b].end());
-    buckets_[b].clear();
+  // The next slot holding events, in time order from the current one (wrapping around).
+  Time next = kTimeNever;
+  if (in_wheel_ > 0) {
+    size_t from = SlotOf(window_);
+    for (size_t step = 1; step <= kSlots; step += 64) {
+      size_t i = (from + step) % kSlots;
+      // 64 slots starting at i, as one word (two words when i is not word-aligned).
+      uint64_t word = occupied_[i / 64] >> (i % 64);
+      if (i % 64 != 0) word |= occupied_[(i / 64 + 1) % (kSlots / 64)] << (64 - i % 64);
+      if (word != 0) {
+        size_t delta = step + static_cast<size_t>(__builtin_ctzll(word));
+        next = window_ + (static_cast<Time>(delta) << kShift);
+        break;
+      }
+    }
   }
-  last_ = t;
-  occupied_ = 0;
+  if (!far_.empty() && far_.front().time < next) {
+    next = far_.front().time & ~((Time{1} << kShift) - 1);
+  }
+  window_ = next;
+  size_t slot = SlotOf(window_);
+  occupied_[slot / 64] &= ~(uint64_t{1} << (slot % 64));
+  // Heap events that the wheel now reaches join it.
+  while (!far_.empty() && far_.front().time < window_ + kHorizon) {
+    std::pop_heap(far_.begin(), far_.end(), HeapAfter);
+    Event e = far_.back();
+    far_.pop_back();
+    std::vector<Event>& v = slots_[SlotOf(e.time)];
+    v.push_back(e);
+    if (SlotOf(e.time) != slot)
+      occupied_[SlotOf(e.time) / 64] |= uint64_t{1} << (SlotOf(e.time) % 64);
+    ++in_wheel_;
+  }
+  std::vector<Event>& v = current();
+  if (v.size() > 1) std::sort(v.begin(), v.end(), Before);
+}
+
+void EventQueue::Rewind(Time t) {
+  std::vector<Event> all(far_.begin(), far_.end());
+  far_.clear();
+  std::vector<Event>& cur = current();
+  all.insert(all.end(), cur.begin() + static_cast<std::ptrdiff_t>(head_), cur.end());
+  for (auto& v : slots_) {
+    if (&v != &cur) all.insert(all.end(), v.begin(), v.end());
+    v.clear();
+  }
+  std::fill(occupied_.begin(), occupied_.end(), 0);
+  head_ = 0;
+  in_wheel_ = 0;
+  window_ = t & ~((Time{1} << kShift) - 1);
   for (const Event& e : all) {
-    int b = Bucket(e.time);
-    buckets_[b].push_back(e);
-    occupied_ |= Bit(b);
+    if (e.time < window_ + kHorizon) {
+      PutInWheel(e);
+    } else {
+      far_.push_back(e);
+      std::push_heap(far_.begin(), far_.end(), HeapAfter);
+    }
   }
+  std::vector<Event>& v = current();
+  std::sort(v.begin() + static_cast<std::ptrdiff_t>(head_), v.end(), Before);
 }
 
 void Simulator::Schedule(Time at, EventHandler* target, uint32_t kind, uint64_t arg) {
   if (at < now_) throw InvariantError("event scheduled in the past");
-  queue_.Push(Event{at, target, arg, kind});
+  queue_.Push(Event{at, 0, target, arg, kind});
 }
 
 bool Simulator::Step() {

@@ -28,57 +28,60 @@ class Clock {
 
 struct Event {
   Time time;
+  uint64_t seq;  // scheduling order: breaks ties between equal times (first in, first out)
   EventHandler* target;
   uint64_t arg;
   uint32_t kind;
 };
 
-// The pending-event set: a radix heap on the event time. Simulated time never goes backwards,
-// so every new event is at or after the last one popped; an event goes to the bucket of the
-// highest bit in which its time differs from that last time. Buckets are FIFO and are split in
-// order, so events with equal times come out in the order they were scheduled: no sequence
-// number is needed for determinism. Push is O(1); each event is moved down a few buckets at
-// most before it is popped.
+// The pending-event set, ordered by (time, seq). Most events fall within a few microseconds of
+// now (a packet's transmission, its arrival one link delay later), so they go into a timing
+// wheel of fine time slots, each sorted only when the clock reaches it; the rest (timeouts,
+// far-off flow starts) wait in a binary heap until the wheel comes within reach of them.
 class EventQueue {
  public:
+  EventQueue();
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
-  // The earliest event (the first scheduled among equal times). Requires !empty().
+  // The earliest event. Requires !empty().
   const Event& top() {
-    if (head_ == buckets_[0].size()) Refill();
-    return buckets_[0][head_];
+    if (head_ == current().size()) Advance();
+    return current()[head_];
   }
-  // `e.time` must not be before the time of the last event popped.
-  void Push(const Event& e) {
-    if (e.time < last_) Rebase(e.time);  // only after a peek beyond an outside Schedule
-    int b = Bucket(e.time);
-    buckets_[b].push_back(e);
-    occupied_ |= Bit(b);
-    ++size_;
-  }
+  // Assigns e.seq. `e.time` must not be before the last event popped.
+  void Push(Event e);
   Event Pop() {
-    if (head_ == buckets_[0].size()) Refill();
+    if (head_ == current().size()) Advance();
     --size_;
-    return buckets_[0][head_++];
+    --in_wheel_;
+    return current()[head_++];
   }
 
  private:
-  static constexpr int kBuckets = 65;
-  int Bucket(Time t) const {
-    uint64_t diff = static_cast<uint64_t>(t) ^ static_cast<uint64_t>(last_);
-    return diff == 0 ? 0 : 64 - __builtin_clzll(diff);
+  static constexpr int kShift = 10;    // slot width 2^10 ps (about 1 ns)
+  static constexpr int kSlots = 4096;  // horizon about 4.2 us
+  static constexpr Time kHorizon = Time{kSlots} << kShift;
+  static bool Before(const Event& a, const Event& b) {
+    return a.time < b.time || (a.time == b.time && a.seq < b.seq);
   }
-  // Occupancy bit of buckets 1..64 (bucket 0 is tracked by head_).
-  static uint64_t Bit(int b) { return b == 0 ? 0 : uint64_t{1} << (b - 1); }
-  // Bucket 0 is used up: move the next non-empty bucket's events down, around its minimum.
-  void Refill();
-  // Makes `t` (earlier than last_, but not than any popped event) the reference time.
-  void Rebase(Time t);
-  std::vector<Event> buckets_[kBuckets];
-  size_t head_ = 0;  // next event of bucket 0
-  uint64_t occupied_ = 0;  // bit b-1 set: bucket b is not empty
+  static size_t SlotOf(Time t) { return static_cast<size_t>(t >> kShift) & (kSlots - 1); }
+  std::vector<Event>& current() { return slots_[SlotOf(window_)]; }
+  void PutInWheel(const Event& e);
+  // The current slot is used up: move to the next slot holding events (pulling in heap events
+  // that the wheel now reaches) and sort it.
+  void Advance();
+  // Moves the wheel back so that it starts at `t` (only after a peek beyond a Schedule made
+  // from outside the event loop).
+  void Rewind(Time t);
+
+  std::vector<std::vector<Event>> slots_;
+  std::vector<uint64_t> occupied_;  // bit per slot (except the current one)
+  Time window_ = 0;                 // start of the current slot's time window
+  size_t head_ = 0;                 // next event of the current slot (sorted from head_ on)
+  size_t in_wheel_ = 0;
   size_t size_ = 0;
-  Time last_ = 0;    // the time all bucket indices are relative to
+  uint64_t seq_ = 0;
+  std::vector<Event> far_;  // min-heap on (time, seq) of events beyond the horizon
 };
 
 class Simulator final : public Clock {
