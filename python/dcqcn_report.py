@@ -1,10 +1,13 @@
 #!/usr/bin/python3
-"""PNG figures and one index.html for a `dcqcn run` output folder (`dcqcn report DIR`).
+"""PNG figures and one index.html for a run or sweep output folder (`dcqcn report DIR`).
 
-Usage: dcqcn_report.py DIR [--quiet]
-Reads DIR/{summary.json, flows.csv, resolved.toml, timeseries/*.csv} (any but summary.json may be
-absent) and writes DIR/report/index.html and DIR/report/*.png, each to a temporary name renamed
-when complete. Exit codes follow the dcqcn CLI: 0 ok, 1 bad input, 3 a bug in this script.
+Usage: dcqcn_report.py DIR [--runs] [--quiet]
+A run folder: reads DIR/{summary.json, flows.csv, resolved.toml, timeseries/*.csv} (any but
+summary.json may be absent). A sweep folder (DIR/sweep.csv and no DIR/summary.json): the metrics
+against the varied keys, drawn by dcqcn_sweep_report.py; with --runs each run's folder
+(DIR/runs/NNN/) is reported too. Either way writes DIR/report/index.html and DIR/report/*.png,
+each to a temporary name renamed when complete. Exit codes follow the dcqcn CLI: 0 ok, 1 bad
+input, 3 a bug in this script.
 
 Needs Debian's python3-matplotlib, python3-numpy and python3-pandas (scripts/setup.sh).
 """
@@ -39,13 +42,11 @@ MAX_RATE_FLOWS = 8  # rate traces drawn (evenly chosen by flow id when there are
 MAX_QUEUE_PORTS = 8  # busiest ports drawn
 MAX_PFC_ROWS = 40  # (node, port, priority) rows in the pause timeline, most paused first
 MIN_FLOWS_FOR_CDF = 20
-DPI = 110
 
 FIGURES = ["throughput", "rate", "queue", "pfc", "fct_cdf", "fct_size"]
 
-
-class ReportError(Exception):
-    """Bad or missing input (exit code 1)."""
+# Shared with the sweep report (dcqcn_sweep_report.py).
+from dcqcn_report_common import CSS, ReportError, save_figure, write_atomic  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------------------
@@ -595,28 +596,6 @@ FIGURE_MAKERS = {"throughput": fig_throughput, "rate": fig_rate, "queue": fig_qu
 # Output
 
 
-def write_atomic(path, data):
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-
-
-def save_figure(fig, path):
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        fig.savefig(tmp, format="png", dpi=DPI, bbox_inches="tight")
-        os.replace(tmp, path)
-    finally:
-        plt.close(fig)
-        if os.path.exists(tmp):
-            os.remove(tmp)
-
-
 def fmt_num(v, spec):
     if v is None:
         return None
@@ -681,21 +660,6 @@ def headline_rows(s):
             add("Congestion control", k.replace("_", " "),
                 fmt_num(v, ",") if isinstance(v, int) and not isinstance(v, bool) else str(v))
     return rows
-
-
-CSS = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 1250px; color: #222;
-       padding: 0 1em; }
-h1 { margin-bottom: 0.2em; } .sub { color: #666; margin-top: 0; }
-table { border-collapse: collapse; margin: 1em 0; }
-td, th { padding: 0.2em 0.9em; border-bottom: 1px solid #e4e4e4; text-align: left; }
-th.section { background: #f3f3f3; }
-td.v { text-align: right; font-variant-numeric: tabular-nums; }
-figure { margin: 2em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
-figcaption { color: #444; margin-top: 0.3em; }
-pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 85%; }
-summary { cursor: pointer; margin: 0.5em 0; }
-"""
 
 
 def index_html(run, figures, notes):
@@ -774,13 +738,29 @@ def build_report(run_dir, quiet=True):
     return index
 
 
+def is_sweep_dir(path):
+    """A `dcqcn sweep` output folder: sweep.csv and no summary.json of its own."""
+    return (os.path.isfile(os.path.join(path, "sweep.csv")) and
+            not os.path.isfile(os.path.join(path, "summary.json")))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("dir", help="a `dcqcn run` output folder")
+    parser.add_argument("dir", help="a `dcqcn run` or `dcqcn sweep` output folder")
+    parser.add_argument("--runs", action="store_true",
+                        help="for a sweep folder: also report every run (runs/NNN/report/)")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
     args = parser.parse_args(argv)
     try:
-        build_report(args.dir, quiet=args.quiet)
+        if is_sweep_dir(args.dir):
+            import dcqcn_sweep_report  # only sweeps need it
+            dcqcn_sweep_report.build_sweep_report(args.dir, quiet=args.quiet,
+                                                  with_runs=args.runs, run_report=build_report)
+        elif args.runs and os.path.isfile(os.path.join(args.dir, "summary.json")):
+            raise ReportError(f"{args.dir}: --runs is for a `dcqcn sweep` folder (with sweep.csv); "
+                              "this is a run folder")
+        else:
+            build_report(args.dir, quiet=args.quiet)
     except ReportError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1

@@ -85,9 +85,13 @@ int main(int argc, char** argv) {
   sweep->add_flag("--quiet", sweep_opts.quiet, "print nothing but errors");
 
   std::string report_dir;
-  CLI::App* report =
-      app.add_subcommand("report", "figures (PNG) and an HTML page from a run's output folder");
-  report->add_option("dir", report_dir, "output folder of `dcqcn run`")->required();
+  bool report_runs = false;
+  CLI::App* report = app.add_subcommand(
+      "report", "figures (PNG) and an HTML page from a run's or a sweep's output folder");
+  report->add_option("dir", report_dir, "output folder of `dcqcn run` or `dcqcn sweep`")
+      ->required();
+  report->add_flag("--runs", report_runs,
+                   "sweep folder: also report each run (runs/NNN/report/), linked from the table");
 
   dcqcn::HpccCommandOptions hpcc_opts;
   CLI::App* hpcc = app.add_subcommand(
@@ -123,7 +127,7 @@ int main(int argc, char** argv) {
     } else if (*sweep) {
       return dcqcn::RunSweepCommand(sweep_opts);
     } else if (*report) {
-      return dcqcn::RunReportCommand(report_dir);
+      return dcqcn::RunReportCommand(report_dir, report_runs);
     } else if (*hpcc) {
       hpcc_opts.progress = !hpcc_opts.quiet && isatty(STDERR_FILENO);
       dcqcn::HpccCommandResult r = dcqcn::RunHpccCommand(hpcc_opts);

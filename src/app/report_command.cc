@@ -1,5 +1,5 @@
 // `dcqcn report`: find python/dcqcn_report.py and a Python with matplotlib, run the script on a
-// run folder and pass its exit code on. The figures themselves are drawn in Python.
+// run or sweep folder and pass its exit code on. The figures themselves are drawn in Python.
 #include "app/report_command.h"
 
 #include <fcntl.h>
@@ -97,15 +97,29 @@ std::string FindReportScriptDir() {
   return "";
 }
 
-int RunReportCommand(const std::string& dir) {
+int RunReportCommand(const std::string& dir, bool runs) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    fmt::print(stderr, "error: {}: no such folder (expected the output folder of `dcqcn run`)\n",
+    fmt::print(stderr,
+               "error: {}: no such folder (expected the output folder of `dcqcn run` or "
+               "`dcqcn sweep`)\n",
                dir);
     return 1;
   }
-  if (!fs::is_regular_file(fs::path(dir) / "summary.json", ec)) {
-    fmt::print(stderr, "error: {}: no summary.json (expected the output folder of `dcqcn run`)\n",
+  // A run folder has summary.json; a sweep folder has sweep.csv (its runs' summaries are below).
+  bool is_run = fs::is_regular_file(fs::path(dir) / "summary.json", ec);
+  bool is_sweep = !is_run && fs::is_regular_file(fs::path(dir) / "sweep.csv", ec);
+  if (!is_run && !is_sweep) {
+    fmt::print(stderr,
+               "error: {}: no summary.json or sweep.csv (expected the output folder of `dcqcn "
+               "run` or `dcqcn sweep`)\n",
+               dir);
+    return 1;
+  }
+  if (runs && !is_sweep) {
+    fmt::print(stderr,
+               "error: {}: --runs is for a sweep folder (with sweep.csv); this is a run "
+               "folder\n",
                dir);
     return 1;
   }
@@ -138,7 +152,9 @@ int RunReportCommand(const std::string& dir) {
 
   setenv("MPLBACKEND", "Agg", 1);  // no display: render straight to PNG
   std::string script = (fs::path(script_dir) / kScript).string();
-  SpawnResult run = Spawn({python, script, dir, "--quiet"}, false);
+  std::vector<std::string> args = {python, script, dir, "--quiet"};
+  if (runs) args.push_back("--runs");
+  SpawnResult run = Spawn(args, false);
   if (!run.started) {
     fmt::print(stderr, "error: cannot run {} {}: {}\n", python, script, std::strerror(run.error));
     return 1;
@@ -156,7 +172,8 @@ int RunReportCommand(const std::string& dir) {
     }
     return run.exit_code;
   }
-  fmt::print("report in {}\n", (fs::path(dir) / "report" / "index.html").string());
+  fmt::print("report in {}{}\n", (fs::path(dir) / "report" / "index.html").string(),
+             runs ? " (and each run's in runs/NNN/report/)" : "");
   return 0;
 }
 

@@ -1,7 +1,8 @@
 """`dcqcn report` end to end: run the built dcqcn on a small scenario with every time series,
-report it and check the figures and index.html; the PFC pause-interval logic on a synthetic
-pfc.csv; error cases. ctest runs it as report_test with DCQCN_BINARY (the built dcqcn) and
-DCQCN_PYTHON_DIR (python/) set; by hand, from tests/python:
+report it and check the figures and index.html; the same for a small sweep (and --runs); the PFC
+pause-interval logic on a synthetic pfc.csv; the sweep's axis parsing; error cases. ctest runs it
+as report_test with DCQCN_BINARY (the built dcqcn) and DCQCN_PYTHON_DIR (python/) set; by hand,
+from tests/python:
 
     DCQCN_BINARY=../../build/dcqcn /usr/bin/python3 -m unittest -v test_report
 """
@@ -20,6 +21,7 @@ PYTHON_DIR = os.environ.get("DCQCN_PYTHON_DIR") or os.path.join(HERE, "..", ".."
 sys.path.insert(0, PYTHON_DIR)
 
 import dcqcn_report  # noqa: E402
+import dcqcn_sweep_report  # noqa: E402
 
 BINARY = os.environ.get("DCQCN_BINARY") or os.path.join(HERE, "..", "..", "build", "dcqcn")
 
@@ -149,6 +151,157 @@ class ReportEndToEndTest(unittest.TestCase):
         self.assertTrue(os.path.exists(os.path.join(out, "report", "index.html")))
 
 
+# A sweep of 2 x 2 short runs: 8 senders of 100 KB (they all finish, so there are FCT figures),
+# the ECN Kmax in two units on the x axis and cc.algorithm as the lines.
+SWEEP_SCENARIO = """name = "sweep-test"
+duration = "2ms"
+[topology]
+type = "star"
+hosts = 9
+[switch]
+buffer = "3MB"
+[workload]
+type = "incast"
+senders = 8
+size = "100KB"
+"""
+
+SWEEP_ALWAYS = ["queue", "max_queue", "utilisation", "fairness", "fct"]
+
+
+def read_text(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+class SweepReportTest(unittest.TestCase):
+    """One `dcqcn sweep`, reported without and then with --runs."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="dcqcn_sweep_report_test_")
+        cls.sweep_dir = os.path.join(cls.tmp, "sweep")
+        if not os.path.exists(BINARY):
+            return
+        scenario = os.path.join(cls.tmp, "s.toml")
+        with open(scenario, "w") as f:
+            f.write(SWEEP_SCENARIO)
+        sim = run([BINARY, "sweep", scenario, "--vary", "switch.ecn.kmax=40KB,1MB",
+                   "--vary", "cc.algorithm=dcqcn,none", "--out", cls.sweep_dir, "--quiet"])
+        assert sim.returncode == 0, sim.stderr
+        cls.result = run([BINARY, "report", cls.sweep_dir])
+        cls.page = read_text(os.path.join(cls.sweep_dir, "report", "index.html"))
+        cls.pngs = sorted(n for n in os.listdir(os.path.join(cls.sweep_dir, "report"))
+                          if n.endswith(".png"))
+        cls.result_runs = run([BINARY, "report", cls.sweep_dir, "--runs"])
+        cls.page_runs = read_text(os.path.join(cls.sweep_dir, "report", "index.html"))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def setUp(self):
+        require_binary(self)
+        self.report = os.path.join(self.sweep_dir, "report")
+
+    def test_exit_code_and_message(self):
+        self.assertEqual(self.result.returncode, 0, self.result.stderr)
+        self.assertIn(os.path.join(self.sweep_dir, "report", "index.html"), self.result.stdout)
+        self.assertEqual(self.result_runs.returncode, 0, self.result_runs.stderr)
+        self.assertIn("runs/NNN/report", self.result_runs.stdout)
+
+    def test_figures_are_real_pngs(self):
+        for name in SWEEP_ALWAYS:
+            self.assertIn(f"{name}.png", self.pngs)
+        for png in self.pngs:
+            name = png[:-len(".png")]
+            self.assertIn(name, dcqcn_sweep_report.SWEEP_FIGURES)
+            path = os.path.join(self.report, png)
+            self.assertGreater(os.path.getsize(path), 10_000, f"{png} suspiciously small")
+            width, height = png_size(path)
+            self.assertGreaterEqual(width, 600, png)
+            self.assertGreaterEqual(height, 300, png)
+            self.assertLess(width * height, 3000 * 2000, png)
+
+    def test_index_has_every_figure_and_the_table(self):
+        page = self.page
+        self.assertTrue(page.startswith("<!DOCTYPE html>"))
+        self.assertIn("<h1>sweep-test \u2014 sweep of 4 runs</h1>", page)
+        self.assertIn("switch.ecn.kmax = 40KB, 1MB; cc.algorithm = dcqcn, none", page)
+        for png in self.pngs:
+            self.assertIn(f'src="{png}"', page)
+        self.assertEqual(page.count("<figcaption>"), len(self.pngs))
+        # The table: a header and one row per run, each with its varied values.
+        table = page[page.index('<table class="sweep">'):page.index("</table>")]
+        self.assertEqual(table.count("<tr>"), 5)
+        for header in ("switch.ecn.kmax", "cc.algorithm", "mean queue (KB)", "PAUSE frames",
+                       "FCT slowdown p99", "Jain fairness"):
+            self.assertIn(f"<th>{header}</th>", table)
+        for run_id, kmax, algo in (("000", "40KB", "dcqcn"), ("001", "40KB", "none"),
+                                   ("002", "1MB", "dcqcn"), ("003", "1MB", "none")):
+            self.assertIn(f'<td>{run_id}</td><td class="k">{kmax}</td><td class="k">{algo}</td>',
+                          table)
+        self.assertIn('<td class="v">8 of 8</td>', table)
+        self.assertNotIn("report/index.html", page)  # no run reports yet
+        self.assertIn("--runs", page)
+
+    def test_runs_flag_reports_and_links_every_run(self):
+        for i in range(4):
+            run_report = os.path.join(self.sweep_dir, "runs", f"{i:03}", "report", "index.html")
+            self.assertTrue(os.path.exists(run_report), run_report)
+            self.assertIn(f'<a href="../runs/{i:03}/report/index.html"', self.page_runs)
+        self.assertIn("The run numbers link to each run's own report.", self.page_runs)
+        self.assertEqual(self.page_runs.count("<figcaption>"), len(self.pngs))
+
+    def test_axis_is_parsed_with_its_unit(self):
+        # 40KB and 1MB are 40 and 1000 KB: a log axis (25x) labelled in KB.
+        self.assertIn("switch.ecn.kmax (KB), log scale", self.page)
+
+    def test_no_temporary_files_left(self):
+        for folder in (self.report, os.path.join(self.sweep_dir, "runs", "000", "report")):
+            self.assertEqual([n for n in os.listdir(folder) if ".tmp" in n], [], folder)
+
+    def test_runs_flag_on_a_run_folder_is_an_error(self):
+        r = run([BINARY, "report", os.path.join(self.sweep_dir, "runs", "000"), "--runs"])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("sweep", r.stderr)
+
+
+class SweepAxisTest(unittest.TestCase):
+    def axis(self, *values):
+        return dcqcn_sweep_report.Axis("k", list(values))
+
+    def test_units_are_parsed_and_labelled(self):
+        a = self.axis("100Mbps", "5Mbps", "10Mbps", "40Mbps")
+        self.assertTrue(a.numeric)
+        self.assertEqual(a.unit, "Mbps")
+        self.assertEqual(a.labels, ["5Mbps", "10Mbps", "40Mbps", "100Mbps"])  # sorted
+        self.assertFalse(a.log)  # 20x is not more than 20x
+        self.assertEqual(a.label(), "k (Mbps)")
+        a = self.axis("55us", "300us")
+        self.assertEqual((a.unit, a.positions["300us"]), ("us", 300.0))
+
+    def test_mixed_units_and_log_scale(self):
+        a = self.axis("40KB", "200KB", "1MB")
+        self.assertEqual(a.unit, "KB")
+        self.assertEqual(a.positions, {"40KB": 40.0, "200KB": 200.0, "1MB": 1000.0})
+        self.assertTrue(a.log)
+        self.assertEqual(a.label(), "k (KB), log scale")
+        a = self.axis("2", "8", "32", "128")
+        self.assertEqual((a.unit, a.log, a.positions["128"]), ("", True, 128.0))
+
+    def test_categories_keep_the_sweep_order(self):
+        a = self.axis("none", "dcqcn", "none")
+        self.assertFalse(a.numeric)
+        self.assertEqual(a.labels, ["none", "dcqcn"])
+        self.assertEqual(a.positions, {"none": 0.0, "dcqcn": 1.0})
+        self.assertFalse(self.axis("10KB", "1ms").numeric)  # two kinds: categories
+        self.assertFalse(self.axis("1", "2x").numeric)
+        self.assertIsNone(dcqcn_sweep_report.parse_quantity("true"))
+        self.assertEqual(dcqcn_sweep_report.parse_quantity("1.5GiB"),
+                         (1.5 * 1024**3, "size", "GiB"))
+
+
 class PauseIntervalTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="dcqcn_pfc_test_")
@@ -251,7 +404,16 @@ class ErrorTest(unittest.TestCase):
         r = run([BINARY, "report", self.tmp])
         self.assertEqual(r.returncode, 1)
         self.assertIn("summary.json", r.stderr)
+        self.assertIn("sweep.csv", r.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "report")))
+
+    def test_bad_sweep_csv_names_the_file(self):
+        with open(os.path.join(self.tmp, "sweep.csv"), "w") as f:
+            f.write("run,dir,flows_total\n0,runs/000,2\n")  # no varied-key column
+        r = run([BINARY, "report", self.tmp])
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("sweep.csv", r.stderr)
+        self.assertIn("varied-key", r.stderr)
 
     def test_no_arguments_is_a_usage_error(self):
         self.assertEqual(run([BINARY, "report"]).returncode, 2)

@@ -1,0 +1,782 @@
+"""The report of a `dcqcn sweep` output folder: `dcqcn report DIR` when DIR holds sweep.csv.
+
+sweep.csv (src/app/sweep_command.cc) has one row per run: run, dir, one column per varied key
+(`workload.senders`, `cc.algorithm`, ...; values as given to --vary, e.g. "40KB"), then the
+metrics of SWEEP_METRICS. The figures put the first varied key on the x axis (values with units
+parsed to numbers; log scale when they span more than 20x), draw one coloured line per value of
+the second key and tell the values of any further keys apart by line style and marker.
+Writes DIR/report/{index.html, *.png}; with `with_runs`, each run's own report first
+(DIR/runs/NNN/report/, linked from the table).
+"""
+
+import html
+import json
+import math
+import os
+import re
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib import ticker
+from matplotlib.lines import Line2D
+from matplotlib.transforms import ScaledTranslation, blended_transform_factory
+
+from dcqcn_report_common import CSS, ReportError, remove_if_exists, save_figure, write_atomic
+
+# The metric columns of sweep.csv, in order (SweepColumns() in src/app/sweep_command.cc).
+SWEEP_METRICS = [
+    "flows_total", "flows_finished", "sim_time_ns", "max_link_utilisation",
+    "bottleneck.utilisation", "bottleneck.mean_queue_bytes", "bottleneck.std_queue_bytes",
+    "max_queue_bytes", "pfc_pause_frames", "drops", "ecn_marked_packets", "cnps", "cc.rate_cuts",
+    "fct_slowdown.p50", "fct_slowdown.p99", "flow_throughput_gbps.min",
+    "flow_throughput_gbps.mean", "flow_throughput_gbps.max", "jain_fairness",
+    "convergence_time_ns", "wall_time_s"]
+
+SWEEP_FIGURES = ["queue", "max_queue", "pfc", "utilisation", "fairness", "convergence", "fct"]
+
+LOG_X_SPAN = 20  # a numeric x axis spanning more than this factor is drawn on a log scale
+LOG_Y_SPAN = 100  # likewise for y, where a linear axis would flatten the small values
+MAX_BANDS = 2  # more lines than this show their spread as (dodged) error bars
+DODGE_POINTS = 24  # total sideways spread of dodged lines, in points
+MAX_TICK_LABELS = 12  # numeric x values labelled one by one up to this many
+LINE_STYLES = ["-", "--", ":", "-."]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+
+# Units a --vary value may carry (the simulator's own, src/core/units.cc), in base units.
+_UNITS = {
+    "time": [("ps", 1e-12), ("ns", 1e-9), ("us", 1e-6), ("ms", 1e-3), ("s", 1.0)],
+    "rate": [("bps", 1.0), ("Kbps", 1e3), ("Mbps", 1e6), ("Gbps", 1e9), ("Tbps", 1e12)],
+    "size": [("B", 1.0), ("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("KiB", 1024.0),
+             ("MiB", 1024.0**2), ("GiB", 1024.0**3)],
+}
+_UNIT_OF = {u: (kind, scale) for kind, units in _UNITS.items() for u, scale in units}
+_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+
+
+def parse_quantity(text):
+    """(value in base units, kind, unit) of a --vary value: "40KB" -> (40000.0, "size", "KB"),
+    "0.5" -> (0.5, "", ""); None when it is not a number, with or without a known unit."""
+    m = re.fullmatch(rf"\s*({_NUMBER})\s*([A-Za-z]*)\s*", str(text))
+    if not m:
+        return None
+    number, unit = float(m.group(1)), m.group(2)
+    if not unit:
+        return number, "", ""
+    if unit not in _UNIT_OF:
+        return None
+    kind, scale = _UNIT_OF[unit]
+    return number * scale, kind, unit
+
+
+def fmt_tick(v):
+    """A tick label: 128 -> "128", 0.5 -> "0.5", 12000 -> "12,000"."""
+    if v == 0:
+        return "0"
+    if abs(v) >= 1000 and float(v).is_integer():
+        return f"{v:,.0f}"
+    return f"{v:.4g}"
+
+
+class Axis:
+    """The values of one varied key in plotting order, and where each goes on an axis.
+
+    Numeric when every value parses to a number of one kind (all plain, all sizes, all rates or
+    all times): positions are the values in a display unit, sorted. Otherwise categorical:
+    positions 0, 1, ... in the order the sweep ran them."""
+
+    def __init__(self, key, labels):
+        self.key = key
+        self.unit = ""
+        self.log = False
+        labels = list(dict.fromkeys(labels))  # unique, in sweep order
+        parsed = [parse_quantity(v) for v in labels]
+        kinds = {p[1] for p in parsed if p is not None}
+        self.numeric = bool(labels) and None not in parsed and len(kinds) == 1
+        if not self.numeric:
+            self.labels = labels
+            self.positions = {v: float(i) for i, v in enumerate(labels)}
+            return
+        kind = kinds.pop()
+        base = np.array([p[0] for p in parsed])
+        scale = 1.0
+        if kind:
+            units = {p[2] for p in parsed}
+            if len(units) == 1:  # the unit every value was given in
+                self.unit = units.pop()
+                scale = _UNIT_OF[self.unit][1]
+            else:  # mixed units: the largest decimal one in which the median is >= 1
+                self.unit, scale = _UNITS[kind][0]
+                median = float(np.median(np.abs(base)))
+                for u, s in _UNITS[kind]:
+                    if "i" not in u and median >= s:
+                        self.unit, scale = u, s
+        values = base / scale
+        order = np.argsort(values, kind="stable")
+        self.labels = [labels[i] for i in order]
+        self.positions = {labels[i]: float(values[i]) for i in order}
+        pos = values[values > 0]
+        self.log = len(pos) == len(values) and len(values) > 1 and (
+            pos.max() / pos.min() > LOG_X_SPAN)
+
+    def label(self):
+        return self.key + (f" ({self.unit})" if self.unit else "") + (
+            ", log scale" if self.log else "")
+
+    def style(self, ax):
+        """Scale, ticks, limits and label of an x axis showing this key."""
+        if not self.numeric:
+            ax.set_xticks(range(len(self.labels)))
+            ax.set_xticklabels(self.labels, rotation=30 if len(self.labels) > 6 else 0,
+                               ha="right" if len(self.labels) > 6 else "center")
+            ax.set_xlim(-0.5, len(self.labels) - 0.5)
+        else:
+            if self.log:
+                ax.set_xscale("log")
+            values = sorted(set(self.positions.values()))
+            if len(values) <= MAX_TICK_LABELS:
+                ax.xaxis.set_major_locator(ticker.FixedLocator(values))
+                ax.xaxis.set_minor_locator(ticker.NullLocator())
+            ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: fmt_tick(v)))
+            if len(values) == 1:  # one value: centre it
+                v = values[0]
+                ax.set_xlim(v / 2, v * 2) if self.log or v > 0 else ax.set_xlim(v - 1, v + 1)
+            elif self.log:
+                lo, hi = values[0], values[-1]
+                pad = (hi / lo) ** 0.07
+                ax.set_xlim(lo / pad, hi * pad)
+        ax.set_xlabel(self.label())
+
+
+class Series:
+    """One line: a value of the second key (colour) and of the further keys (line style)."""
+
+    def __init__(self, color, ls, marker, color_value, style_values):
+        self.color, self.ls, self.marker = color, ls, marker
+        self.color_value, self.style_values = color_value, style_values
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading
+
+
+def read_sweep(sweep_dir):
+    """sweep.csv as a dict: the table (metrics numeric, keys as text), the varied keys, the x
+    axis, the series and the summaries of the run folders that have one."""
+    path = os.path.join(sweep_dir, "sweep.csv")
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except pd.errors.EmptyDataError:
+        raise ReportError(f"{path}: empty file (expected the table `dcqcn sweep` writes)")
+    except (OSError, ValueError) as e:
+        raise ReportError(f"{path}: {e}")
+    cols = list(df.columns)
+    if cols[:2] != ["run", "dir"]:
+        raise ReportError(f"{path}: expected the columns run,dir,<varied keys>,<metrics> "
+                          f"(got {','.join(cols[:4])}...)")
+    end = cols.index("flows_total") if "flows_total" in cols else len(cols)
+    keys = [c for c in cols[2:end] if c not in SWEEP_METRICS]
+    if not keys:
+        raise ReportError(f"{path}: no varied-key columns between dir and the metrics")
+    if len(df) == 0:
+        raise ReportError(f"{path}: no runs in the table")
+    for c in SWEEP_METRICS:
+        df[c] = pd.to_numeric(df[c], errors="coerce") if c in df else np.nan
+
+    summaries = {}
+    for d in df["dir"]:
+        s_path = os.path.join(sweep_dir, d, "summary.json")
+        try:
+            with open(s_path, encoding="utf-8") as f:
+                summaries[d] = json.load(f)
+        except (OSError, ValueError):
+            pass  # a missing or unreadable run summary only loses the warm-up note and name
+
+    xaxis = Axis(keys[0], df[keys[0]])
+    df["_x"] = df[keys[0]].map(xaxis.positions)
+
+    # Colours: the second key's values, in its axis order (numeric values sorted).
+    color_values = Axis(keys[1], df[keys[1]]).labels if len(keys) > 1 else [None]
+    if len(color_values) <= 10:
+        palette = [plt.get_cmap("tab10")(i) for i in range(len(color_values))]
+    else:
+        palette = [plt.get_cmap("viridis")(t) for t in np.linspace(0, 0.9, len(color_values))]
+    color_of = dict(zip(color_values, palette))
+    # Line styles: the combinations of the further keys, each key in its axis order.
+    style_keys = keys[2:]
+    style_order = [Axis(k, df[k]).labels for k in style_keys]
+    combos = sorted({tuple(row) for row in df[style_keys].itertuples(index=False)},
+                    key=lambda c: [order.index(v) for order, v in zip(style_order, c)])
+    if not combos:
+        combos = [()]
+    style_of = {c: (LINE_STYLES[i % len(LINE_STYLES)], MARKERS[i % len(MARKERS)])
+                for i, c in enumerate(combos)}
+
+    # One series per (second-key value, further-key combination) that occurs.
+    row_keys = [(row[keys[1]] if len(keys) > 1 else None, tuple(row[k] for k in style_keys))
+                for _, row in df.iterrows()]
+    ordered = sorted(set(row_keys),
+                     key=lambda k: (color_values.index(k[0]), combos.index(k[1])))
+    series = [Series(color_of[cv] if cv is not None else "tab:blue", *style_of[sv], cv, sv)
+              for cv, sv in ordered]
+    number = {k: i for i, k in enumerate(ordered)}
+    df["_series"] = [number[k] for k in row_keys]
+
+    return {"dir": sweep_dir, "path": path, "table": df, "keys": keys, "x": xaxis,
+            "series": series, "color_values": color_values, "color_of": color_of,
+            "style_keys": style_keys, "combos": combos, "style_of": style_of,
+            "summaries": summaries}
+
+
+def sweep_name(sweep):
+    """The scenario's name without the suffix `dcqcn sweep` appends to each run's name, else the
+    folder's name."""
+    first_key = sweep["keys"][0]
+    for s in sweep["summaries"].values():
+        name = str(s.get("scenario", ""))
+        cut = name.find(f"_{first_key}=")
+        if cut > 0:
+            return name[:cut]
+    return os.path.basename(os.path.abspath(sweep["dir"]))
+
+
+def flow_shares(sweep):
+    """Per-run flow throughput statistics for the fairness figure: DataFrame min, mean, max
+    (Gb/s), jain and source ("flows.csv" or "sweep.csv") indexed like the table, NaN where a run
+    has neither flows.csv nor a finished flow.
+
+    flows.csv's avg_gbps covers every flow (finished: size / FCT, as sweep.csv's columns;
+    unfinished: bytes delivered / time since its start), so runs of long flows that outlast the
+    simulated time get a fairness too; sweep.csv's columns cover finished flows only (0 and 1
+    when none finished)."""
+    df = sweep["table"]
+    out = pd.DataFrame(index=df.index, columns=["min", "mean", "max", "jain", "source"])
+    for i, row in df.iterrows():
+        path = os.path.join(sweep["dir"], row["dir"], "flows.csv")
+        rates = None
+        if os.path.isfile(path):
+            try:
+                rates = pd.read_csv(path, usecols=["avg_gbps"])["avg_gbps"].dropna().to_numpy()
+            except (ValueError, pd.errors.EmptyDataError):
+                rates = None  # an older flows.csv without avg_gbps: sweep.csv's numbers
+        if rates is not None and len(rates):
+            sq = float(np.sum(rates**2))
+            jain = float(np.sum(rates)) ** 2 / (len(rates) * sq) if sq > 0 else 1.0
+            out.loc[i] = [rates.min(), rates.mean(), rates.max(), jain, "flows.csv"]
+        elif row["flows_finished"] > 0:
+            out.loc[i] = [row["flow_throughput_gbps.min"], row["flow_throughput_gbps.mean"],
+                          row["flow_throughput_gbps.max"], row["jain_fairness"], "sweep.csv"]
+    for c in ("min", "mean", "max", "jain"):
+        out[c] = pd.to_numeric(out[c])
+    return out
+
+
+def warmup_note(sweep):
+    """", after the first 20 ms of warm-up" when the runs measured the bottleneck from then."""
+    starts = {float(s.get("bottleneck", {}).get("from_ns") or 0)
+              for s in sweep["summaries"].values() if isinstance(s.get("bottleneck"), dict)}
+    if not starts or starts == {0.0}:
+        return ""
+    if len(starts) == 1:
+        return f", measured after the first {starts.pop() / 1e6:g} ms of warm-up"
+    return ", measured after each run's warm-up"
+
+
+# ---------------------------------------------------------------------------------------------
+# Drawing
+
+
+def new_figure(sweep, panels=1):
+    width = 8.5 if panels == 1 else 13.5
+    fig, axes = plt.subplots(1, panels, figsize=(width, 4.8), squeeze=False)
+    return fig, list(axes[0])
+
+
+def plain_formatter():
+    return ticker.FuncFormatter(lambda v, _: fmt_tick(v))
+
+
+def scale_y(ax, values, span=LOG_Y_SPAN, floor_zero=True):
+    """A log (or, with zeros, symlog) y axis when the positive values span more than `span`,
+    else linear from 0; tick labels as plain numbers. Returns the scale's name. A log axis's
+    limits are left to autoscaling (or set_log_ylim) once the lines are drawn."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    pos = v[v > 0]
+    if len(pos) >= 2 and pos.max() / pos.min() > span and (v >= 0).all():
+        if (v == 0).any():
+            lin = 10 ** math.floor(math.log10(pos.min()))
+            ax.set_yscale("symlog", linthresh=lin, linscale=0.4)
+            ax.set_ylim(bottom=0, top=pos.max() * 2)
+            scale = "symlog"
+        else:
+            ax.set_yscale("log")
+            scale = "log"
+        ax.yaxis.set_major_formatter(plain_formatter())
+        ax.yaxis.set_minor_formatter(ticker.NullFormatter())
+        return scale
+    if floor_zero and (len(v) == 0 or (v >= 0).all()):
+        top = v.max() if len(v) else 1.0
+        ax.set_ylim(0, top * 1.08 if top > 0 else 1.0)
+    ax.yaxis.set_major_formatter(plain_formatter())
+    return "linear"
+
+
+def set_log_ylim(ax, floor, top):
+    """Limits of a log y axis whose bands were clipped at `floor`: from there to above `top`."""
+    ax.set_ylim(floor, top * 1.6)
+
+
+def use_band(sweep):
+    """Spread as a shaded band on a numeric axis with 3 or more values and at most two lines
+    (more bands would muddle into one another), else as error bars."""
+    return (sweep["x"].numeric and len(sweep["x"].labels) >= 3 and
+            len(sweep["series"]) <= MAX_BANDS)
+
+
+def draw(ax, sweep, y, lo=None, hi=None, mask=None):
+    """One line per series of `y` (a Series aligned with the table) against the first key,
+    with the spread lo..hi as a band or error bars; rows where y is NaN or `mask` is False are
+    left out. Returns the rows drawn.
+
+    Lines of equal values would hide one another: the first colours are drawn thicker, with
+    bigger markers, under the later ones; error bars of several lines are dodged sideways by a
+    few points so that each stays visible."""
+    df = sweep["table"]
+    keep = y.notna() if mask is None else (y.notna() & mask)
+    spread = lo is not None and hi is not None
+    band = spread and use_band(sweep)
+    n = len(sweep["series"])
+    dodge = DODGE_POINTS / (n - 1) if spread and not band and n > 1 else 0.0
+    colors = sweep["color_values"]
+    drawn = 0
+    for i, s in enumerate(sweep["series"]):
+        rows = df.index[(df["_series"] == i) & keep]
+        if len(rows) == 0:
+            continue
+        rows = df.loc[rows].sort_values("_x").index
+        x = df.loc[rows, "_x"].to_numpy(dtype=float)
+        yy = y[rows].to_numpy(dtype=float)
+        weight = (1 - colors.index(s.color_value) / (len(colors) - 1)
+                  if 1 < len(colors) <= 6 else 0.4)
+        trans = ax.transData
+        if dodge:
+            trans = trans + ScaledTranslation((i - (n - 1) / 2) * dodge / 72, 0,
+                                              ax.figure.dpi_scale_trans)
+        ax.plot(x, yy, color=s.color, ls=s.ls, marker=s.marker, lw=1.3 + 1.3 * weight,
+                ms=5 + 3 * weight, zorder=3, transform=trans, clip_on=False)
+        if spread:
+            low, high = lo[rows].to_numpy(dtype=float), hi[rows].to_numpy(dtype=float)
+            if band:
+                ax.fill_between(x, low, high, color=s.color, alpha=0.15, lw=0, zorder=2)
+            else:
+                ax.errorbar(x, yy, yerr=[np.maximum(yy - low, 0), np.maximum(high - yy, 0)],
+                            fmt="none", ecolor=s.color, elinewidth=1.1, capsize=3, zorder=2,
+                            transform=trans)
+        drawn += len(rows)
+    sweep["x"].style(ax)
+    ax.grid(True, which="major", alpha=0.3)
+    return drawn
+
+
+def legend(fig, ax, sweep, extra=()):
+    """Legend right of `ax`: a colour per value of the second key, a line style per combination
+    of the further keys, then `extra` handles. Nothing for a one-key sweep without extras."""
+    keys = sweep["keys"]
+    handles = []
+    if len(keys) > 1:
+        plain_style = len(sweep["combos"]) == 1
+        for v in sweep["color_values"]:
+            handles.append(Line2D([], [], color=sweep["color_of"][v], marker="o" if plain_style
+                                  else None, lw=2, label=f"{keys[1]} = {v}"))
+    if len(sweep["combos"]) > 1:
+        for c in sweep["combos"]:
+            ls, marker = sweep["style_of"][c]
+            text = ", ".join(f"{k} = {v}" for k, v in zip(sweep["style_keys"], c))
+            handles.append(Line2D([], [], color="dimgray", ls=ls, marker=marker, lw=1.4,
+                                  label=text))
+    handles.extend(extra)
+    if handles:
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0),
+                  fontsize="small", frameon=False)
+
+
+def title(sweep, what):
+    return f"{what} vs {sweep['x'].key}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures. Each returns (figure, caption), or (None, a note saying why there is none).
+
+
+def fig_queue(sweep):
+    df = sweep["table"]
+    mean = df["bottleneck.mean_queue_bytes"] / 1e3
+    std = df["bottleneck.std_queue_bytes"] / 1e3
+    if mean.notna().sum() == 0:
+        return None, "sweep.csv has no bottleneck queue statistics."
+    fig, (ax,) = new_figure(sweep)
+    std = std.fillna(0)
+    scale = scale_y(ax, pd.concat([mean, mean + std]))
+    lo = (mean - std).clip(lower=0)
+    floor = None
+    if scale == "log":  # the band's lower edge stops at the axis floor
+        floor = float(mean[mean > 0].min()) / 3
+        lo = lo.clip(lower=floor)
+    draw(ax, sweep, mean, lo, mean + std)
+    if floor is not None:
+        set_log_ylim(ax, floor, float((mean + std).max()))
+    ax.set_ylabel("bottleneck queue (KB" + (", log scale)" if scale != "linear" else ")"))
+    ax.set_title(title(sweep, "Bottleneck queue, mean \u00b1 std"))
+    legend(fig, ax, sweep)
+    spread = "shaded band shows" if use_band(sweep) else "error bars show"
+    caption = (f"Mean bytes queued at each run's bottleneck (the switch egress port with the "
+               f"largest mean queue){warmup_note(sweep)}; the {spread} \u00b1 one standard "
+               "deviation of the queue over time, a measure of oscillation.")
+    if floor is not None:
+        caption += (" On the log axis the spread is cut at the bottom edge where the standard "
+                    "deviation exceeds the mean.")
+    return fig, caption
+
+
+def fig_max_queue(sweep):
+    df = sweep["table"]
+    q = df["max_queue_bytes"] / 1e3
+    if q.notna().sum() == 0:
+        return None, "sweep.csv has no max_queue_bytes."
+    fig, (ax,) = new_figure(sweep)
+    scale = scale_y(ax, q)
+    draw(ax, sweep, q)
+    ax.set_ylabel("max queue (KB" + (", log scale)" if scale != "linear" else ")"))
+    ax.set_title(title(sweep, "Largest queue at any switch port"))
+    legend(fig, ax, sweep)
+    return fig, "Peak bytes queued at any switch egress port during each run (max_queue_bytes)."
+
+
+def fig_pfc(sweep):
+    df = sweep["table"]
+    p = df["pfc_pause_frames"]
+    if p.notna().sum() == 0:
+        return None, "sweep.csv has no pfc_pause_frames."
+    if (p.fillna(0) == 0).all():
+        return None, "No run sent a PFC PAUSE frame, so there is no PFC figure."
+    fig, (ax,) = new_figure(sweep)
+    # Whether PAUSE returns at all matters: a few frames against thousands must not look like 0.
+    scale = scale_y(ax, p, span=20)
+    draw(ax, sweep, p)
+    if scale == "symlog":
+        lin = ax.yaxis.get_transform().linthresh
+        ax.set_ylabel(f"PAUSE frames (log scale above {fmt_tick(lin)})")
+    else:
+        ax.set_ylabel("PAUSE frames" + (" (log scale)" if scale == "log" else ""))
+    ax.set_title(title(sweep, "PFC PAUSE frames"))
+    legend(fig, ax, sweep)
+    caption = "PFC PAUSE frames sent in each run (pfc_pause_frames)."
+    if scale == "symlog":
+        caption += " The y axis is linear near 0 and logarithmic above, so zeros stay visible."
+    return fig, caption
+
+
+def fig_utilisation(sweep):
+    df = sweep["table"]
+    u = df["bottleneck.utilisation"] * 100
+    if u.notna().sum() == 0:
+        return None, "sweep.csv has no bottleneck utilisation."
+    fig, (ax,) = new_figure(sweep)
+    draw(ax, sweep, u)
+    low = float(u.min())
+    ax.set_ylim(max(0.0, math.floor((low - 5) / 10) * 10), max(102.0, float(u.max()) + 2))
+    ax.axhline(100, color="gray", lw=0.8, ls="--", zorder=1)
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}%"))
+    ax.set_ylabel("bottleneck utilisation")
+    ax.set_title(title(sweep, "Bottleneck utilisation"))
+    legend(fig, ax, sweep)
+    return fig, ("Share of its line rate that each run's bottleneck port transmitted"
+                 f"{warmup_note(sweep)}; the dashed line is 100%.")
+
+
+def fig_fairness(sweep):
+    shares = flow_shares(sweep)
+    if shares["jain"].notna().sum() == 0:
+        return None, ("No run has per-flow throughput (no flows.csv and no finished flow), so "
+                      "there is no fairness figure.")
+    fig, (ax_j, ax_t) = new_figure(sweep, panels=2)
+    draw(ax_j, sweep, shares["jain"])
+    low = float(shares["jain"].min())
+    ax_j.set_ylim(0 if low < 0.5 else min(0.9, math.floor((low - 0.02) * 20) / 20), 1.02)
+    ax_j.axhline(1.0, color="gray", lw=0.8, ls="--", zorder=1)
+    ax_j.set_ylabel("Jain fairness index (1 = equal shares)")
+    ax_j.set_title(title(sweep, "Fairness"))
+    # Shares fall as 1/N with N flows: a log axis from a 30x span keeps the small ones apart.
+    scale = scale_y(ax_t, pd.concat([shares["min"], shares["max"]]), span=30)
+    lo = shares["min"]
+    floor = None
+    if scale == "log":
+        floor = float(lo[lo > 0].min()) / 2
+        lo = lo.clip(lower=floor)
+    draw(ax_t, sweep, shares["mean"], lo, shares["max"])
+    if floor is not None:
+        set_log_ylim(ax_t, floor, float(shares["max"].max()))
+    ax_t.set_ylabel("per-flow throughput (Gb/s" + (", log scale)" if scale != "linear"
+                                                    else ")"))
+    ax_t.set_title(title(sweep, "Flow throughput, mean and min\u2013max"))
+    legend(fig, ax_t, sweep)
+    sources = set(shares["source"].dropna())
+    spread = "a shaded band" if use_band(sweep) else "error bars"
+    caption = ("Jain's fairness index of the flows' throughputs (left) and their mean with the "
+               f"range from the slowest to the fastest flow as {spread} (right). ")
+    if sources == {"flows.csv"}:
+        caption += ("Throughput is each flow's average delivered rate from the run's flows.csv: "
+                    "size / FCT for finished flows, bytes delivered / time since its start for "
+                    "flows still running at the end, so every flow counts.")
+    elif sources == {"sweep.csv"}:
+        caption += "Throughput is size / FCT of the finished flows (sweep.csv)."
+    else:
+        caption += ("Throughput is each flow's average delivered rate from the run's flows.csv "
+                    "where there is one, else size / FCT of the finished flows (sweep.csv).")
+    missing = shares["jain"].isna().sum()
+    if missing:
+        caption += f" {missing} run(s) without flows.csv and finished flows are not drawn."
+    return fig, caption
+
+
+def fig_convergence(sweep):
+    df = sweep["table"]
+    c = df["convergence_time_ns"] / 1e6
+    if c.notna().sum() == 0:
+        return None, ("No run reports a convergence time (convergence_time_ns is empty: the "
+                      "flows never settled within the run, or the run has no convergence "
+                      "measure), so there is no convergence figure.")
+    fig, (ax,) = new_figure(sweep)
+    draw(ax, sweep, c)
+    top = max(float(c.max()), float(df["sim_time_ns"].max() / 1e6)
+              if df["sim_time_ns"].notna().any() else 0.0)
+    ax.set_ylim(0, top * 1.12)
+    never = df.index[c.isna()]
+    extra = []
+    if len(never):
+        # A cross on the top edge for each run that never converged.
+        trans = blended_transform_factory(ax.transData, ax.transAxes)
+        for i in never:
+            s = sweep["series"][df.at[i, "_series"]]
+            ax.plot([df.at[i, "_x"]], [0.96], transform=trans, marker="x", ms=8, mew=2,
+                    color=s.color, ls="none", clip_on=False, zorder=4)
+        extra = [Line2D([], [], color="dimgray", marker="x", ms=8, mew=2, ls="none",
+                        label="never converged\n(drawn on the top edge)")]
+    if df["sim_time_ns"].notna().any() and df["sim_time_ns"].nunique() == 1:
+        end = float(df["sim_time_ns"].iloc[0]) / 1e6
+        ax.axhline(end, color="gray", lw=0.8, ls="--", zorder=1)
+        ax.text(ax.get_xlim()[0], end, " end of run", va="bottom", ha="left", color="gray",
+                fontsize="small")
+    ax.set_ylabel("convergence time (ms)")
+    ax.set_title(title(sweep, "Convergence time"))
+    legend(fig, ax, sweep, extra)
+    caption = ("Time from which the flows' throughputs stayed within the convergence criterion "
+               "until the end of the run (convergence_time_ns).")
+    if len(never):
+        runs = ", ".join(df.loc[never, "run"])
+        caption += (f" {len(never)} of {len(df)} runs never converged (run {runs}) and are "
+                    "marked \u00d7 on the top edge.")
+    return fig, caption
+
+
+def fig_fct(sweep):
+    df = sweep["table"]
+    finished = df["flows_finished"] > 0
+    if not finished.any():
+        return None, ("No flow finished in any run, so there is no FCT slowdown figure "
+                      "(sweep.csv's slowdown columns are 0 then).")
+    fig, (ax50, ax99) = new_figure(sweep, panels=2)
+    for ax, col, name in ((ax50, "fct_slowdown.p50", "median"),
+                          (ax99, "fct_slowdown.p99", "99th percentile")):
+        y = df[col].where(finished)
+        scale = scale_y(ax, y)
+        draw(ax, sweep, y)
+        ax.set_ylabel(f"FCT slowdown, {name}" + (" (log scale)" if scale != "linear" else ""))
+        ax.set_title(title(sweep, f"FCT slowdown {col.split('.')[-1]}"))
+    legend(fig, ax99, sweep)
+    caption = ("Median (left) and 99th-percentile (right) flow-completion-time slowdown of the "
+               "finished flows (FCT / ideal FCT; 1 = as fast as alone on an idle network).")
+    partial = df[finished & (df["flows_finished"] < df["flows_total"])]
+    if len(partial):
+        caption += f" In {len(partial)} run(s) some flows did not finish and are not counted."
+    if (~finished).any():
+        caption += f" {int((~finished).sum())} run(s) finished no flow and are not drawn."
+    return fig, caption
+
+
+FIGURE_MAKERS = {"queue": fig_queue, "max_queue": fig_max_queue, "pfc": fig_pfc,
+                 "utilisation": fig_utilisation, "fairness": fig_fairness,
+                 "convergence": fig_convergence, "fct": fig_fct}
+
+
+# ---------------------------------------------------------------------------------------------
+# The page
+
+
+def _num(v, spec, scale=1.0, suffix=""):
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return None
+    return format(v * scale, spec) + suffix
+
+
+# (header, function of a table row -> text or None (shown as a grey dash)). Summaries of finished
+# flows are dashed out when no flow finished (sweep.csv holds 0 and 1 for them then).
+def _finished(row):
+    return row["flows_finished"] > 0
+
+
+TABLE_COLUMNS = [
+    ("flows finished", lambda r: None if math.isnan(r["flows_finished"]) else
+     f"{r['flows_finished']:.0f} of {r['flows_total']:.0f}"),
+    ("simulated (ms)", lambda r: _num(r["sim_time_ns"], ".3g", 1e-6)),
+    ("bottleneck util.", lambda r: _num(r["bottleneck.utilisation"], ".1f", 100, " %")),
+    ("busiest link util.", lambda r: _num(r["max_link_utilisation"], ".1f", 100, " %")),
+    ("mean queue (KB)", lambda r: _num(r["bottleneck.mean_queue_bytes"], ",.1f", 1e-3)),
+    ("std queue (KB)", lambda r: _num(r["bottleneck.std_queue_bytes"], ",.1f", 1e-3)),
+    ("max queue (KB)", lambda r: _num(r["max_queue_bytes"], ",.1f", 1e-3)),
+    ("PAUSE frames", lambda r: _num(r["pfc_pause_frames"], ",.0f")),
+    ("drops", lambda r: _num(r["drops"], ",.0f")),
+    ("ECN marks", lambda r: _num(r["ecn_marked_packets"], ",.0f")),
+    ("CNPs", lambda r: _num(r["cnps"], ",.0f")),
+    ("rate cuts", lambda r: _num(r["cc.rate_cuts"], ",.0f")),
+    ("FCT slowdown p50", lambda r: _num(r["fct_slowdown.p50"], ".2f") if _finished(r) else None),
+    ("FCT slowdown p99", lambda r: _num(r["fct_slowdown.p99"], ".2f") if _finished(r) else None),
+    ("flow throughput min / mean / max (Gb/s)", lambda r: (
+        f"{r['flow_throughput_gbps.min']:.2f} / {r['flow_throughput_gbps.mean']:.2f} / "
+        f"{r['flow_throughput_gbps.max']:.2f}") if _finished(r) else None),
+    ("Jain fairness", lambda r: _num(r["jain_fairness"], ".3f") if _finished(r) else None),
+    ("converged at (ms)", lambda r: _num(r["convergence_time_ns"], ".2f", 1e-6)),
+    ("wall time (s)", lambda r: _num(r["wall_time_s"], ".2f")),
+]
+
+
+def table_html(sweep, report_dir):
+    """The sweep table, one row per run, with a link to each run's report where there is one."""
+    e = html.escape
+    df = sweep["table"]
+    out = ['<div class="wide"><table class="sweep">', "<tr><th>run</th>"]
+    out += [f"<th>{e(k)}</th>" for k in sweep["keys"]]
+    out += [f"<th>{e(h)}</th>" for h, _ in TABLE_COLUMNS]
+    out.append("</tr>")
+    reports = 0
+    for _, r in df.iterrows():
+        run_report = os.path.join(sweep["dir"], r["dir"], "report", "index.html")
+        label = e(str(r["run"]).zfill(3))
+        if os.path.isfile(run_report):
+            href = os.path.relpath(run_report, report_dir).replace(os.sep, "/")
+            cell = f'<a href="{e(href)}" title="this run\'s report">{label}</a>'
+            reports += 1
+        else:
+            cell = label
+        cells = [f"<td>{cell}</td>"]
+        cells += [f'<td class="k">{e(str(r[k]))}</td>' for k in sweep["keys"]]
+        for _, fn in TABLE_COLUMNS:
+            try:
+                text = fn(r)
+            except (TypeError, ValueError, KeyError):
+                text = None
+            cells.append('<td class="v na">\u2014</td>' if text is None
+                         else f'<td class="v">{e(text)}</td>')
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</table></div>")
+    return "\n".join(out), reports
+
+
+def figure_key(sweep):
+    """How to read the figures: which key is on the x axis and which tell the lines apart."""
+    keys = sweep["keys"]
+    text = f"In the figures the x axis is {sweep['x'].label()}"
+    if len(keys) > 1:
+        text += f"; each colour is a value of {keys[1]}"
+    if len(keys) == 3:
+        text += f"; each line style a value of {keys[2]}"
+    elif len(keys) > 3:
+        text += f"; each line style a combination of {', '.join(keys[2:])}"
+    return text + "."
+
+
+def index_html(sweep, figures, notes, report_dir):
+    e = html.escape
+    df = sweep["table"]
+    name = sweep_name(sweep)
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+           f"<title>dcqcn sweep report: {e(name)}</title>", f"<style>{CSS}</style></head><body>",
+           f"<h1>{e(name)} \u2014 sweep of {len(df)} runs</h1>"]
+    varied = "; ".join(f"{k} = {', '.join(Axis(k, df[k]).labels)}" for k in sweep["keys"])
+    versions = {str(s["version"]) for s in sweep["summaries"].values() if "version" in s}
+    sub = [f"varied: {varied}",
+           f"dcqcn {versions.pop()}" if len(versions) == 1 else None,
+           f"sweep folder {os.path.abspath(sweep['dir'])}"]
+    dot = " \u00b7 "
+    out.append(f'<p class="sub">{e(dot.join(x for x in sub if x))}</p>')
+    table, reports = table_html(sweep, report_dir)
+    csv_href = os.path.relpath(sweep["path"], report_dir).replace(os.sep, "/")
+    out.append(f'<p>One row per run, from <a href="{e(csv_href)}">sweep.csv</a>. '
+               "A dash: not available (FCT, flow throughput and Jain fairness summarise finished "
+               "flows, and no flow finished; or the flows never converged).</p>")
+    out.append(table)
+    if reports == len(df):
+        out.append("<p>The run numbers link to each run's own report.</p>")
+    elif reports:
+        out.append(f"<p>{reports} of {len(df)} run numbers link to the run's own report; "
+                   "<code>dcqcn report DIR --runs</code> reports every run.</p>")
+    else:
+        out.append("<p>Each run's folder is <code>runs/NNN/</code>; "
+                   "<code>dcqcn report DIR --runs</code> also reports every run, with time series "
+                   "figures where the scenario recorded them, and links them from this table.</p>")
+    if figures:
+        out.append(f"<p>{e(figure_key(sweep))}</p>")
+    for name_, caption in figures:
+        out.append(f'<figure><img src="{name_}.png" alt="{e(caption)}">'
+                   f"<figcaption>{e(caption)}</figcaption></figure>")
+    for note in notes:
+        out.append(f"<p>{e(note)}</p>")
+    first = sweep["table"]["dir"].iloc[0]
+    resolved = os.path.join(sweep["dir"], first, "resolved.toml")
+    if os.path.isfile(resolved):
+        with open(resolved, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        out.append(f"<details><summary>resolved.toml of {e(first)}/ (the other runs differ in "
+                   "the varied keys)</summary>")
+        out.append(f"<pre>{e(text)}</pre></details>")
+    out.append("</body></html>\n")
+    return "\n".join(out)
+
+
+def build_sweep_report(sweep_dir, quiet=True, with_runs=False, run_report=None):
+    """Writes sweep_dir/report/{index.html, *.png}; with `with_runs`, first each run's report
+    through `run_report(run_dir, quiet)` (dcqcn_report.build_report). Returns index.html's
+    path."""
+    sweep = read_sweep(sweep_dir)
+    if with_runs:
+        for d in sweep["table"]["dir"]:
+            run_dir = os.path.join(sweep_dir, d)
+            if not os.path.isfile(os.path.join(run_dir, "summary.json")):
+                raise ReportError(f"{run_dir}: no summary.json (sweep.csv lists this run)")
+            try:
+                run_report(run_dir, quiet=quiet)
+            except ReportError as e:
+                raise ReportError(f"run {d}: {e}")
+    report_dir = os.path.join(sweep_dir, "report")
+    os.makedirs(report_dir, exist_ok=True)
+    plt.rcParams.update({"font.size": 10, "axes.titlesize": 12, "axes.titleweight": "bold"})
+
+    figures, notes = [], []
+    for name in SWEEP_FIGURES:
+        fig, text = FIGURE_MAKERS[name](sweep)
+        path = os.path.join(report_dir, f"{name}.png")
+        if fig is None:
+            remove_if_exists(path)  # stale, from an earlier report of this folder
+            if text:
+                notes.append(text)
+            continue
+        save_figure(fig, path)
+        figures.append((name, text))
+
+    index = os.path.join(report_dir, "index.html")
+    write_atomic(index, index_html(sweep, figures, notes, report_dir).encode("utf-8"))
+    if not quiet:
+        print(f"report: {index} ({len(sweep['table'])} runs, {len(figures)} figures: "
+              f"{', '.join(n for n, _ in figures) or 'none'})")
+    return index
