@@ -1,20 +1,27 @@
 // Egress port: transmission, wake-ups and PFC pause state.
 #include "net/egress_port.h"
 
+#include <algorithm>
+
 namespace dcqcn {
 
 void EgressPort::Kick() {
-  if (busy_) return;
   Time now = sim_->Now();
+  if (now < busy_until_) {
+    WakeAt(busy_until_);
+    return;
+  }
   Time wake = kTimeNever;
   Packet* p = NextPacket(now, &wake);
   if (p == nullptr) {
     if (wake != kTimeNever) WakeAt(wake);
     return;
   }
-  busy_ = true;
-  Time tx = link_->Transmit(p);
-  sim_->Schedule(now + tx, this, kTxDone, 0);
+  busy_until_ = now + link_->Transmit(p);
+  // No event marks the end of the transmission unless something already waits to follow it:
+  // a packet that arrives later finds the port free (or schedules the wake-up itself).
+  Time next = NextReadyTime(now);
+  if (next != kTimeNever) WakeAt(std::max(next, busy_until_));
 }
 
 void EgressPort::WakeAt(Time t) {
@@ -23,17 +30,12 @@ void EgressPort::WakeAt(Time t) {
   // A pending earlier wake-up covers this one: Kick() re-evaluates everything.
   if (wake_at_ > now && wake_at_ <= t) return;
   wake_at_ = t;
-  sim_->Schedule(t, this, kWake, ++wake_gen_);
+  sim_->Schedule(t, this, 0, ++wake_gen_);
 }
 
-void EgressPort::HandleEvent(uint32_t kind, uint64_t arg) {
-  if (kind == kTxDone) {
-    busy_ = false;
-  } else if (arg != wake_gen_) {
-    return;  // superseded wake-up
-  } else {
-    wake_at_ = kTimeNever;
-  }
+void EgressPort::HandleEvent(uint32_t, uint64_t gen) {
+  if (gen != wake_gen_) return;  // superseded wake-up
+  wake_at_ = kTimeNever;
   Kick();
 }
 

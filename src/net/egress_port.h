@@ -34,7 +34,7 @@ class EgressPort : public EventHandler {
   void OnPauseFrame(int priority, int quanta, bool until_resume);
   bool paused(int priority) const { return paused_until_[priority] > sim_->Now(); }
   Time paused_until(int priority) const { return paused_until_[priority]; }
-  bool busy() const { return busy_; }
+  bool busy() const { return sim_->Now() < busy_until_; }
 
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
@@ -42,16 +42,18 @@ class EgressPort : public EventHandler {
   // The owner's choice of the next packet to send now, or nullptr. When it returns nullptr
   // but something will become eligible later (pacer, pause expiry), it sets *wake_at.
   virtual Packet* NextPacket(Time now, Time* wake_at) = 0;
+  // After a transmission: the earliest time the owner may have another packet (`now` when one
+  // is queued), or kTimeNever when nothing waits. An early answer costs one wasted wake-up.
+  virtual Time NextReadyTime(Time now) const = 0;
   Simulator* sim_;
   NetStats* stats_;
 
  private:
-  enum Kind : uint32_t { kTxDone = 0, kWake = 1 };
   void WakeAt(Time t);
   std::unique_ptr<Link> link_;
   int node_id_;
   int port_index_;
-  bool busy_ = false;
+  Time busy_until_ = 0;  // the frame on the wire finishes then
   std::array<Time, kNumPriorities> paused_until_;
   Time wake_at_ = kTimeNever;  // earliest pending wake-up (lazily cancelled)
   uint64_t wake_gen_ = 0;

@@ -6,6 +6,15 @@
 namespace dcqcn {
 
 Packet* NicPort::NextPacket(Time now, Time* wake_at) { return nic_->NextPacket(now, wake_at); }
+Time NicPort::NextReadyTime(Time now) const { return nic_->NextReadyTime(now); }
+
+Time RdmaNic::NextReadyTime(Time now) const {
+  if (!control_.empty()) return now;
+  for (int q = 1; q < kNumPriorities; ++q) {
+    if (!ready_[q].empty()) return now;
+  }
+  return pacer_.empty() ? kTimeNever : pacer_.top().time;
+}
 
 RdmaNic::RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostConfig& config,
                  int host_id, std::vector<Flow>* flows, bool pause_until_resume)

@@ -28,6 +28,7 @@ class NicPort : public EgressPort {
 
  protected:
   Packet* NextPacket(Time now, Time* wake_at) override;
+  Time NextReadyTime(Time now) const override;
 
  private:
   RdmaNic* nic_;
@@ -54,6 +55,7 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
 
   size_t control_queued() const { return control_.size(); }
   Packet* NextPacket(Time now, Time* wake_at);
+  Time NextReadyTime(Time now) const;
 
  private:
   enum Kind : uint32_t { kFlowStart = 0, kRto = 1 };

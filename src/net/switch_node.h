@@ -41,6 +41,9 @@ class SwitchPort : public EgressPort {
 
  protected:
   Packet* NextPacket(Time now, Time* wake_at) override;
+  Time NextReadyTime(Time now) const override {
+    return nonempty_ != 0 || !queues_[kControlQueue].empty() ? now : kTimeNever;
+  }
 
  private:
   SwitchNode* owner_;
