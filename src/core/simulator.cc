@@ -29,10 +29,8 @@ void EventQueue::PutInWheel(const Event& e) {
   ++in_wheel_;
 }
 
-void EventQueue::Push(Event e) {
-  e.seq = seq_++;
+void EventQueue::PushSlow(const Event& e) {
   if (e.time < window_) Rewind(e.time);
-  ++size_;
   if (e.time < window_ + kHorizon) {
     PutInWheel(e);
   } else {

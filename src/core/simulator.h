@@ -49,7 +49,19 @@ class EventQueue {
     return current()[head_];
   }
   // Assigns e.seq. `e.time` must not be before the last event popped.
-  void Push(Event e);
+  void Push(Event e) {
+    e.seq = seq_++;
+    ++size_;
+    // The common case inline: a later slot of the wheel, appended unsorted.
+    if (e.time >= window_ + (Time{1} << kShift) && e.time < window_ + kHorizon) {
+      size_t slot = SlotOf(e.time);
+      slots_[slot].push_back(e);
+      occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
+      ++in_wheel_;
+      return;
+    }
+    PushSlow(e);
+  }
   Event Pop() {
     if (head_ == current().size()) Advance();
     --size_;
@@ -67,6 +79,7 @@ class EventQueue {
   static size_t SlotOf(Time t) { return static_cast<size_t>(t >> kShift) & (kSlots - 1); }
   std::vector<Event>& current() { return slots_[SlotOf(window_)]; }
   void PutInWheel(const Event& e);
+  void PushSlow(const Event& e);  // the current slot, beyond the horizon, or before the wheel
   // The current slot is used up: move to the next slot holding events (pulling in heap events
   // that the wheel now reaches) and sort it.
   void Advance();

@@ -2,6 +2,7 @@
 #include "net/rdma_nic.h"
 
 #include "net/headers.h"
+#include "net/round_robin.h"
 
 namespace dcqcn {
 
@@ -10,9 +11,7 @@ Time NicPort::NextReadyTime(Time now) const { return nic_->NextReadyTime(now); }
 
 Time RdmaNic::NextReadyTime(Time now) const {
   if (!control_.empty()) return now;
-  for (int q = 1; q < kNumPriorities; ++q) {
-    if (!ready_[q].empty()) return now;
-  }
+  if (ready_mask_ != 0) return now;
   return pacer_.empty() ? kTimeNever : pacer_.top().time;
 }
 
@@ -65,6 +64,7 @@ void RdmaNic::Activate(Flow& f) {
   if (f.next_avail <= now) {
     f.sched = kReady;
     ready_[f.priority].push_back(f.id);
+    ready_mask_ |= 1u << f.priority;
   } else {
     f.sched = kPacing;
     pacer_.push({f.next_avail, f.id});
@@ -94,22 +94,26 @@ Packet* RdmaNic::NextPacket(Time now, Time* wake_at) {
     if (f.sched != kPacing || f.next_avail != e.time) continue;  // stale entry
     f.sched = kReady;
     ready_[f.priority].push_back(f.id);
+    ready_mask_ |= 1u << f.priority;
   }
-  for (int k = 0; k < kNumPriorities - 1; ++k) {
-    int q = 1 + (rr_next_ - 1 + k) % (kNumPriorities - 1);
-    Ring<uint32_t>& ring = ready_[q];
-    if (ring.empty()) continue;
+  Flow* chosen = nullptr;
+  int q = RoundRobin(ready_mask_, rr_next_, [&](int q) {
     if (port_.paused(q)) {
       *wake_at = std::min(*wake_at, port_.paused_until(q));
-      continue;
+      return false;
     }
-    while (!ring.empty()) {
+    Ring<uint32_t>& ring = ready_[q];
+    while (!ring.empty() && chosen == nullptr) {
       Flow& f = (*flows_)[ring.pop_front()];
       f.sched = kIdle;
-      if (f.sender_done || f.snd_nxt >= f.total_packets) continue;  // finished or acked
-      rr_next_ = 1 + q % (kNumPriorities - 1);
-      return MakeDataPacket(f, now);
+      if (!f.sender_done && f.snd_nxt < f.total_packets) chosen = &f;  // else finished or acked
     }
+    if (ring.empty()) ready_mask_ &= ~(1u << q);
+    return chosen != nullptr;
+  });
+  if (chosen != nullptr) {
+    rr_next_ = RoundRobinAfter(q);
+    return MakeDataPacket(*chosen, now);
   }
   if (!pacer_.empty()) *wake_at = std::min(*wake_at, pacer_.top().time);
   return nullptr;

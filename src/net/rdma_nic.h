@@ -89,6 +89,7 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   std::array<Ring<uint32_t>, kNumPriorities> ready_;  // flows eligible now, per class
   std::priority_queue<PacerEntry, std::vector<PacerEntry>, std::greater<>> pacer_;
   int rr_next_ = 1;
+  uint32_t ready_mask_ = 0;  // bit q set: ready_[q] is not empty
 };
 
 }  // namespace dcqcn

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "net/round_robin.h"
+
 namespace dcqcn {
 
 void SwitchPort::Enqueue(Packet* p) {
@@ -52,20 +54,12 @@ Packet* SwitchPort::NextPacket(Time now, Time* wake_at) {
   if (!queues_[kControlQueue].empty()) {
     queue = kControlQueue;
   } else if (nonempty_ != 0) {
-    // Round-robin over the non-empty data queues: those from rr_next_ up, then those below.
-    const uint32_t from_next = nonempty_ & ~((1u << rr_next_) - 1);
-    const uint32_t below_next = nonempty_ & ((1u << rr_next_) - 1);
-    for (uint32_t mask : {from_next, below_next}) {
-      for (; mask != 0 && queue < 0; mask &= mask - 1) {
-        int q = __builtin_ctz(mask);
-        if (paused(q)) {
-          *wake_at = std::min(*wake_at, paused_until(q));
-          continue;
-        }
-        queue = q;
-        rr_next_ = q == kNumPriorities - 1 ? 1 : q + 1;
-      }
-    }
+    queue = RoundRobin(nonempty_, rr_next_, [&](int q) {
+      if (!paused(q)) return true;
+      *wake_at = std::min(*wake_at, paused_until(q));
+      return false;
+    });
+    if (queue >= 0) rr_next_ = RoundRobinAfter(queue);
   }
   if (queue < 0) return nullptr;
   Packet* p = queues_[queue].pop_front();
