@@ -19,6 +19,17 @@ struct CcCounters {
   uint64_t timer_events = 0;
   uint64_t byte_counter_events = 0;
   uint64_t flows_with_state = 0;  // flows that ever saw a CNP
+
+  CcCounters& operator+=(const CcCounters& o) {
+    rate_cuts += o.rate_cuts;
+    fast_recovery += o.fast_recovery;
+    additive_increase += o.additive_increase;
+    hyper_increase += o.hyper_increase;
+    timer_events += o.timer_events;
+    byte_counter_events += o.byte_counter_events;
+    flows_with_state += o.flows_with_state;
+    return *this;
+  }
 };
 
 // What congestion control may ask of its NIC.

@@ -168,16 +168,7 @@ Time Network::IdealFct(const Flow& f) const {
 
 CcCounters Network::cc_counters() const {
   CcCounters sum;
-  for (const auto& h : hosts_) {
-    CcCounters c = h->cc().counters();
-    sum.rate_cuts += c.rate_cuts;
-    sum.fast_recovery += c.fast_recovery;
-    sum.additive_increase += c.additive_increase;
-    sum.hyper_increase += c.hyper_increase;
-    sum.timer_events += c.timer_events;
-    sum.byte_counter_events += c.byte_counter_events;
-    sum.flows_with_state += c.flows_with_state;
-  }
+  for (const auto& h : hosts_) sum += h->cc().counters();
   return sum;
 }
 

@@ -18,6 +18,7 @@
 #include <sstream>
 #include <utility>
 
+#include "core/edit_distance.h"
 #include "core/error.h"
 #include "hpcc/hpcc_files.h"
 #include "scenario/resolved_toml.h"
@@ -114,21 +115,6 @@ const KeySchema* FindKey(const TableSchema& schema, std::string_view key) {
     if (k.name == key) return &k;
   }
   return nullptr;
-}
-
-size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
 }
 
 // "unknown key" plus the keys that would have been accepted, nearest first when one is close.
