@@ -34,7 +34,6 @@ class EgressPort : public EventHandler {
   void OnPauseFrame(int priority, int quanta, bool until_resume);
   bool paused(int priority) const { return paused_until_[priority] > sim_->Now(); }
   Time paused_until(int priority) const { return paused_until_[priority]; }
-  bool busy() const { return sim_->Now() < busy_until_; }
 
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
