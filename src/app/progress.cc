@@ -10,7 +10,7 @@ namespace dcqcn {
 ProgressLine::ProgressLine(bool enabled, Time end)
     : enabled_(enabled), end_(end), start_(std::chrono::steady_clock::now()), last_draw_(start_) {}
 
-void ProgressLine::Update(Time sim_now, uint64_t events) {
+void ProgressLine::Update(Time sim_now, uint64_t events, int flows_done, int flows_total) {
   if (!enabled_) return;
   auto now = std::chrono::steady_clock::now();
   if (now - last_draw_ < std::chrono::milliseconds(250)) return;
@@ -18,9 +18,11 @@ void ProgressLine::Update(Time sim_now, uint64_t events) {
   double wall = std::chrono::duration<double>(now - start_).count();
   double frac = end_ > 0 ? static_cast<double>(sim_now) / static_cast<double>(end_) : 0;
   double eta = frac > 0 ? wall * (1 - frac) / frac : 0;
-  fmt::print(stderr, "\r  sim {:>10} / {} ({:5.1f}%)  wall {:6.1f}s  ETA {:6.1f}s  {:6.2f} M ev/s ",
-             FormatTime(sim_now - sim_now % kNanosecond), FormatTime(end_), 100 * frac, wall, eta,
-             wall > 0 ? static_cast<double>(events) / wall / 1e6 : 0.0);
+  fmt::print(stderr,
+             "\r  sim {:>10} / {} ({:5.1f}%)  flows done {}/{}  wall {:6.1f}s  ETA <= {:6.1f}s  "
+             "{:6.2f} M ev/s ",
+             FormatTime(sim_now - sim_now % kNanosecond), FormatTime(end_), 100 * frac, flows_done,
+             flows_total, wall, eta, wall > 0 ? static_cast<double>(events) / wall / 1e6 : 0.0);
   std::fflush(stderr);
   drawn_ = true;
 }

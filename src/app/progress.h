@@ -12,7 +12,8 @@ class ProgressLine {
  public:
   ProgressLine(bool enabled, Time end);
   // Called often; redraws at most a few times per second.
-  void Update(Time sim_now, uint64_t events);
+  // `flows_done` of `flows_total`: the run also ends when every flow has finished.
+  void Update(Time sim_now, uint64_t events, int flows_done, int flows_total);
   void Finish();
 
  private:

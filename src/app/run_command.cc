@@ -43,7 +43,8 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   constexpr uint64_t kSlice = 1 << 16;
   while (!net.all_done() && sim.pending() > 0 && sim.next_time() <= s.duration) {
     sim.RunUntil(s.duration, kSlice);
-    progress.Update(sim.Now(), sim.events_executed());
+    progress.Update(sim.Now(), sim.events_executed(), net.flows_done(),
+                    static_cast<int>(net.flows().size()));
   }
   progress.Finish();
 
