@@ -28,7 +28,7 @@ PY
 fi
 walls=()
 for ((i = 1; i <= runs; i++)); do
-  out=$(taskset -c 0 /usr/bin/time -f "%e %M" "$bin" hpcc "$config" --out "$work/out" 2>&1 >/dev/null |
+  out=$(taskset -c "${DCQCN_BENCH_CORE:-1}" /usr/bin/time -f "%e %M" "$bin" hpcc "$config" --out "$work/out" 2>&1 >/dev/null |
         tail -1)
   read -r wall rss <<<"$out"
   walls+=("$wall")
