@@ -10,7 +10,6 @@ Mmu::Mmu(const SwitchConfig& config, std::vector<Bytes> headroom, int lossless_c
     : config_(config), headroom_(std::move(headroom)) {
   int ports = static_cast<int>(headroom_.size());
   ingress_.resize(static_cast<size_t>(ports) * kNumPriorities);
-  egress_.assign(static_cast<size_t>(ports) * kNumPriorities, 0);
   Bytes carved = 0;
   for (Bytes h : headroom_) {
     carved += lossless_classes * (config_.pfc.reserve + (config_.pfc.enabled ? h : 0));
@@ -84,19 +83,9 @@ bool Mmu::ShouldResume(int port, int prio) const {
          (q.shared == 0 || q.shared + xon_offset_ <= PauseThreshold());
 }
 
-void Mmu::RemoveEgress(int port, int queue, Bytes size) {
-  Bytes& b = egress_[port * kNumPriorities + queue];
-  b -= size;
-  if (b < 0) {
-    throw InvariantError(
-        fmt::format("switch egress queue counter went negative (port {}, queue {})", port, queue));
-  }
-}
-
-bool Mmu::ShouldMark(int port, int queue, Rng& rng) const {
+bool Mmu::ShouldMark(Bytes q, Rng& rng) const {
   const EcnConfig& ecn = config_.ecn;
   if (!ecn.enabled) return false;
-  Bytes q = egress_bytes(port, queue);
   if (q <= ecn.kmin) return false;
   if (q > ecn.kmax) return true;
   double p =
@@ -107,9 +96,6 @@ bool Mmu::ShouldMark(int port, int queue, Rng& rng) const {
 bool Mmu::Empty() const {
   for (const Ingress& q : ingress_) {
     if (q.reserve != 0 || q.shared != 0 || q.headroom != 0) return false;
-  }
-  for (Bytes b : egress_) {
-    if (b != 0) return false;
   }
   return shared_used_ == 0;
 }

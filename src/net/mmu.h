@@ -1,6 +1,6 @@
 // The switch's shared-buffer memory management unit (spec section 4.3/4.5): per (ingress port,
 // priority) accounting split into reserve, shared and headroom; the PFC XOFF/XON decisions;
-// per (egress port, queue) bytes for ECN/RED marking.
+// the ECN/RED marking decision on an egress queue's length (which the port itself counts).
 #pragma once
 
 #include <vector>
@@ -34,13 +34,8 @@ class Mmu {
   // Current XOFF threshold on the shared bytes of one ingress queue.
   Bytes PauseThreshold() const;
 
-  void AddEgress(int port, int queue, Bytes size) {
-    egress_[port * kNumPriorities + queue] += size;
-  }
-  void RemoveEgress(int port, int queue, Bytes size);
-  Bytes egress_bytes(int port, int queue) const { return egress_[port * kNumPriorities + queue]; }
-  // RED marking decision on the queue length after the departure (spec section 3).
-  bool ShouldMark(int port, int queue, Rng& rng) const;
+  // RED marking decision on an egress queue of `queue_bytes` after the departure (spec 3).
+  bool ShouldMark(Bytes queue_bytes, Rng& rng) const;
 
   Bytes headroom(int port) const { return headroom_[port]; }
   Bytes shared_used() const { return shared_used_; }
@@ -70,7 +65,6 @@ class Mmu {
   Bytes xon_offset_ = 0;
   Bytes shared_used_ = 0;
   std::vector<Ingress> ingress_;
-  std::vector<Bytes> egress_;
 };
 
 }  // namespace dcqcn

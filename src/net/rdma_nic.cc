@@ -21,7 +21,6 @@ RdmaNic::RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostCo
       stats_(stats),
       pool_(pool),
       config_(config),
-      host_id_(host_id),
       flows_(flows),
       pause_until_resume_(pause_until_resume),
       port_(sim, stats, this, host_id) {}
@@ -62,14 +61,18 @@ void RdmaNic::Activate(Flow& f) {
   if (f.sched != kIdle || f.sender_done || f.snd_nxt >= f.total_packets || !f.started) return;
   Time now = sim_->Now();
   if (f.next_avail <= now) {
-    f.sched = kReady;
-    ready_[f.priority].push_back(f.id);
-    ready_mask_ |= 1u << f.priority;
+    MakeReady(f);
   } else {
     f.sched = kPacing;
     pacer_.push({f.next_avail, f.id});
   }
   port_.Kick();
+}
+
+void RdmaNic::MakeReady(Flow& f) {
+  f.sched = kReady;
+  ready_[f.priority].push_back(f.id);
+  ready_mask_ |= 1u << f.priority;
 }
 
 void RdmaNic::SetRate(Flow& f, Rate rate) {
@@ -92,9 +95,7 @@ Packet* RdmaNic::NextPacket(Time now, Time* wake_at) {
     pacer_.pop();
     Flow& f = (*flows_)[e.flow];
     if (f.sched != kPacing || f.next_avail != e.time) continue;  // stale entry
-    f.sched = kReady;
-    ready_[f.priority].push_back(f.id);
-    ready_mask_ |= 1u << f.priority;
+    MakeReady(f);
   }
   Flow* chosen = nullptr;
   int q = RoundRobin(ready_mask_, rr_next_, [&](int q) {

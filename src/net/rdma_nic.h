@@ -69,6 +69,7 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   };
 
   void Activate(Flow& f);
+  void MakeReady(Flow& f);  // eligible to send now: into its class's ready ring
   Packet* MakeDataPacket(Flow& f, Time now);
   void SendControl(PacketType type, Flow& f, uint32_t psn, bool cnp_flag);
   void OnAckProgress(Flow& f, uint32_t acked);
@@ -79,7 +80,6 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   NetStats* stats_;
   PacketPool* pool_;
   HostConfig config_;
-  int host_id_;
   std::vector<Flow>* flows_;
   bool pause_until_resume_;
   NicPort port_;

@@ -127,15 +127,14 @@ void SwitchNode::Receive(Packet* p, int in_port) {
     return;
   }
   p->in_port = static_cast<uint16_t>(in_port);
-  mmu_->AddEgress(out, p->priority, p->size);
   if (mmu_->ShouldPause(in_port, p->priority)) SendPfc(in_port, p->priority, true);
   ports_[out]->Enqueue(p);
 }
 
 void SwitchNode::OnDequeue(int port, int queue, Packet* p) {
   if (queue == kControlQueue) return;
-  mmu_->RemoveEgress(port, queue, p->size);
-  if (p->type == PacketType::kData && mmu_->ShouldMark(port, queue, rng_)) {
+  // The port has already taken the packet off its queue: RED sees the length after departure.
+  if (p->type == PacketType::kData && mmu_->ShouldMark(ports_[port]->queued_bytes(queue), rng_)) {
     if (!p->ce) ++stats_->ecn_marked_packets;
     p->ce = true;
   }
