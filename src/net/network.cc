@@ -32,7 +32,6 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
 
   // Ports and links. A switch port's index is its order among the switch's cables.
   adjacency_.assign(num_nodes, {});
-  std::vector<EgressPort*> port_of_end;  // per cable end: the egress port at that end
   auto add_port = [&](int node) -> EgressPort& {
     if (node < num_hosts) {
       if (!adjacency_[node].empty()) {
@@ -45,8 +44,10 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
     }
     return switches_[node - num_hosts]->AddPort();
   };
-  std::vector<std::vector<Time>> port_delay(num_nodes);
-  std::vector<std::vector<Rate>> port_rate(num_nodes);
+  auto node_at = [&](int node) -> Node* {
+    return node < num_hosts ? static_cast<Node*>(hosts_[node].get())
+                            : switches_[node - num_hosts].get();
+  };
   for (const LinkSpec& l : topo.links) {
     EgressPort& pa = add_port(l.a);
     int ia = static_cast<int>(adjacency_[l.a].size());
@@ -55,16 +56,8 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
     int ib = static_cast<int>(adjacency_[l.b].size());
     adjacency_[l.b].push_back({l.a, ia});
     adjacency_[l.a][ia].second = ib;
-    Node* na =
-        l.a < num_hosts ? static_cast<Node*>(hosts_[l.a].get()) : switches_[l.a - num_hosts].get();
-    Node* nb =
-        l.b < num_hosts ? static_cast<Node*>(hosts_[l.b].get()) : switches_[l.b - num_hosts].get();
-    pa.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, nb, ib));
-    pb.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, na, ia));
-    port_delay[l.a].push_back(l.delay);
-    port_delay[l.b].push_back(l.delay);
-    port_rate[l.a].push_back(l.rate);
-    port_rate[l.b].push_back(l.rate);
+    pa.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, node_at(l.b), ib));
+    pb.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, node_at(l.a), ia));
   }
   for (int h = 0; h < num_hosts; ++h) {
     if (adjacency_[h].empty()) {
@@ -78,12 +71,11 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
   int lossless = std::max<int>(1, static_cast<int>(classes.size()));
   Bytes mtu_frame = DataFrameBytes(s.host.mtu);
   for (int sw = 0; sw < topo.switches; ++sw) {
-    int node = num_hosts + sw;
     std::vector<Bytes> headroom;
-    for (size_t p = 0; p < port_delay[node].size(); ++p) {
-      headroom.push_back(s.sw.pfc.headroom_auto
-                             ? AutoHeadroom(port_rate[node][p], port_delay[node][p], mtu_frame)
-                             : s.sw.pfc.headroom);
+    for (int p = 0; p < switches_[sw]->num_ports(); ++p) {
+      const Link& link = switches_[sw]->port(p).link();
+      headroom.push_back(s.sw.pfc.headroom_auto ? AutoHeadroom(link.rate(), link.delay(), mtu_frame)
+                                                : s.sw.pfc.headroom);
     }
     switches_[sw]->InitMmu(lossless, mtu_frame, std::move(headroom));
   }
