@@ -1,7 +1,11 @@
 // Helpers shared by tests: programmatic scenarios that do not go through the TOML loader.
 #pragma once
 
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "scenario/scenario.h"
 
@@ -29,6 +33,44 @@ inline Scenario IncastScenario(int n, Bytes size, Rate rate = 40 * kGbps) {
   for (int i = 1; i <= n; ++i) s.flows.push_back({i, 0, size, 0, 3});
   s.explicit_flows = n;
   return s;
+}
+
+// One column of a plain CSV file (no quoted commas), by its header name, in row order.
+inline std::vector<std::string> CsvColumn(const std::string& path, const std::string& column) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  auto split = [](const std::string& line) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.push_back("");
+    return cells;
+  };
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = split(line);
+  size_t index = header.size();
+  for (size_t i = 0; i < header.size(); ++i) {
+    if (header[i] == column) index = i;
+  }
+  if (index == header.size()) throw std::runtime_error(path + " has no column " + column);
+  std::vector<std::string> values;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> cells = split(line);
+    values.push_back(index < cells.size() ? cells[index] : "");
+  }
+  return values;
+}
+
+// Rows of a CSV file, without its header.
+inline size_t CsvRowCount(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  size_t rows = 0;
+  std::getline(in, line);
+  while (std::getline(in, line)) rows += !line.empty();
+  return rows;
 }
 
 }  // namespace dcqcn::testing

@@ -11,6 +11,7 @@
 #include "hpcc/hpcc_output.h"
 #include "net/network.h"
 #include "output/atomic_file.h"
+#include "output/staged_folder.h"
 
 namespace dcqcn {
 
@@ -21,26 +22,34 @@ HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
   }
   HpccCommandResult result;
   namespace fs = std::filesystem;
-  if (options.out_dir.empty()) {
-    result.out_dir = "results/" + setup.scenario.name;
-    result.fct_file = setup.fct_output_file;
-    result.pfc_file = setup.pfc_output_file;
+  result.out_dir = options.out_dir.empty() ? "results/" + setup.scenario.name : options.out_dir;
+  StagedFolder folder(result.out_dir, options.force);
+  // With --out the FCT and PFC files go into the folder (staged with it); without, to the
+  // config's paths, as that simulator writes them.
+  std::string fct_path = setup.fct_output_file, pfc_path = setup.pfc_output_file;
+  if (!options.out_dir.empty()) {
+    const std::string fct_name = fs::path(setup.fct_output_file).filename().string();
+    const std::string pfc_name = fs::path(setup.pfc_output_file).filename().string();
+    fct_path = (fs::path(folder.path()) / fct_name).string();
+    pfc_path = (fs::path(folder.path()) / pfc_name).string();
+    result.fct_file = (fs::path(folder.dir()) / fct_name).string();
+    result.pfc_file = (fs::path(folder.dir()) / pfc_name).string();
   } else {
-    result.out_dir = options.out_dir;
-    result.fct_file =
-        (fs::path(options.out_dir) / fs::path(setup.fct_output_file).filename()).string();
-    result.pfc_file =
-        (fs::path(options.out_dir) / fs::path(setup.pfc_output_file).filename()).string();
+    result.fct_file = fct_path;
+    result.pfc_file = pfc_path;
   }
 
   RunOptions run;
-  run.out_dir = result.out_dir;
+  run.out_dir = folder.path();
   run.progress = options.progress;
+  run.stop = options.stop;
   run.after_run = [&](const Network& net) {
-    WriteFileAtomic(result.fct_file, HpccFctText(net, setup.dports));
-    WriteFileAtomic(result.pfc_file, HpccPfcText(net));
+    WriteFileAtomic(fct_path, HpccFctText(net, setup.dports));
+    WriteFileAtomic(pfc_path, HpccPfcText(net));
   };
   result.summary = RunScenario(setup.scenario, run);
+  folder.Commit();
+  result.out_dir = folder.dir();
   return result;
 }
 

@@ -2,6 +2,7 @@
 // PFC files in that simulator's formats, next to our own output folder.
 #pragma once
 
+#include <atomic>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -11,7 +12,9 @@ struct HpccCommandOptions {
   std::string config;   // path of the config.txt; the paths inside are relative to the cwd
   std::string out_dir;  // empty: results/<config stem>/, HPCC files at the config's paths
   bool progress = false;
-  bool quiet = false;  // no warnings on stderr
+  bool quiet = false;                       // no warnings on stderr
+  bool force = false;                       // replace an --out folder that is not a result
+  const std::atomic<bool>* stop = nullptr;  // set by a signal handler: stop, write nothing
 };
 
 struct HpccCommandResult {

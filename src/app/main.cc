@@ -1,8 +1,10 @@
-// The dcqcn command line: run, check, buffer, sweep, report and hpcc.
+// The dcqcn command line: run, check, buffer, sweep, report, hpcc and keys.
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 
@@ -14,6 +16,8 @@
 #include "app/sweep_command.h"
 #include "core/error.h"
 #include "net/network.h"
+#include "output/staged_folder.h"
+#include "scenario/key_reference.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_loader.h"
 
@@ -21,27 +25,54 @@ namespace {
 
 using dcqcn::Scenario;
 
+// Ctrl-C or SIGTERM: the run stops at its next slice and writes nothing; the previous results
+// stay as they were.
+std::atomic<bool> g_stop{false};
+void RequestStop(int) { g_stop = true; }
+
 Scenario Load(const std::string& file, const std::vector<std::string>& sets) {
   return file.empty() ? dcqcn::DefaultScenario(sets) : dcqcn::LoadScenarioFile(file, sets);
 }
 
+// A number of summary.json, or "-" where the statistic is empty (null).
+std::string Num(const nlohmann::json& v, double scale = 1, int digits = 2) {
+  return v.is_number() ? fmt::format("{:.{}f}", v.get<double>() * scale, digits) : "-";
+}
+
 void PrintSummary(const nlohmann::json& j, const std::string& out_dir) {
-  auto num = [&](const char* k) { return j[k].get<double>(); };
+  const double start_ms = j["active_start_ns"].get<double>() / 1e6;
+  const double end_ms = j["sim_time_ns"].get<double>() / 1e6;
   fmt::print(
-      "{}: {} of {} flows finished in {:.3f} ms simulated ({:.2f} s wall, {:.2f} M "
+      "{}: {} of {} flows finished; {:.3f} ms simulated{} ({:.2f} s wall, {:.2f} M "
       "packet-hops/s)\n",
       j["scenario"].get<std::string>(), j["flows_finished"].get<int>(), j["flows_total"].get<int>(),
-      num("sim_time_ns") / 1e6, num("wall_time_s"), num("packet_hops_per_s") / 1e6);
+      end_ms - start_ms,
+      start_ms > 0 ? fmt::format(" from the first flow's start at {:.3f} ms", start_ms) : "",
+      j["wall_time_s"].get<double>(), j["packet_hops_per_s"].get<double>() / 1e6);
   fmt::print("  delivered {:.3f} MB, drops {}, PFC pause frames {}, ECN marks {}, CNPs {}\n",
-             num("bytes_delivered") / 1e6, j["drops"].get<uint64_t>(),
+             j["bytes_delivered"].get<double>() / 1e6, j["drops"].get<uint64_t>(),
              j["pfc_pause_frames"].get<uint64_t>(), j["ecn_marked_packets"].get<uint64_t>(),
              j["cnps"].get<uint64_t>());
-  fmt::print(
-      "  max queue {:.1f} KB, busiest link {:.1f}% utilised, FCT slowdown p50 {:.2f} p99 "
-      "{:.2f}, Jain {:.4f}\n",
-      num("max_queue_bytes") / 1e3, 100 * num("max_link_utilisation"),
-      j["fct_slowdown"]["p50"].get<double>(), j["fct_slowdown"]["p99"].get<double>(),
-      num("jain_fairness"));
+  fmt::print("  max queue {:.1f} KB, busiest link {}% utilised, FCT slowdown p50 {} p99 {}\n",
+             j["max_queue_bytes"].get<double>() / 1e3, Num(j["max_link_utilisation"], 100, 1),
+             Num(j["fct_slowdown"]["p50"]), Num(j["fct_slowdown"]["p99"]));
+  const nlohmann::json& tput = j["flow_throughput_gbps"];
+  fmt::print("  flow throughput min/mean/max {}/{}/{} Gb/s over {} active flows, Jain {}\n",
+             Num(tput["min"]), Num(tput["mean"]), Num(tput["max"]), tput["count"].get<int>(),
+             Num(j["jain_fairness"], 1, 4));
+  for (const auto& [tag, m] : j["by_tag"].items()) {
+    const nlohmann::json& t = m["flow_throughput_gbps"];
+    fmt::print("  tag {}: {} flows ({} finished), throughput min/mean/max {}/{}/{} Gb/s, Jain {}\n",
+               tag, m["flows"].get<int>(), m["finished"].get<int>(), Num(t["min"]),
+               Num(t["mean"]), Num(t["max"]), Num(m["jain_fairness"], 1, 4));
+  }
+  const nlohmann::json& conv = j["convergence"];
+  if (conv["time_ns"].is_number()) {
+    fmt::print("  converged {} ms after the last change of the active flows (at {} ms)\n",
+               Num(conv["time_ns"], 1e-6, 3), Num(conv["period_from_ns"], 1e-6, 3));
+  } else {
+    fmt::print("  convergence time: none ({})\n", conv["status"].get<std::string>());
+  }
   if (!out_dir.empty()) fmt::print("  results in {}/\n", out_dir);
 }
 
@@ -63,6 +94,9 @@ int main(int argc, char** argv) {
   run->add_option("--seed", seed, "random seed (overrides the scenario's)")
       ->check(CLI::NonNegativeNumber);
   run->add_flag("--quiet", quiet, "print nothing but errors");
+  bool force = false;
+  run->add_flag("--force", force,
+                "replace an --out folder even if it holds files that are not a dcqcn result");
 
   std::string check_file;
   std::vector<std::string> check_sets;
@@ -83,6 +117,8 @@ int main(int argc, char** argv) {
   sweep->add_option("--out", sweep_opts.out_dir, "output folder (default results/<name>-sweep/)");
   sweep->add_option("--jobs", sweep_opts.jobs, "runs in parallel")->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", sweep_opts.quiet, "print nothing but errors");
+  sweep->add_flag("--force", sweep_opts.force,
+                  "replace an --out folder even if it holds files that are not a dcqcn result");
 
   std::string report_dir;
   bool report_runs = false;
@@ -102,6 +138,13 @@ int main(int argc, char** argv) {
                    "output folder, also for the FCT and PFC files (default results/<config "
                    "stem>/, and the config's paths)");
   hpcc->add_flag("--quiet", hpcc_opts.quiet, "print nothing but errors");
+  hpcc->add_flag("--force", hpcc_opts.force,
+                 "replace an --out folder even if it holds files that are not a dcqcn result");
+
+  CLI::App* keys = app.add_subcommand(
+      "keys", fmt::format("print every scenario key with its type, default and meaning "
+                          "(Markdown; committed as {})",
+                          dcqcn::kKeyReferencePath));
 
   try {
     app.parse(argc, argv);
@@ -110,6 +153,15 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : 2;
   }
 
+  if (*keys) {
+    fmt::print("{}", dcqcn::KeyReferenceMarkdown());
+    return 0;
+  }
+
+  if (*run || *sweep || *hpcc) {
+    std::signal(SIGINT, RequestStop);
+    std::signal(SIGTERM, RequestStop);
+  }
   try {
     if (*run) {
       if (seed >= 0) run_sets.push_back(fmt::format("seed={}", seed));
@@ -119,17 +171,22 @@ int main(int argc, char** argv) {
         for (const std::string& w : dcqcn::BufferWarnings(s))
           fmt::print(stderr, "warning: {}\n", w);
       }
+      dcqcn::StagedFolder folder(out_dir, force);
       dcqcn::RunOptions options;
-      options.out_dir = out_dir;
+      options.out_dir = folder.path();
       options.progress = !quiet && isatty(STDERR_FILENO);
+      options.stop = &g_stop;
       nlohmann::json summary = dcqcn::RunScenario(s, options);
-      if (!quiet) PrintSummary(summary, out_dir);
+      folder.Commit();
+      if (!quiet) PrintSummary(summary, folder.dir());
     } else if (*sweep) {
+      sweep_opts.stop = &g_stop;
       return dcqcn::RunSweepCommand(sweep_opts);
     } else if (*report) {
       return dcqcn::RunReportCommand(report_dir, report_runs);
     } else if (*hpcc) {
       hpcc_opts.progress = !hpcc_opts.quiet && isatty(STDERR_FILENO);
+      hpcc_opts.stop = &g_stop;
       dcqcn::HpccCommandResult r = dcqcn::RunHpccCommand(hpcc_opts);
       if (!hpcc_opts.quiet) {
         PrintSummary(r.summary, r.out_dir);
@@ -148,6 +205,9 @@ int main(int argc, char** argv) {
   } catch (const dcqcn::InputError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;
+  } catch (const dcqcn::Interrupted& e) {
+    fmt::print(stderr, "{}\n", e.what());
+    return 130;
   } catch (const dcqcn::InvariantError& e) {
     fmt::print(stderr, "internal error (invariant violated, please report): {}\n", e.what());
     return 3;

@@ -7,8 +7,18 @@
 
 namespace dcqcn {
 
-ProgressLine::ProgressLine(bool enabled, Time end)
-    : enabled_(enabled), end_(end), start_(std::chrono::steady_clock::now()), last_draw_(start_) {}
+double ProgressFraction(Time origin, Time end, Time now) {
+  if (end <= origin) return 1;
+  const double f = static_cast<double>(now - origin) / static_cast<double>(end - origin);
+  return f < 0 ? 0 : (f > 1 ? 1 : f);
+}
+
+ProgressLine::ProgressLine(bool enabled, Time origin, Time end)
+    : enabled_(enabled),
+      origin_(origin),
+      end_(end),
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_) {}
 
 void ProgressLine::Update(Time sim_now, uint64_t events, int flows_done, int flows_total) {
   if (!enabled_) return;
@@ -16,7 +26,7 @@ void ProgressLine::Update(Time sim_now, uint64_t events, int flows_done, int flo
   if (now - last_draw_ < std::chrono::milliseconds(250)) return;
   last_draw_ = now;
   double wall = std::chrono::duration<double>(now - start_).count();
-  double frac = end_ > 0 ? static_cast<double>(sim_now) / static_cast<double>(end_) : 0;
+  double frac = ProgressFraction(origin_, end_, sim_now);
   double eta = frac > 0 ? wall * (1 - frac) / frac : 0;
   fmt::print(stderr,
              "\r  sim {:>10} / {} ({:5.1f}%)  flows done {}/{}  wall {:6.1f}s  ETA <= {:6.1f}s  "

@@ -8,9 +8,13 @@
 
 namespace dcqcn {
 
+// How much of the active interval [origin, end] lies before `now`, in 0..1.
+double ProgressFraction(Time origin, Time end, Time now);
+
 class ProgressLine {
  public:
-  ProgressLine(bool enabled, Time end);
+  // The run's active interval is [origin, end]: from the first flow's start to the duration.
+  ProgressLine(bool enabled, Time origin, Time end);
   // Called often; redraws at most a few times per second.
   // `flows_done` of `flows_total`: the run also ends when every flow has finished.
   void Update(Time sim_now, uint64_t events, int flows_done, int flows_total);
@@ -18,6 +22,7 @@ class ProgressLine {
 
  private:
   bool enabled_;
+  Time origin_;
   Time end_;
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_draw_;

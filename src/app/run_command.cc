@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "app/progress.h"
+#include "core/error.h"
 #include "net/network.h"
 #include "output/atomic_file.h"
 #include "output/results.h"
@@ -35,16 +36,24 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   Network net(s);
   Simulator& sim = net.sim();
   TimeSeriesSampler sampler(&net, s.output);
-  ProgressLine progress(options.progress, s.duration);
+  ProgressLine progress(options.progress, net.first_start(), s.duration);
+  // Queue statistics count over the active interval, after the warm-up.
   WarmupEnd warmup(&net);
-  if (s.output.warmup > 0) sim.Schedule(s.output.warmup, &warmup, 0, 0);
+  if (net.first_start() + s.output.warmup < s.duration) {
+    sim.Schedule(net.first_start() + s.output.warmup, &warmup, 0, 0);
+  }
 
-  // Run in slices so the progress line stays live without a check per event.
+  // Run in slices so the progress line stays live and a stop request is seen without a check
+  // per event.
   constexpr uint64_t kSlice = 1 << 16;
   while (!net.all_done() && sim.pending() > 0 && sim.next_time() <= s.duration) {
     sim.RunUntil(s.duration, kSlice);
     progress.Update(sim.Now(), sim.events_executed(), net.flows_done(),
                     static_cast<int>(net.flows().size()));
+    if (options.stop != nullptr && options.stop->load()) {
+      progress.Finish();
+      throw Interrupted("interrupted: no results written");
+    }
   }
   progress.Finish();
 
@@ -62,16 +71,16 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   info.events = sim.events_executed();
   info.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  info.sample_times = sampler.times();
+  info.delivered = sampler.DeliveredByFlow();
 
   nlohmann::json summary = Summary(net, info);
-  Time converged = sampler.ConvergenceTime();
-  summary["convergence_time_ns"] =
-      converged >= 0 ? nlohmann::json(converged / kNanosecond) : nlohmann::json(nullptr);
   if (options.after_run) options.after_run(net);
   if (!options.out_dir.empty()) {
     const std::string& dir = options.out_dir;
     WriteFileAtomic(dir + "/resolved.toml", ResolvedToml(s));
     WriteFileAtomic(dir + "/flows.csv", FlowsCsv(net, info.sim_time));
+    WriteFileAtomic(dir + "/links.csv", LinksCsv(net));
     sampler.Write(dir);
     WriteFileAtomic(dir + "/summary.json", summary.dump(2) + "\n");
   }

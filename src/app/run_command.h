@@ -1,6 +1,7 @@
 // `dcqcn run`: simulate a scenario and write its output folder.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,15 +13,18 @@ namespace dcqcn {
 class Network;
 
 struct RunOptions {
-  std::string out_dir;    // empty: do not write files (tests, benchmarks)
+  std::string out_dir;    // empty: do not write files (tests, benchmarks); else an empty folder
   bool progress = false;  // progress line on stderr
+  // Set asynchronously (a signal handler) to stop the run: RunScenario throws Interrupted.
+  const std::atomic<bool>* stop = nullptr;
   // Called with the finished network before the output folder is written (`dcqcn hpcc` writes
   // its HPCC-format FCT and PFC files from it).
   std::function<void(const Network&)> after_run;
 };
 
 // Runs the scenario to completion (all flows done, or its duration) and returns summary.json's
-// content. Throws InputError for scenarios that cannot be built, InvariantError on a bug.
+// content. Throws InputError for scenarios that cannot be built, InvariantError on a bug,
+// Interrupted when `stop` was set.
 nlohmann::json RunScenario(const Scenario& s, const RunOptions& options);
 
 }  // namespace dcqcn

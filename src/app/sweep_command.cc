@@ -7,11 +7,13 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "app/run_command.h"
 #include "core/error.h"
 #include "output/atomic_file.h"
+#include "output/staged_folder.h"
 #include "scenario/scenario_loader.h"
 
 namespace dcqcn {
@@ -95,6 +97,17 @@ std::vector<std::string> SweepColumns() {
           "wall_time_s"};
 }
 
+std::vector<std::string> SweepTagColumns() {
+  return {"flows",
+          "finished",
+          "flow_throughput_gbps.min",
+          "flow_throughput_gbps.mean",
+          "flow_throughput_gbps.max",
+          "jain_fairness",
+          "fct_slowdown.p50",
+          "fct_slowdown.p99"};
+}
+
 int RunSweepCommand(const SweepOptions& options) {
   if (options.vary.empty()) {
     throw InputError("sweep: give at least one --vary KEY=V1,V2,...");
@@ -140,6 +153,7 @@ int RunSweepCommand(const SweepOptions& options) {
     out_dir = "results/" + base + "-sweep";
   }
 
+  StagedFolder folder(out_dir, options.force);
   std::vector<nlohmann::json> summaries(scenarios.size());
   std::vector<std::string> errors(scenarios.size());
   std::vector<std::exception_ptr> failures(scenarios.size());
@@ -148,7 +162,8 @@ int RunSweepCommand(const SweepOptions& options) {
   auto worker = [&] {
     for (size_t i = next++; i < scenarios.size(); i = next++) {
       RunOptions run;
-      run.out_dir = fmt::format("{}/runs/{:03}", out_dir, i);
+      run.out_dir = fmt::format("{}/runs/{:03}", folder.path(), i);
+      run.stop = options.stop;
       try {
         summaries[i] = RunScenario(scenarios[i], run);
       } catch (const std::exception& e) {
@@ -171,17 +186,31 @@ int RunSweepCommand(const SweepOptions& options) {
     if (failure) std::rethrow_exception(failure);  // keeps its kind: input error or invariant
   }
 
+  // Every tag that any run reported, in name order, gets its own columns.
+  std::set<std::string> tags;
+  for (const nlohmann::json& summary : summaries) {
+    for (const auto& [tag, metrics] : summary["by_tag"].items()) tags.insert(tag);
+  }
+  std::vector<std::string> columns = SweepColumns();
+  for (const std::string& tag : tags) {
+    for (const std::string& c : SweepTagColumns()) columns.push_back("tag." + tag + "." + c);
+  }
   std::string csv = "run,dir";
   for (const Axis& axis : axes) csv += "," + CsvCell(axis.key);
-  for (const std::string& c : SweepColumns()) csv += "," + c;
+  for (const std::string& c : columns) csv += "," + CsvCell(c);
   csv += "\n";
   for (size_t i = 0; i < scenarios.size(); ++i) {
     csv += fmt::format("{},runs/{:03}", i, i);
     for (const std::string& v : combos[i]) csv += "," + CsvCell(v);
-    for (const std::string& c : SweepColumns()) csv += "," + CsvCell(Metric(summaries[i], c));
+    for (const std::string& c : columns) {
+      // "tag.<tag>.<path>" is summary.json's by_tag.<tag>.<path>.
+      const std::string path = c.rfind("tag.", 0) == 0 ? "by_tag." + c.substr(4) : c;
+      csv += "," + CsvCell(Metric(summaries[i], path));
+    }
     csv += "\n";
   }
-  WriteFileAtomic(out_dir + "/sweep.csv", csv);
+  WriteFileAtomic(folder.path() + "/sweep.csv", csv);
+  folder.Commit();
   if (!options.quiet) fmt::print("{} runs; table in {}/sweep.csv\n", scenarios.size(), out_dir);
   return 0;
 }

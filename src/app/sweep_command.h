@@ -2,6 +2,7 @@
 // one table (sweep.csv) of the headline numbers of every run.
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -14,12 +15,16 @@ struct SweepOptions {
   std::string out_dir;            // default results/<scenario name>-sweep/
   int jobs = 1;                   // runs in parallel
   bool quiet = false;
+  bool force = false;                       // replace an --out folder that is not a result
+  const std::atomic<bool>* stop = nullptr;  // set by a signal handler: stop, write nothing
 };
 
 // Returns the process exit code; throws InputError for bad input.
 int RunSweepCommand(const SweepOptions& options);
 
-// The headline columns of sweep.csv, in order, and their values from one summary.json.
+// The headline columns of sweep.csv, in order: paths into summary.json.
 std::vector<std::string> SweepColumns();
+// The per-tag columns: for every tag, "tag.<tag>.<path>" with these paths into by_tag.<tag>.
+std::vector<std::string> SweepTagColumns();
 
 }  // namespace dcqcn

@@ -1,4 +1,5 @@
-// Error types that map to the CLI's exit codes: bad user input (1) and broken invariants (3).
+// Error types that map to the CLI's exit codes: bad user input (1), broken invariants (3) and an
+// interrupted run (130).
 #pragma once
 
 #include <stdexcept>
@@ -15,6 +16,12 @@ class InputError : public std::runtime_error {
 
 // The simulation broke one of its own invariants (a bug in dcqcn, never the user's fault).
 class InvariantError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The user stopped the run (Ctrl-C, SIGTERM); nothing was written.
+class Interrupted : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

@@ -102,6 +102,9 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
     h->SetOnFlowDone([this](Flow&) { ++flows_done_; });
   }
   for (Flow& f : flows_) hosts_[f.src]->AddFlow(f);
+  first_start_ = kTimeNever;
+  for (const Flow& f : flows_) first_start_ = std::min(first_start_, f.start);
+  if (flows_.empty()) first_start_ = 0;
 }
 
 void Network::BuildRoutes() {
@@ -119,6 +122,11 @@ void Network::BuildRoutes() {
                                    scenario_.source, f.src, f.dst));
     }
   }
+}
+
+const Link& Network::link(int node, int port) const {
+  const int hosts = scenario_.topology.hosts;
+  return node < hosts ? hosts_[node]->port().link() : switches_[node - hosts]->port(port).link();
 }
 
 std::vector<LinkSpec> Network::PathOf(const Flow& f) const {

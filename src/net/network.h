@@ -34,11 +34,19 @@ class Network {
   std::vector<std::unique_ptr<RdmaNic>>& hosts() { return hosts_; }
   const Scenario& scenario() const { return scenario_; }
   int flows_done() const { return flows_done_; }
+  // The first flow's start: the origin of the run's active interval (HPCC inputs start at 2 s).
+  Time first_start() const { return first_start_; }
   // Congestion-control event counts summed over every NIC.
   CcCounters cc_counters() const;
   bool all_done() const { return flows_done_ == static_cast<int>(flows_.size()); }
   // Headroom the MMU of switch `sw` reserves on `port` per lossless priority.
   Bytes headroom(int sw, int port) const { return switches_[sw]->mmu().headroom(port); }
+
+  // Node `node`'s ports (a host has one): the (peer node, peer port) each is cabled to, and the
+  // link it sends on.
+  int num_ports(int node) const { return static_cast<int>(adjacency_[node].size()); }
+  std::pair<int, int> peer(int node, int port) const { return adjacency_[node][port]; }
+  const Link& link(int node, int port) const;
 
   // The links a flow's packets take (following ECMP as the switches hash it).
   std::vector<LinkSpec> PathOf(const Flow& f) const;
@@ -65,6 +73,7 @@ class Network {
   // For every node, its ports' peers: (peer node, peer port).
   std::vector<std::vector<std::pair<int, int>>> adjacency_;
   int flows_done_ = 0;
+  Time first_start_ = 0;
 };
 
 // Headroom for one (port, priority) so that a PAUSE never loses data: the bytes that arrive

@@ -40,6 +40,7 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
           std::vector<Flow>* flows, bool pause_until_resume);
 
   NicPort& port() { return port_; }
+  const NicPort& port() const { return port_; }
   void SetCongestionControl(std::unique_ptr<CongestionControl> cc) { cc_ = std::move(cc); }
   CongestionControl& cc() { return *cc_; }
   const CongestionControl& cc() const { return *cc_; }

@@ -1,10 +1,14 @@
-// The run's result files: flows.csv (one row per flow) and summary.json (the headline numbers).
+// The run's result files: flows.csv (one row per flow), links.csv (the cabling) and summary.json
+// (the headline numbers).
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "net/network.h"
+#include "output/convergence.h"
+#include "output/metrics.h"
 
 namespace dcqcn {
 
@@ -13,16 +17,19 @@ struct RunInfo {
   double wall_time_s = 0;
   uint64_t events = 0;
   bool drained = false;  // the network emptied after the last flow finished
+  // Per-flow delivered-bytes samples for the convergence time (empty: not recorded).
+  std::vector<Time> sample_times;
+  DeliveredSamples delivered;
 };
 
-// `end`: when the run ended (for the average rate of unfinished flows).
+// What the metrics need of each flow, in flow-id order.
+std::vector<FlowOutcome> FlowOutcomes(const Network& net);
+// `end`: when the run ended (unfinished flows are active until then).
 std::string FlowsCsv(const Network& net, Time end);
+// Every port of every node and what it is cabled to: node,port,peer,peer_port,rate_gbps,delay_ns.
+std::string LinksCsv(const Network& net);
 nlohmann::json Summary(const Network& net, const RunInfo& info);
 
-// Percentile by linear interpolation between closest ranks (numpy's default); 0 when empty.
-double Percentile(std::vector<double> values, double pct);
-// Jain's fairness index of the values (1 = all equal); 1 when empty.
-double JainIndex(const std::vector<double>& values);
 // Peak resident memory of this process so far, in MiB (getrusage's ru_maxrss).
 double PeakRssMb();
 

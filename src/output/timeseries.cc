@@ -19,7 +19,7 @@ TimeSeriesSampler::TimeSeriesSampler(Network* net, const OutputConfig& config)
       ports_.push_back({static_cast<int>(sw), p, {}, {}, 0});
     }
   }
-  net_->sim().Schedule(0, this, 0, 0);
+  net_->sim().Schedule(net_->first_start(), this, 0, 0);
 }
 
 void TimeSeriesSampler::HandleEvent(uint32_t, uint64_t) {
@@ -48,44 +48,11 @@ void TimeSeriesSampler::Sample() {
   }
 }
 
-Time TimeSeriesSampler::ConvergenceTime() const {
-  if (!config_.ts_throughput || times_.size() < 2) return -1;
-  const size_t window = std::max<size_t>(1, kConvergenceWindow / config_.interval);
-  // delivered[flow] = (sample index, cumulative bytes) in sample order.
-  std::vector<std::vector<std::pair<uint32_t, Bytes>>> delivered(net_->flows().size());
+DeliveredSamples TimeSeriesSampler::DeliveredByFlow() const {
+  DeliveredSamples delivered(samples_flows() ? net_->flows().size() : 0);
+  if (!samples_flows()) return delivered;
   for (const FlowSample& s : flow_samples_) delivered[s.flow].push_back({s.sample, s.delivered});
-  std::vector<size_t> cursor(delivered.size(), 0);
-  Time converged = -1;
-  bool any = false;
-  for (size_t i = window; i < times_.size(); ++i) {
-    std::vector<double> rates;
-    for (size_t f = 0; f < delivered.size(); ++f) {
-      const auto& d = delivered[f];
-      const Flow& flow = net_->flows()[f];
-      if (flow.start > times_[i - window] || (flow.finish >= 0 && flow.finish <= times_[i])) {
-        continue;  // not active over the whole window
-      }
-      size_t& c = cursor[f];
-      while (c < d.size() && d[c].first < i - window) ++c;
-      if (c >= d.size() || d[c].first != i - window) continue;
-      size_t e = c;
-      while (e < d.size() && d[e].first < i) ++e;
-      if (e >= d.size() || d[e].first != i) continue;
-      rates.push_back(static_cast<double>(d[e].second - d[c].second));
-    }
-    if (rates.size() < 2) continue;
-    any = true;
-    double mean = 0;
-    for (double r : rates) mean += r / static_cast<double>(rates.size());
-    bool fair = mean > 0;
-    for (double r : rates) fair = fair && std::abs(r - mean) <= kConvergenceTolerance * mean;
-    if (!fair) {
-      converged = -1;
-    } else if (converged < 0) {
-      converged = times_[i];
-    }
-  }
-  return any ? converged : -1;
+  return delivered;
 }
 
 void TimeSeriesSampler::Write(const std::string& dir) const {
@@ -139,12 +106,11 @@ void TimeSeriesSampler::Write(const std::string& dir) const {
   }
   if (config_.ts_pfc) {
     std::string out = "time_ns,node,port,priority,paused\n";
+    const TopologyConfig& topo = net_->scenario().topology;
     for (const PfcEvent& e : net_->stats().pfc_log) {
-      std::string node =
-          e.node < hosts ? fmt::format("h{}", e.node) : fmt::format("s{}", e.node - hosts);
       fmt::format_to(std::back_inserter(out), "{:.3f},{},{},{},{}\n",
-                     static_cast<double>(e.time) / kNanosecond, node, e.port, e.priority,
-                     e.pause ? 1 : 0);
+                     static_cast<double>(e.time) / kNanosecond, topo.node_name(e.node), e.port,
+                     e.priority, e.pause ? 1 : 0);
     }
     WriteFileAtomic(dir + "/timeseries/pfc.csv", out);
   }

@@ -6,22 +6,22 @@
 #include <vector>
 
 #include "net/network.h"
+#include "output/convergence.h"
 
 namespace dcqcn {
 
 class TimeSeriesSampler : public EventHandler {
  public:
-  // Starts sampling at time 0 every `config.interval` while flows are unfinished.
+  // Samples every `config.interval` from the first flow's start while flows are unfinished.
   TimeSeriesSampler(Network* net, const OutputConfig& config);
   void HandleEvent(uint32_t kind, uint64_t arg) override;
   // Writes the requested files into `dir`/timeseries/ (atomically).
   void Write(const std::string& dir) const;
-  // With the throughput series: the first sample time from which on the flows active together
-  // share fairly: whenever two or more flows are active over a whole 5 ms window, each one's
-  // throughput in it is within 15% of their mean. -1 if that never holds or cannot be measured.
-  Time ConvergenceTime() const;
-  static constexpr Time kConvergenceWindow = 5 * kMillisecond;
-  static constexpr double kConvergenceTolerance = 0.15;
+  // The sample instants, and per flow its cumulative delivered bytes at the samples it was
+  // active in (empty unless the throughput or rate series is recorded).
+  const std::vector<Time>& times() const { return times_; }
+  DeliveredSamples DeliveredByFlow() const;
+  bool samples_flows() const { return config_.ts_throughput || config_.ts_rate; }
 
  private:
   void Sample();

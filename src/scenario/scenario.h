@@ -44,6 +44,10 @@ struct TopologyConfig {
   std::vector<LinkSpec> links;  // every topology: the built cable list
   int num_nodes() const { return hosts + switches; }
   bool is_host(int node) const { return node < hosts; }
+  // "h3" for host 3, "s0" for the first switch: the names scenario files and outputs use.
+  std::string node_name(int node) const {
+    return is_host(node) ? "h" + std::to_string(node) : "s" + std::to_string(node - hosts);
+  }
 };
 
 struct PfcConfig {
@@ -97,6 +101,7 @@ struct FlowSpec {
   Bytes size = 0;
   Time start = 0;
   int priority = 3;  // 802.1p class of the data; 1..7 (0 is the control queue)
+  std::string tag;   // label for per-tag metrics; generated flows get their workload's tag
 };
 
 struct WorkloadConfig {
@@ -116,6 +121,9 @@ struct WorkloadConfig {
   // Incast events on top of the Poisson load ([workload.incast]): Poisson events at
   // `incast_rate` per second during the same window; each picks a receiver and `incast_fanin`
   // distinct senders at random, which all start a flow of `incast_size` bytes at the same time.
+  // Tag of the generated flows: "incast", "permutation", "background" (poisson) by default;
+  // the poisson workload's incast events are always tagged "incast".
+  std::string tag;
   int incast_fanin = 0;  // 0 = no incast events
   Bytes incast_size = 0;
   double incast_rate = 0;  // events per second
@@ -127,9 +135,13 @@ struct OutputConfig {
   bool ts_pfc = false;
   bool ts_throughput = false;
   Time interval = 10 * kMicrosecond;
-  // Queue statistics and utilisation in summary.json ("bottleneck") count from this time on,
-  // so a start-up transient does not dominate them.
+  // Queue statistics in summary.json ("bottleneck") count from this long after the first flow's
+  // start, so a start-up transient does not dominate them.
   Time warmup = 0;
+  // Convergence time (docs/metrics.md): per-flow throughput over sliding windows of this length
+  // must stay within `tolerance` of the flows' mean. 5 ms / 15% (earlier docs/paper.md runs).
+  Time convergence_window = 5 * kMillisecond;
+  double convergence_tolerance = 0.15;
 };
 
 struct Scenario {

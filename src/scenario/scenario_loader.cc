@@ -21,7 +21,9 @@
 #include "core/edit_distance.h"
 #include "core/error.h"
 #include "hpcc/hpcc_files.h"
+#include "net/headers.h"
 #include "scenario/resolved_toml.h"
+#include "scenario/scenario_schema.h"
 #include "topology/builders.h"
 #include "workload/cdf.h"
 #include "workload/generators.h"
@@ -30,92 +32,9 @@ namespace dcqcn {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// Schema: which keys each table may hold. One list serves both the unknown-key check of the file
-// and the check of --set paths, so the two can never disagree.
-
-enum class Kind {
-  kValue,      // a scalar or an array of scalars
-  kTable,      // a table with its own schema
-  kOpenTable,  // a table whose every key is accepted ([cc]: parameters checked by the algorithm)
-  kFlowArray,  // [[flow]]: an array of tables, indexed by number in --set paths
-};
-
-struct KeySchema {
-  std::string_view name;
-  Kind kind;
-};
-
-using TableSchema = std::vector<KeySchema>;
-
-const TableSchema kRootSchema = {{"name", Kind::kValue},     {"duration", Kind::kValue},
-                                 {"seed", Kind::kValue},     {"topology", Kind::kTable},
-                                 {"switch", Kind::kTable},   {"host", Kind::kTable},
-                                 {"cc", Kind::kOpenTable},   {"flow", Kind::kFlowArray},
-                                 {"workload", Kind::kTable}, {"output", Kind::kTable}};
-const TableSchema kTopologySchema = {{"type", Kind::kValue},
-                                     {"hosts", Kind::kValue},
-                                     {"link_rate", Kind::kValue},
-                                     {"link_delay", Kind::kValue},
-                                     {"bottleneck_rate", Kind::kValue},
-                                     {"switches", Kind::kValue},
-                                     {"links", Kind::kValue},
-                                     {"leaves", Kind::kValue},
-                                     {"spines", Kind::kValue},
-                                     {"hosts_per_leaf", Kind::kValue},
-                                     {"oversubscription", Kind::kValue},
-                                     {"k", Kind::kValue},
-                                     {"fabric_rate", Kind::kValue},
-                                     {"file", Kind::kValue}};
-const TableSchema kSwitchSchema = {
-    {"buffer", Kind::kValue}, {"pfc", Kind::kTable}, {"ecn", Kind::kTable}};
-const TableSchema kPfcSchema = {
-    {"enabled", Kind::kValue},      {"threshold", Kind::kValue},
-    {"alpha", Kind::kValue},        {"headroom", Kind::kValue},
-    {"reserve", Kind::kValue},      {"xon_offset", Kind::kValue},
-    {"pause_quanta", Kind::kValue}, {"pause_until_resume", Kind::kValue}};
-const TableSchema kEcnSchema = {{"enabled", Kind::kValue},
-                                {"kmin", Kind::kValue},
-                                {"kmax", Kind::kValue},
-                                {"pmax", Kind::kValue}};
-const TableSchema kHostSchema = {
-    {"mtu", Kind::kValue}, {"ack_interval", Kind::kValue}, {"rto", Kind::kValue}};
-const TableSchema kFlowSchema = {{"src", Kind::kValue},
-                                 {"dst", Kind::kValue},
-                                 {"size", Kind::kValue},
-                                 {"start", Kind::kValue},
-                                 {"priority", Kind::kValue}};
-const TableSchema kWorkloadSchema = {{"type", Kind::kValue},     {"senders", Kind::kValue},
-                                     {"receiver", Kind::kValue}, {"size", Kind::kValue},
-                                     {"start", Kind::kValue},    {"priority", Kind::kValue},
-                                     {"cdf", Kind::kValue},      {"load", Kind::kValue},
-                                     {"window", Kind::kValue},   {"incast", Kind::kTable}};
-// [workload.incast]: incast events on top of a poisson workload.
-const TableSchema kIncastEventSchema = {
-    {"fanin", Kind::kValue}, {"size", Kind::kValue}, {"rate", Kind::kValue}};
-const TableSchema kOutputSchema = {
-    {"timeseries", Kind::kValue}, {"interval", Kind::kValue}, {"warmup", Kind::kValue}};
-
-// Schema of the table at a path written with "[]" for a flow element ("switch.pfc", "flow[]").
-const TableSchema* SchemaOf(std::string_view path) {
-  if (path.empty()) return &kRootSchema;
-  if (path == "topology") return &kTopologySchema;
-  if (path == "switch") return &kSwitchSchema;
-  if (path == "switch.pfc") return &kPfcSchema;
-  if (path == "switch.ecn") return &kEcnSchema;
-  if (path == "host") return &kHostSchema;
-  if (path == "flow[]") return &kFlowSchema;
-  if (path == "workload") return &kWorkloadSchema;
-  if (path == "workload.incast") return &kIncastEventSchema;
-  if (path == "output") return &kOutputSchema;
-  return nullptr;
-}
-
-const KeySchema* FindKey(const TableSchema& schema, std::string_view key) {
-  for (const KeySchema& k : schema) {
-    if (k.name == key) return &k;
-  }
-  return nullptr;
-}
+// Schema: which keys each table may hold, declared once in scenario/scenario_schema.cc with each
+// key's type, default and meaning. It serves the unknown-key check of the file, the check of
+// --set paths and the key reference (`dcqcn keys`), so the three can never disagree.
 
 // "unknown key" plus the keys that would have been accepted, nearest first when one is close.
 std::string UnknownKeyHint(const TableSchema& schema, std::string_view key) {
@@ -130,7 +49,10 @@ std::string UnknownKeyHint(const TableSchema& schema, std::string_view key) {
     }
   }
   std::string known;
-  for (const KeySchema& k : schema) known += (known.empty() ? "" : ", ") + std::string(k.name);
+  for (const KeySchema& k : schema) {
+    if (!known.empty()) known += ", ";
+    known += k.name;
+  }
   if (!near.empty()) return fmt::format("did you mean {}? (known keys: {})", near, known);
   return fmt::format("known keys: {}", known);
 }
@@ -273,6 +195,8 @@ class Loader {
   int64_t ReadIntNode(const toml::node& node, const std::string& key, int64_t lo, int64_t hi,
                       std::string_view what) const;
   double ReadDouble(const Section& sec, std::string_view key, double fallback) const;
+  // A flow tag: letters, digits, '_' and '-' (it names sweep.csv columns such as tag.victim.*).
+  std::string ReadTag(const Section& sec) const;
   Time ReadTime(const Section& sec, std::string_view key, Time fallback, Bound bound) const;
   Rate ReadRate(const Section& sec, std::string_view key, Rate fallback, Bound bound) const;
   Bytes ReadSize(const Section& sec, std::string_view key, Bytes fallback, Bound bound) const;
@@ -352,16 +276,12 @@ void Loader::ApplyOverride(toml::table& root, const std::string& text) {
   for (size_t i = 0; i < parts.size(); ++i) {
     const std::string& part = parts[i];
     const bool last = i + 1 == parts.size();
-    const KeySchema* ks = nullptr;
-    KeySchema open_key{part, Kind::kValue};
-    if (schema == nullptr) {
-      ks = &open_key;  // an open table ([cc]) takes any key
-    } else {
-      ks = FindKey(*schema, part);
-      if (ks == nullptr) {
-        FailOverride(text, fmt::format("unknown key {}; {}", key, UnknownKeyHint(*schema, part)));
-      }
+    // An open table ([cc]) takes any key, as a value.
+    const KeySchema* ks = schema != nullptr ? FindKey(*schema, part) : nullptr;
+    if (schema != nullptr && ks == nullptr) {
+      FailOverride(text, fmt::format("unknown key {}; {}", key, UnknownKeyHint(*schema, part)));
     }
+    const KeyKind kind = ks != nullptr ? ks->kind : KeyKind::kValue;
     normalized += (normalized.empty() ? "" : ".") + part;
     if (last) {
       toml::table parsed = ParseValueText(value);
@@ -369,12 +289,12 @@ void Loader::ApplyOverride(toml::table& root, const std::string& text) {
       overrides_.emplace_back(normalized, text);
       return;
     }
-    switch (ks->kind) {
-      case Kind::kValue:
+    switch (kind) {
+      case KeyKind::kValue:
         FailOverride(text,
                      fmt::format("unknown key {}: {} is a value, not a table", key, normalized));
-      case Kind::kTable:
-      case Kind::kOpenTable: {
+      case KeyKind::kTable:
+      case KeyKind::kOpenTable: {
         toml::node* child = table->get(part);
         if (child == nullptr) {
           table->insert(part, toml::table{});
@@ -386,10 +306,10 @@ void Loader::ApplyOverride(toml::table& root, const std::string& text) {
         }
         table = child->as_table();
         schema_path = normalized;
-        schema = ks->kind == Kind::kOpenTable ? nullptr : SchemaOf(schema_path);
+        schema = kind == KeyKind::kOpenTable ? nullptr : SchemaOf(schema_path);
         break;
       }
-      case Kind::kFlowArray: {
+      case KeyKind::kFlowArray: {
         const std::string& index_text = parts[i + 1];
         if (!IsDigits(index_text) || i + 2 >= parts.size()) {
           FailOverride(text,
@@ -468,6 +388,19 @@ std::string Loader::ReadString(const Section& sec, std::string_view key,
     Fail(sec.Key(key), node, fmt::format("expected {}, got {}", expected, Got(*node)));
   }
   return v->get();
+}
+
+std::string Loader::ReadTag(const Section& sec) const {
+  std::string tag = ReadString(sec, "tag", "");
+  const bool ok = !tag.empty() && tag.size() <= 64 && std::all_of(tag.begin(), tag.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+  if (!ok) {
+    Fail(sec.Key("tag"), sec.Get("tag"),
+         fmt::format("expected 1 to 64 letters, digits, '_' or '-' such as \"victim\", got {}",
+                     TomlQuote(tag)));
+  }
+  return tag;
 }
 
 bool Loader::ReadBool(const Section& sec, std::string_view key, bool fallback) const {
@@ -849,6 +782,15 @@ void Loader::ReadOutput(const Section& sec, OutputConfig& output) const {
   }
   output.interval = ReadTime(sec, "interval", output.interval, Bound::kPositive);
   output.warmup = ReadTime(sec, "warmup", output.warmup, Bound::kNonNegative);
+  output.convergence_window =
+      ReadTime(sec, "convergence_window", output.convergence_window, Bound::kPositive);
+  if (const toml::node* node = sec.Get("convergence_tolerance")) {
+    output.convergence_tolerance = ReadDouble(sec, "convergence_tolerance", 0);
+    if (!(output.convergence_tolerance > 0 && output.convergence_tolerance < 1)) {
+      Fail(sec.Key("convergence_tolerance"), node,
+           fmt::format("expected a fraction in (0, 1) such as 0.15, got {}", Got(*node)));
+    }
+  }
 }
 
 void Loader::ReadFlows(const Section& root, Scenario& s) {
@@ -883,6 +825,7 @@ void Loader::ReadFlows(const Section& root, Scenario& s) {
     flow.start = ReadTime(f, "start", flow.start, Bound::kNonNegative);
     flow.priority =
         static_cast<int>(ReadInt(f, "priority", flow.priority, 1, 7, "an 802.1p priority"));
+    if (f.Get("tag") != nullptr) flow.tag = ReadTag(f);
     s.flows.push_back(flow);
     flow_nodes_.push_back(f.table);
   }
@@ -898,6 +841,7 @@ void Loader::ReadWorkload(const Section& sec, Scenario& s) const {
          "required in [workload]: \"incast\", \"permutation\" or \"poisson\"");
   }
   w.type = ReadString(sec, "type", "", {"incast", "permutation", "poisson"});
+  w.tag = sec.Get("tag") ? ReadTag(sec) : DefaultWorkloadTag(w.type);
   if (w.type == "poisson") {
     ReadPoissonWorkload(sec, s);
     return;
@@ -1084,6 +1028,9 @@ Scenario Loader::Build(const toml::table& root_table) {
   ReadTopology(Sub(root, "topology"), s.topology);
   ReadSwitch(Sub(root, "switch"), s.sw);
   ReadHost(Sub(root, "host"), s.host);
+  // 0 (the default) = the paper's two MTU frames below the pause threshold, resolved here so
+  // that resolved.toml shows the value the run uses.
+  if (s.sw.pfc.xon_offset == 0) s.sw.pfc.xon_offset = 2 * DataFrameBytes(s.host.mtu);
   ReadCc(Sub(root, "cc"), s.cc);
   ReadOutput(Sub(root, "output"), s.output);
   ReadFlows(root, s);

@@ -12,10 +12,6 @@
 namespace dcqcn {
 namespace {
 
-std::string NodeName(const TopologyConfig& topo, int node) {
-  return topo.is_host(node) ? fmt::format("h{}", node) : fmt::format("s{}", node - topo.hosts);
-}
-
 [[noreturn]] void Fail(const std::string& source, const std::string& what) {
   throw InputError(fmt::format("{}: topology: {}", source, what));
 }
@@ -34,7 +30,7 @@ void CheckLinks(const TopologyConfig& topo, const std::string& source) {
       }
     }
     if (l.a == l.b) {
-      Fail(source, fmt::format("link {} joins {} to itself", i, NodeName(topo, l.a)));
+      Fail(source, fmt::format("link {} joins {} to itself", i, topo.node_name(l.a)));
     }
     if (l.rate <= 0) Fail(source, fmt::format("link {} has rate {}, expected > 0", i, l.rate));
     if (l.delay <= 0) Fail(source, fmt::format("link {} has delay {}, expected > 0", i, l.delay));

@@ -24,6 +24,7 @@ FlowSpec MakeFlow(const WorkloadConfig& w, int src, int dst) {
   f.size = w.size;
   f.start = w.start;
   f.priority = w.priority;
+  f.tag = w.tag.empty() ? DefaultWorkloadTag(w.type) : w.tag;
   return f;
 }
 
@@ -43,6 +44,11 @@ std::vector<int> RandomDerangement(int n, Rng& rng) {
 }
 
 }  // namespace
+
+std::string DefaultWorkloadTag(const std::string& type) {
+  if (type == "poisson") return "background";
+  return type;
+}
 
 std::vector<int> IncastSenders(const WorkloadConfig& workload, int hosts) {
   if (!workload.senders.empty()) return workload.senders;

@@ -2,6 +2,7 @@
 // flows.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "scenario/scenario.h"
@@ -15,13 +16,19 @@ inline constexpr uint64_t kPermutationRngStream = 7;
 // `sender_count` hosts in index order, skipping the receiver.
 std::vector<int> IncastSenders(const WorkloadConfig& workload, int hosts);
 
+// The tag generated flows get when [workload] names none: "incast", "permutation", or
+// "background" for poisson (its incast events are always tagged "incast").
+std::string DefaultWorkloadTag(const std::string& type);
+inline constexpr const char* kIncastTag = "incast";
+
 // Appends the flows of s.workload to `flows` (nothing when s.workload.type is empty).
 //   incast:      one flow per sender to the receiver, in sender order.
 //   permutation: host i sends to host perm[i], perm a uniformly random derangement of
 //                0..H-1 drawn from Rng(s.seed, kPermutationRngStream); flows in host order.
 //   poisson:     see GeneratePoisson (workload/poisson.h).
-// Every incast and permutation flow gets the workload's size, start and priority. Throws InputError
-// when the workload does not fit the topology (the loader checks the same with line numbers first).
+// Every incast and permutation flow gets the workload's size, start, priority and tag. Throws
+// InputError when the workload does not fit the topology (the loader checks the same with line
+// numbers first).
 void GenerateWorkload(const Scenario& s, std::vector<FlowSpec>& flows);
 
 }  // namespace dcqcn

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "workload/cdf.h"
+#include "workload/generators.h"
 
 namespace dcqcn {
 namespace {
@@ -76,6 +77,7 @@ void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows) {
         f.dst = d >= h ? d + 1 : d;  // uniform over the other hosts
         f.start = start;
         f.priority = w.priority;
+        f.tag = w.tag.empty() ? DefaultWorkloadTag(w.type) : w.tag;
         made.push_back({start, made.size(), f});
       }
     }
@@ -105,6 +107,7 @@ void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows) {
         f.size = w.incast_size;
         f.start = start;
         f.priority = w.priority;
+        f.tag = kIncastTag;
         made.push_back({start, made.size(), f});
       }
     }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/buffer_command.h"
+#include "cli_util.h"
 #include "core/error.h"
 
 namespace dcqcn {
@@ -16,22 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string out;
-};
-
-// Runs the binary; `redirect` says which streams are captured ("2>&1" both, "2>&1 >/dev/null"
-// stderr alone).
-Result RunCli(const std::string& args, const std::string& redirect = "2>&1") {
-  const std::string cmd = std::string(DCQCN_BINARY) + " " + args + " " + redirect;
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
+using dcqcn::testing::Result;
+using dcqcn::testing::RunCli;
 
 TEST(BufferCommand, PrintsThePapersNumbers) {
   const Result r = RunCli(

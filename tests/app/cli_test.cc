@@ -1,6 +1,5 @@
 // The dcqcn binary end to end: exit codes, error messages, output files, determinism.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -8,31 +7,14 @@
 #include <sstream>
 #include <string>
 
+#include "cli_util.h"
+
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Result {
-  int code;
-  std::string out;  // stdout and stderr together
-};
-
-Result RunCli(const std::string& args) {
-  std::string cmd = std::string(DCQCN_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::string ReadFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using dcqcn::testing::ReadFile;
+using dcqcn::testing::Result;
+using dcqcn::testing::RunCli;
 
 class CliTest : public ::testing::Test {
  protected:
@@ -70,13 +52,14 @@ TEST_F(CliTest, RunWritesTheContractFiles) {
   fs::path scen = Write("s.toml", kSmallIncast);
   Result r = RunCli("run " + scen.string() + " --out " + (dir_ / "out").string());
   ASSERT_EQ(r.code, 0) << r.out;
-  for (const char* f : {"flows.csv", "summary.json", "resolved.toml", "timeseries/queue.csv",
-                        "timeseries/pfc.csv", "timeseries/throughput.csv", "timeseries/rate.csv"}) {
+  for (const char* f :
+       {"flows.csv", "links.csv", "summary.json", "resolved.toml", "timeseries/queue.csv",
+        "timeseries/pfc.csv", "timeseries/throughput.csv", "timeseries/rate.csv"}) {
     EXPECT_TRUE(fs::exists(dir_ / "out" / f)) << f;
   }
   std::string flows = ReadFile(dir_ / "out/flows.csv");
   EXPECT_EQ(flows.rfind("flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,"
-                        "ideal_fct_ns,slowdown,delivered_bytes,avg_gbps\n",
+                        "ideal_fct_ns,slowdown,delivered_bytes,avg_gbps,tag\n",
                         0),
             0u);
   std::string summary = ReadFile(dir_ / "out/summary.json");

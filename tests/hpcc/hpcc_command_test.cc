@@ -11,25 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "cli_util.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string out;
-};
+using dcqcn::testing::Result;
 
-// Runs the binary in `dir` with `args`.
 Result RunIn(const fs::path& dir, const std::string& args) {
-  const std::string cmd =
-      "cd '" + dir.string() + "' && " + std::string(DCQCN_BINARY) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return dcqcn::testing::RunCliIn(dir, args);
 }
 
 std::vector<std::vector<std::string>> Rows(const fs::path& file) {

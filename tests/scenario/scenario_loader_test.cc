@@ -372,6 +372,7 @@ TEST(ScenarioLoader, ZeroAndNegativeQuantities) {
   EXPECT_EQ(s.sw.pfc.reserve, 0);
   EXPECT_FALSE(s.sw.pfc.headroom_auto);
   EXPECT_EQ(s.sw.pfc.headroom, 0);
+  EXPECT_EQ(s.sw.pfc.xon_offset, 2 * (1000 + 66));  // resolved: two MTU frames
 }
 
 TEST(ScenarioLoader, PfcThresholdAndHeadroomForms) {

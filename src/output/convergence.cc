@@ -1,0 +1,123 @@
+// Convergence time from the per-flow delivered-bytes samples.
+#include "output/convergence.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace dcqcn {
+namespace {
+
+// Delivered bytes of one flow at sample k: 0 before its first sample (not started yet).
+std::optional<Bytes> DeliveredAt(const std::vector<std::pair<uint32_t, Bytes>>& samples,
+                                 uint32_t k) {
+  auto it = std::lower_bound(samples.begin(), samples.end(), std::make_pair(k, Bytes{0}),
+                             [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (it != samples.end() && it->first == k) return it->second;
+  if (it == samples.begin()) return Bytes{0};
+  return std::nullopt;  // a gap: the flow was not sampled although it had started
+}
+
+}  // namespace
+
+Convergence MeasureConvergence(const std::vector<FlowOutcome>& flows, Time end,
+                               const std::vector<Time>& times, const DeliveredSamples& delivered,
+                               const ConvergenceOptions& options) {
+  Convergence c;
+  const Time window = options.window;
+  // The instants where the set of active flows changes.
+  std::vector<Time> changes;
+  for (const FlowOutcome& f : flows) {
+    if (!WasActive(f, end)) continue;
+    changes.push_back(f.start);
+    if (ActiveUntil(f, end) < end) changes.push_back(ActiveUntil(f, end));
+  }
+  std::sort(changes.begin(), changes.end());
+  changes.erase(std::unique(changes.begin(), changes.end()), changes.end());
+  std::vector<size_t> members;
+  for (size_t i = changes.size(); i-- > 0;) {
+    const Time from = changes[i];
+    const Time to = i + 1 < changes.size() ? changes[i + 1] : end;
+    if (to - from < 2 * window) continue;
+    members.clear();
+    for (size_t f = 0; f < flows.size(); ++f) {
+      if (WasActive(flows[f], end) && flows[f].start <= from && ActiveUntil(flows[f], end) > from) {
+        members.push_back(f);
+      }
+    }
+    if (members.size() < 2) continue;
+    c.from = from;
+    c.to = to;
+    c.flows = static_cast<int>(members.size());
+    break;
+  }
+  if (c.from < 0) {
+    c.status =
+        fmt::format("no period of {} or more with a constant set of two or more active flows",
+                    FormatTime(2 * window));
+    return c;
+  }
+  if (delivered.size() != flows.size() || times.empty()) {
+    c.status = "not measured: needs output.timeseries = [\"throughput\"]";
+    return c;
+  }
+
+  // Sliding windows [times[j], times[e]] inside the period, e the first sample a window later.
+  const auto first = std::lower_bound(times.begin(), times.end(), c.from);
+  const auto last = std::upper_bound(times.begin(), times.end(), c.to);
+  const uint32_t begin = static_cast<uint32_t>(first - times.begin());
+  const uint32_t stop = static_cast<uint32_t>(last - times.begin());  // one past the last sample
+  std::optional<Time> fair_since;
+  Time last_window_end = -1;
+  std::vector<double> bytes(members.size());
+  uint32_t e = begin;
+  for (uint32_t j = begin; j < stop; ++j) {
+    while (e < stop && times[e] < times[j] + window) ++e;
+    if (e >= stop) break;
+    double mean = 0;
+    for (size_t m = 0; m < members.size(); ++m) {
+      const auto& samples = delivered[members[m]];
+      const std::optional<Bytes> a = DeliveredAt(samples, j), b = DeliveredAt(samples, e);
+      if (!a || !b) {
+        c.status = "not measured: a flow's throughput samples have a gap";
+        return c;
+      }
+      bytes[m] = static_cast<double>(*b - *a);
+      mean += bytes[m] / static_cast<double>(members.size());
+    }
+    bool fair = mean > 0;
+    for (double b : bytes) fair = fair && std::abs(b - mean) <= options.tolerance * mean;
+    if (!fair) {
+      fair_since.reset();
+    } else if (!fair_since) {
+      fair_since = times[j];
+    }
+    last_window_end = times[e];
+  }
+  if (!fair_since) {
+    c.status = "not converged: the last window of the period is not fair";
+  } else if (last_window_end - *fair_since < 2 * window) {
+    c.status = "not converged: fair for less than two windows before the period ends";
+  } else {
+    c.converged_at = *fair_since;
+    c.status = "converged";
+  }
+  return c;
+}
+
+nlohmann::json ConvergenceJson(const Convergence& c, const ConvergenceOptions& options) {
+  auto time_or_null = [](Time t) {
+    return t >= 0 ? nlohmann::json(t / kNanosecond) : nlohmann::json();
+  };
+  return {{"time_ns", time_or_null(c.time())},
+          {"period_from_ns", time_or_null(c.from)},
+          {"period_to_ns", time_or_null(c.to)},
+          {"flows", c.flows},
+          {"window_ns", options.window / kNanosecond},
+          {"tolerance", options.tolerance},
+          {"status", c.status}};
+}
+
+}  // namespace dcqcn

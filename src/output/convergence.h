@@ -1,0 +1,45 @@
+// Convergence time: how long after the last change in the set of active flows their throughputs
+// settle to a fair share. docs/metrics.md defines it; this is the only implementation.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/units.h"
+#include "output/metrics.h"
+
+namespace dcqcn {
+
+struct ConvergenceOptions {
+  Time window = 5 * kMillisecond;
+  double tolerance = 0.15;
+};
+
+// Per flow, the cumulative delivered bytes at sample indices: (sample index, bytes), in index
+// order. A flow has no entry for samples before it started.
+using DeliveredSamples = std::vector<std::vector<std::pair<uint32_t, Bytes>>>;
+
+struct Convergence {
+  // The measured period: the last period with a constant set of two or more active flows that
+  // lasts at least two windows. from_ns < 0 when there is none.
+  Time from = -1;
+  Time to = -1;
+  int flows = 0;
+  // Start of the first window from which on every window of the period is fair, when the fair
+  // stretch covers at least two windows; -1 otherwise.
+  Time converged_at = -1;
+  std::string status;  // "converged", or why there is no convergence time
+  Time time() const { return converged_at >= 0 ? converged_at - from : -1; }
+};
+
+// `times`: the sample instants; `delivered`: per flow (indexed like `flows`), its samples.
+Convergence MeasureConvergence(const std::vector<FlowOutcome>& flows, Time end,
+                               const std::vector<Time>& times, const DeliveredSamples& delivered,
+                               const ConvergenceOptions& options);
+
+// summary.json's "convergence" object.
+nlohmann::json ConvergenceJson(const Convergence& c, const ConvergenceOptions& options);
+
+}  // namespace dcqcn

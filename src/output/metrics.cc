@@ -1,0 +1,131 @@
+// Per-flow headline metrics; docs/metrics.md defines each of them.
+#include "output/metrics.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+namespace dcqcn {
+namespace {
+
+nlohmann::json OrNull(bool has, double v) { return has ? nlohmann::json(v) : nlohmann::json(); }
+
+// {count, min, mean, max} of the values; null statistics when there are none.
+nlohmann::json MinMeanMax(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x;
+  const bool has = !v.empty();
+  return {{"count", v.size()},
+          {"min", OrNull(has, has ? *std::min_element(v.begin(), v.end()) : 0)},
+          {"mean", OrNull(has, has ? sum / static_cast<double>(v.size()) : 0)},
+          {"max", OrNull(has, has ? *std::max_element(v.begin(), v.end()) : 0)}};
+}
+
+// {count, p50, p95, p99, max}; null statistics when there are none.
+nlohmann::json Percentiles(const std::vector<double>& v) {
+  const bool has = !v.empty();
+  return {{"count", v.size()},
+          {"p50", OrNull(has, has ? Percentile(v, 50) : 0)},
+          {"p95", OrNull(has, has ? Percentile(v, 95) : 0)},
+          {"p99", OrNull(has, has ? Percentile(v, 99) : 0)},
+          {"max", OrNull(has, has ? *std::max_element(v.begin(), v.end()) : 0)}};
+}
+
+// The flow-size buckets of the HPCC paper's FCT figures.
+struct SizeBucket {
+  const char* label;
+  Bytes min;  // inclusive
+  Bytes max;  // exclusive; 0 = no bound
+};
+constexpr std::array<SizeBucket, 4> kSizeBuckets = {
+    SizeBucket{"<10KB", 0, 10000}, SizeBucket{"10KB-100KB", 10000, 100000},
+    SizeBucket{"100KB-1MB", 100000, 1000000}, SizeBucket{">=1MB", 1000000, 0}};
+constexpr Bytes kLongFlowBytes = 1000000;
+
+}  // namespace
+
+bool WasActive(const FlowOutcome& f, Time end) { return f.start < end; }
+
+Time ActiveUntil(const FlowOutcome& f, Time end) { return f.finish >= 0 ? f.finish : end; }
+
+double FlowThroughputGbps(const FlowOutcome& f, Time end) {
+  const Time span = ActiveUntil(f, end) - f.start;
+  return span > 0 ? static_cast<double>(f.delivered) * 8.0 * 1e3 / static_cast<double>(span) : 0;
+}
+
+double Slowdown(const FlowOutcome& f) {
+  return std::max(1.0, static_cast<double>(f.finish - f.start) / static_cast<double>(f.ideal_fct));
+}
+
+bool ActiveTogether(const std::vector<FlowOutcome>& flows, Time end) {
+  Time latest_start = std::numeric_limits<Time>::min();
+  Time earliest_stop = std::numeric_limits<Time>::max();
+  for (const FlowOutcome& f : flows) {
+    if (!WasActive(f, end)) continue;
+    latest_start = std::max(latest_start, f.start);
+    earliest_stop = std::min(earliest_stop, ActiveUntil(f, end));
+  }
+  return latest_start < earliest_stop;
+}
+
+double Percentile(std::vector<double> values, double pct) {
+  std::sort(values.begin(), values.end());
+  double pos = pct / 100.0 * static_cast<double>(values.size() - 1);
+  size_t lo = static_cast<size_t>(pos);
+  size_t hi = std::min(lo + 1, values.size() - 1);
+  return values[lo] + (values[hi] - values[lo]) * (pos - static_cast<double>(lo));
+}
+
+double JainIndex(const std::vector<double>& values) {
+  double sum = 0, sum_sq = 0;
+  for (double v : values) {
+    sum += v;
+    sum_sq += v * v;
+  }
+  return sum * sum / (static_cast<double>(values.size()) * sum_sq);
+}
+
+nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end) {
+  std::vector<double> slowdowns, throughputs, long_throughputs;
+  std::array<std::vector<double>, kSizeBuckets.size()> by_size;
+  size_t active = 0, finished = 0;
+  for (const FlowOutcome& f : flows) {
+    if (!WasActive(f, end)) continue;
+    ++active;
+    const double gbps = FlowThroughputGbps(f, end);
+    throughputs.push_back(gbps);
+    if (f.size >= kLongFlowBytes) long_throughputs.push_back(gbps);
+    if (f.finish < 0) continue;
+    ++finished;
+    const double s = Slowdown(f);
+    slowdowns.push_back(s);
+    for (size_t b = 0; b < kSizeBuckets.size(); ++b) {
+      const SizeBucket& k = kSizeBuckets[b];
+      if (f.size >= k.min && (k.max == 0 || f.size < k.max)) by_size[b].push_back(s);
+    }
+  }
+  double sum_sq = 0;
+  for (double t : throughputs) sum_sq += t * t;
+  const bool jain = throughputs.size() >= 2 && sum_sq > 0 && ActiveTogether(flows, end);
+
+  nlohmann::json j;
+  j["flows"] = flows.size();
+  j["active"] = active;
+  j["finished"] = finished;
+  j["fct_slowdown"] = Percentiles(slowdowns);
+  j["flow_throughput_gbps"] = MinMeanMax(throughputs);
+  j["jain_fairness"] = OrNull(jain, jain ? JainIndex(throughputs) : 0);
+  j["long_flow_throughput_gbps"] = MinMeanMax(long_throughputs);
+  j["long_flow_throughput_gbps"]["min_bytes"] = kLongFlowBytes;
+  nlohmann::json buckets = nlohmann::json::object();
+  for (size_t b = 0; b < kSizeBuckets.size(); ++b) {
+    const SizeBucket& k = kSizeBuckets[b];
+    buckets[k.label] = Percentiles(by_size[b]);
+    buckets[k.label]["min_bytes"] = k.min;
+    buckets[k.label]["max_bytes"] = k.max > 0 ? nlohmann::json(k.max) : nlohmann::json();
+  }
+  j["fct_slowdown_by_size"] = buckets;
+  return j;
+}
+
+}  // namespace dcqcn

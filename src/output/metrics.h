@@ -1,0 +1,46 @@
+// The per-flow headline metrics (FCT slowdown, flow throughput, Jain fairness), defined once and
+// used by summary.json (overall and per tag), the summary lines, sweep.csv and the report.
+// docs/metrics.md states each definition.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/units.h"
+
+namespace dcqcn {
+
+// What a metric needs to know of one flow at the end of a run.
+struct FlowOutcome {
+  Bytes size = 0;
+  Time start = 0;
+  Time finish = -1;  // -1: unfinished
+  Time ideal_fct = 0;
+  Bytes delivered = 0;
+};
+
+// A flow is active in a run that ended at `end` when it started before the end.
+bool WasActive(const FlowOutcome& f, Time end);
+// When an active flow stopped being active: its finish, or the end of the run.
+Time ActiveUntil(const FlowOutcome& f, Time end);
+// Average delivered rate over the flow's active time, Gb/s.
+double FlowThroughputGbps(const FlowOutcome& f, Time end);
+// FCT / ideal FCT, at least 1 (finished flows only).
+double Slowdown(const FlowOutcome& f);
+// True when there is an instant at which every active flow is active: Jain fairness compares the
+// shares of flows that competed, and is reported only then.
+bool ActiveTogether(const std::vector<FlowOutcome>& flows, Time end);
+
+// {"flows", "active", "finished", "fct_slowdown" {count,p50,p95,p99,max}, "flow_throughput_gbps"
+// {count,min,mean,max}, "jain_fairness", "long_flow_throughput_gbps", "fct_slowdown_by_size"}:
+// an empty statistic is null. The same object is written for the whole run and per tag.
+nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end);
+
+// Percentile by linear interpolation between closest ranks (numpy's default). `values` must not
+// be empty.
+double Percentile(std::vector<double> values, double pct);
+// Jain's fairness index (sum x)^2 / (n sum x^2) of non-empty values; 1 = all equal.
+double JainIndex(const std::vector<double>& values);
+
+}  // namespace dcqcn

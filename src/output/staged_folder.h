@@ -1,0 +1,36 @@
+// A result folder built under a temporary name beside its final place and swapped in whole when
+// the run ends, so two runs never mix their files and an interrupted run leaves the previous
+// results intact.
+#pragma once
+
+#include <string>
+
+namespace dcqcn {
+
+class StagedFolder {
+ public:
+  // Creates the staging folder. Throws InputError when `dir` exists and is not a folder, or is a
+  // non-empty folder that holds no dcqcn result (no summary.json or sweep.csv) and `force` is
+  // false: replacing it would delete files we did not write. Removes staging folders that runs
+  // killed earlier left beside `dir`.
+  StagedFolder(std::string dir, bool force);
+  // Removes the staging folder unless Commit() ran.
+  ~StagedFolder();
+  StagedFolder(const StagedFolder&) = delete;
+  StagedFolder& operator=(const StagedFolder&) = delete;
+
+  // Where the run writes its files.
+  const std::string& path() const { return staging_; }
+  // The final folder.
+  const std::string& dir() const { return dir_; }
+  // Puts the staged folder in place of `dir` (an atomic exchange where the file system supports
+  // it) and deletes the previous content.
+  void Commit();
+
+ private:
+  std::string dir_;
+  std::string staging_;
+  bool committed_ = false;
+};
+
+}  // namespace dcqcn

@@ -1,0 +1,162 @@
+// Output folders are replaced whole: a re-run never mixes its files with an earlier run's, an
+// interrupted or failed run leaves the previous results as they were, and a folder that is not
+// a dcqcn result is never deleted without --force.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli_util.h"
+#include "output/staged_folder.h"
+#include "test_util.h"
+
+namespace dcqcn {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::ReadFile;
+using testing::RunCli;
+
+const char* kIncast = R"(name = "mix"
+[topology]
+type = "star"
+hosts = 5
+[cc]
+algorithm = "none"
+[workload]
+type = "incast"
+senders = 4
+size = "200KB"
+[output]
+timeseries = ["queue", "pfc", "throughput", "rate"]
+)";
+
+class OutputFolderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("dcqcn_out_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    std::ofstream(dir_ / "s.toml") << kIncast;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string Scenario() const { return (dir_ / "s.toml").string(); }
+  fs::path dir_;
+};
+
+TEST_F(OutputFolderTest, ARerunReplacesTheWholeFolder) {
+  const fs::path out = dir_ / "out";
+  ASSERT_EQ(RunCli("run " + Scenario() + " --quiet --out " + out.string()).code, 0);
+  ASSERT_TRUE(fs::exists(out / "timeseries/rate.csv"));
+  const auto second = RunCli("run " + Scenario() + " --quiet --out " + out.string() +
+                             " --set 'output.timeseries=[\"queue\"]' --set workload.senders=2");
+  ASSERT_EQ(second.code, 0) << second.out;
+  // Only the second run's files: no rate, pfc or throughput series of the first.
+  EXPECT_TRUE(fs::exists(out / "timeseries/queue.csv"));
+  EXPECT_FALSE(fs::exists(out / "timeseries/rate.csv"));
+  EXPECT_FALSE(fs::exists(out / "timeseries/throughput.csv"));
+  EXPECT_FALSE(fs::exists(out / "timeseries/pfc.csv"));
+  EXPECT_EQ(testing::CsvRowCount((out / "flows.csv").string()), 2u);
+  // Nothing else left beside it.
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    const std::string name = e.path().filename().string();
+    EXPECT_TRUE(name == "out" || name == "s.toml") << name;
+  }
+}
+
+TEST_F(OutputFolderTest, ASweepReplacesAnOldSweep) {
+  const fs::path out = dir_ / "sweep";
+  ASSERT_EQ(
+      RunCli("sweep " + Scenario() + " --quiet --vary workload.senders=1,2,3 --out " + out.string())
+          .code,
+      0);
+  ASSERT_TRUE(fs::exists(out / "runs/002"));
+  ASSERT_EQ(
+      RunCli("sweep " + Scenario() + " --quiet --vary workload.senders=1,2 --out " + out.string())
+          .code,
+      0);
+  EXPECT_TRUE(fs::exists(out / "runs/001/summary.json"));
+  EXPECT_FALSE(fs::exists(out / "runs/002")) << "a run of the old sweep is left";
+}
+
+TEST_F(OutputFolderTest, AFailedRunLeavesThePreviousResults) {
+  const fs::path out = dir_ / "out";
+  ASSERT_EQ(RunCli("run " + Scenario() + " --quiet --out " + out.string()).code, 0);
+  const std::string flows = ReadFile(out / "flows.csv");
+  // A buffer too small for its reserves fails while the network is built, after staging began.
+  const auto bad =
+      RunCli("run " + Scenario() + " --quiet --out " + out.string() + " --set switch.buffer=1KB");
+  EXPECT_EQ(bad.code, 1) << bad.out;
+  EXPECT_EQ(ReadFile(out / "flows.csv"), flows);
+  EXPECT_TRUE(fs::exists(out / "timeseries/rate.csv"));
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    EXPECT_EQ(e.path().filename().string().find(".partial"), std::string::npos) << e.path();
+  }
+}
+
+TEST_F(OutputFolderTest, AnInterruptedRunLeavesThePreviousResults) {
+  const fs::path out = dir_ / "out";
+  ASSERT_EQ(RunCli("run " + Scenario() + " --quiet --out " + out.string()).code, 0);
+  const std::string flows = ReadFile(out / "flows.csv");
+  // A long run, stopped with SIGINT while it simulates.
+  const auto r = testing::RunCommand(
+      std::string(DCQCN_BINARY) + " run " + Scenario() + " --quiet --out " + out.string() +
+      " --set workload.size=10GB --set duration=10s 2>&1 & pid=$!; sleep 1; kill -INT $pid; "
+      "wait $pid; echo exit=$?");
+  EXPECT_NE(r.out.find("exit=130"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("interrupted"), std::string::npos) << r.out;
+  EXPECT_EQ(ReadFile(out / "flows.csv"), flows);
+  for (const auto& e : fs::directory_iterator(dir_)) {
+    EXPECT_EQ(e.path().filename().string().find(".partial"), std::string::npos) << e.path();
+  }
+}
+
+TEST_F(OutputFolderTest, AForeignFolderIsNotReplacedWithoutForce) {
+  const fs::path out = dir_ / "mine";
+  fs::create_directories(out);
+  std::ofstream(out / "notes.txt") << "my notes";
+  const auto refused = RunCli("run " + Scenario() + " --quiet --out " + out.string());
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_NE(refused.out.find("--force"), std::string::npos) << refused.out;
+  EXPECT_TRUE(fs::exists(out / "notes.txt"));
+  EXPECT_EQ(RunCli("run " + Scenario() + " --quiet --force --out " + out.string()).code, 0);
+  EXPECT_FALSE(fs::exists(out / "notes.txt"));
+  EXPECT_TRUE(fs::exists(out / "summary.json"));
+  // An empty folder is fine.
+  fs::create_directories(dir_ / "empty");
+  EXPECT_EQ(RunCli("run " + Scenario() + " --quiet --out " + (dir_ / "empty").string()).code, 0);
+}
+
+TEST_F(OutputFolderTest, StagingFoldersOfDeadRunsAreRemoved) {
+  // A run killed with SIGKILL leaves its staging folder; the next run into the same place
+  // removes it. (Process 1 lives, an unused pid does not.)
+  const pid_t dead = 999999;
+  ASSERT_NE(kill(dead, 0), 0);
+  fs::create_directories(dir_ / (".out.partial-" + std::to_string(dead) + "-0"));
+  fs::create_directories(dir_ / ".out.partial-1-0");
+  {
+    StagedFolder folder((dir_ / "out").string(), false);
+    std::ofstream(fs::path(folder.path()) / "summary.json") << "{}";
+    folder.Commit();
+  }
+  EXPECT_FALSE(fs::exists(dir_ / (".out.partial-" + std::to_string(dead) + "-0")));
+  EXPECT_TRUE(fs::exists(dir_ / ".out.partial-1-0"));
+  EXPECT_TRUE(fs::exists(dir_ / "out/summary.json"));
+  // A staging folder that is not committed disappears with its owner.
+  std::string staging;
+  {
+    StagedFolder folder((dir_ / "out").string(), false);
+    staging = folder.path();
+    EXPECT_TRUE(fs::exists(staging));
+  }
+  EXPECT_FALSE(fs::exists(staging));
+  EXPECT_TRUE(fs::exists(dir_ / "out/summary.json"));
+}
+
+}  // namespace
+}  // namespace dcqcn
