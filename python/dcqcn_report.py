@@ -1,13 +1,15 @@
 #!/usr/bin/python3
-"""PNG figures and one index.html for a run or sweep output folder (`dcqcn report DIR`).
+"""Figures and one index.html for a run or sweep output folder (`dcqcn report DIR`).
 
-Usage: dcqcn_report.py DIR [--runs] [--quiet]
-A run folder: reads DIR/{summary.json, flows.csv, resolved.toml, timeseries/*.csv} (any but
-summary.json may be absent). A sweep folder (DIR/sweep.csv and no DIR/summary.json): the metrics
-against the varied keys, drawn by dcqcn_sweep_report.py; with --runs each run's folder
-(DIR/runs/NNN/) is reported too. Either way writes DIR/report/index.html and DIR/report/*.png,
-each to a temporary name renamed when complete. Exit codes follow the dcqcn CLI: 0 ok, 1 bad
-input, 3 a bug in this script.
+A run folder: reads DIR/{summary.json, flows.csv, links.csv, resolved.toml, timeseries/*.csv}
+(any but summary.json may be absent). A sweep folder (DIR/sweep.csv and no DIR/summary.json): the
+metrics against the varied keys, drawn by dcqcn_sweep_report.py; with --runs each run's folder
+(DIR/runs/NNN/) is reported too. Either way writes DIR/report/index.html and DIR/report/<figure>.png
+(or the --format list), each to a temporary name renamed when complete. Exit codes follow the
+dcqcn CLI: 0 ok, 1 bad input, 2 bad usage, 3 a bug in this script.
+
+The headline numbers (FCT slowdown, flow throughput, Jain fairness, per tag too) are summary.json's:
+they are defined once, in the simulator; this script only draws and lays out.
 
 Needs Debian's python3-matplotlib, python3-numpy and python3-pandas (scripts/setup.sh).
 """
@@ -17,53 +19,71 @@ import os
 os.environ.setdefault("MPLBACKEND", "Agg")
 
 import argparse  # noqa: E402
+import functools  # noqa: E402
 import html  # noqa: E402
 import json  # noqa: E402
 import re  # noqa: E402
 import sys  # noqa: E402
-import traceback  # noqa: E402
 
 try:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
     import numpy as np
     import pandas as pd
 except ImportError as e:  # e.g. run with a python3 that is not Debian's /usr/bin/python3
     sys.exit(f"error: {e} under {sys.executable}: the report needs Debian's python3-matplotlib, "
              "python3-numpy and python3-pandas under /usr/bin/python3 (run scripts/setup.sh)")
 
+# Shared with the sweep report (dcqcn_sweep_report.py).
+from dcqcn_report_common import (CSS, NA, ReportError, figure_html, parse_formats,  # noqa: E402
+                                 remove_figure, run_cli, save_figure, write_atomic)
+
 # Plot budgets: a fat-tree run has millions of rows; a PNG a thousand pixels wide shows no more.
 MAX_POINTS = 1500  # time bins per plotted series
 MAX_POINTS_OVERLAID = 500  # fewer when many noisy lines overlap, so each stays legible
 MAX_FLOW_LINES = 16  # more flows than this: a percentile band instead of one line each
-MAX_RATE_FLOWS = 8  # rate traces drawn (evenly chosen by flow id when there are more)
+MAX_RATE_FLOWS = 8  # rate traces drawn without a selection (evenly chosen by flow id)
 MAX_QUEUE_PORTS = 8  # busiest ports drawn
-MAX_PFC_ROWS = 40  # (node, port, priority) rows in the pause timeline, most paused first
+MAX_PFC_ROWS = 40  # (node, port, priority) rows of the paused-fraction map, most paused kept
+PFC_BINS = 200  # time bins of the paused-fraction map
 MIN_FLOWS_FOR_CDF = 20
+MAX_SIZE_BINS = 20  # FCT-vs-size bins (HPCC's fct_analysis.py uses 20 by default)
+MIN_FLOWS_PER_SIZE_BIN = 25  # fewer bins for fewer flows, so each bin's p99 means something
+
+TIME_LABEL = "time since first flow start (ms)"
 
 FIGURES = ["throughput", "rate", "queue", "pfc", "fct_cdf", "fct_size"]
-
-# Shared with the sweep report (dcqcn_sweep_report.py).
-from dcqcn_report_common import CSS, ReportError, save_figure, write_atomic  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------------------
 # Reading
 
 
-def read_csv(path, dtypes):
-    """The CSV at `path` with exactly the columns of `dtypes` (other columns ignored), or None
-    when the file is absent."""
+def read_csv(path, dtypes, optional=None):
+    """The CSV at `path` with the columns of `dtypes` (other columns ignored), or None when the
+    file is absent. `optional` maps further columns to a default for files written before they
+    existed (e.g. flows.csv's tag)."""
     if not os.path.exists(path):
         return None
+    optional = optional or {}
+    wanted = set(dtypes) | set(optional)
     try:
-        return pd.read_csv(path, usecols=list(dtypes), dtype=dtypes, engine="c")
+        df = pd.read_csv(path, usecols=lambda c: c in wanted, engine="c",
+                         dtype={**dtypes, **{c: str for c in optional}})
     except pd.errors.EmptyDataError:
         raise ReportError(f"{path}: empty file (expected a header line: {','.join(dtypes)})")
     except ValueError as e:
         raise ReportError(f"{path}: expected columns {','.join(dtypes)}: {e}")
+    missing = [c for c in dtypes if c not in df.columns]
+    if missing:
+        raise ReportError(f"{path}: expected columns {','.join(dtypes)} (missing "
+                          f"{','.join(missing)})")
+    for c, default in optional.items():
+        df[c] = df[c].fillna(default) if c in df.columns else default
+    return df
 
 
 def read_run(run_dir):
@@ -72,7 +92,8 @@ def read_run(run_dir):
         raise ReportError(f"{run_dir}: no such folder (expected a `dcqcn run` output folder)")
     summary_path = os.path.join(run_dir, "summary.json")
     if not os.path.isfile(summary_path):
-        raise ReportError(f"{run_dir}: no summary.json (is this a `dcqcn run` output folder?)")
+        raise ReportError(f"{run_dir}: no summary.json or sweep.csv (expected the output folder "
+                          "of `dcqcn run` or `dcqcn sweep`)")
     try:
         with open(summary_path, encoding="utf-8") as f:
             summary = json.load(f)
@@ -97,7 +118,8 @@ def read_run(run_dir):
             os.path.join(run_dir, "flows.csv"),
             {"flow_id": "int64", "src": "int64", "dst": "int64", "size_bytes": "float64",
              "start_ns": "float64", "finish_ns": "float64", "fct_ns": "float64",
-             "ideal_fct_ns": "float64", "slowdown": "float64"}),
+             "ideal_fct_ns": "float64", "slowdown": "float64"}, optional={"tag": ""}),
+        "links": read_links(os.path.join(run_dir, "links.csv")),
         "throughput": read_csv(os.path.join(ts, "throughput.csv"),
                                {"time_ns": "float64", "flow_id": "int64", "gbps": "float64"}),
         "rate": read_csv(os.path.join(ts, "rate.csv"),
@@ -113,6 +135,14 @@ def read_run(run_dir):
 def read_pfc(path):
     return read_csv(path, {"time_ns": "float64", "node": "category", "port": "int64",
                            "priority": "int64", "paused": "int64"})
+
+
+def read_links(path):
+    """links.csv as {(node, port): peer}; empty when the file is absent (older folders)."""
+    df = read_csv(path, {"node": str, "port": "int64", "peer": str})
+    if df is None:
+        return {}
+    return {(n, int(p)): peer for n, p, peer in zip(df["node"], df["port"], df["peer"])}
 
 
 def parse_toml(text):
@@ -140,18 +170,66 @@ def parse_size(text):
         return None
 
 
+def parse_flow_ids(text):
+    """[0, 3, 7] from "0,3,7" (the --flows option)."""
+    try:
+        ids = [int(x) for x in str(text).split(",") if x.strip()]
+    except ValueError:
+        ids = []
+    if not ids or min(ids) < 0:
+        raise ReportError(f"--flows {text}: expected flow ids such as 0,3,7")
+    return list(dict.fromkeys(ids))
+
+
+def parse_tags(text):
+    """["victim", "incast"] from "victim,incast" (the --tags option)."""
+    tags = [t.strip() for t in str(text).split(",") if t.strip()]
+    if not tags:
+        raise ReportError(f"--tags {text}: expected tags such as victim,incast")
+    return list(dict.fromkeys(tags))
+
+
+def select_flows(flows, flow_ids, tags):
+    """The flow ids that --flows and --tags choose (their union, sorted), or None when neither
+    was given. Unknown ids or tags are an input error naming what the run has."""
+    if not flow_ids and not tags:
+        return None
+    if flows is None:
+        raise ReportError("--flows and --tags need the run's flows.csv, and there is none")
+    known = set(int(i) for i in flows["flow_id"])
+    unknown = [i for i in flow_ids or [] if i not in known]
+    if unknown:
+        raise ReportError(f"--flows: no flow {', '.join(map(str, unknown))} in this run (flow ids "
+                          f"{min(known)}\u2013{max(known)})" if known else "--flows: no flows")
+    run_tags = sorted(set(flows["tag"]) - {""})
+    missing = [t for t in tags or [] if t not in run_tags]
+    if missing:
+        raise ReportError(f"--tags: no flow tagged {', '.join(missing)} in this run (its tags: "
+                          f"{', '.join(run_tags) or 'none'})")
+    chosen = set(flow_ids or []) | set(flows.loc[flows["tag"].isin(tags or []), "flow_id"])
+    return sorted(int(i) for i in chosen)
+
+
 # ---------------------------------------------------------------------------------------------
 # Shaping data for plots
 
 
-def end_time_ns(run):
-    """The end of the plotted time axis: the simulated time, or the last sample if later."""
-    end = float(run["summary"].get("sim_time_ns") or 0)
+def time_range_ns(run):
+    """(start, end) of every time axis: the first flow's start (summary.json's active_start_ns;
+    HPCC inputs start at 2 s) to the simulated time, or to the last sample if later."""
+    s = run["summary"]
+    end = float(s.get("sim_time_ns") or 0)
     for name in ("throughput", "rate", "queue", "pfc"):
         df = run[name]
         if df is not None and len(df):
             end = max(end, float(df["time_ns"].max()))
-    return end
+    start = float(s.get("active_start_ns") or 0)
+    return min(start, end), end
+
+
+def rel_ms(run, t_ns):
+    """Time since the first flow's start, in ms."""
+    return (t_ns - run["t0_ns"]) / 1e6
 
 
 def add_time_bins(df, max_points=MAX_POINTS):
@@ -213,18 +291,20 @@ def pause_intervals(pfc, end_ns):
                          "end_ns": ends})
 
 
-def merge_close(iv, gap_ns):
-    """Intervals of each key closer than `gap_ns` merged (nothing a pixel wide is lost)."""
-    if len(iv) == 0:
-        return iv
-    iv = iv.sort_values(["node", "port", "priority", "start_ns"]).reset_index(drop=True)
-    key_change = ((iv["node"] != iv["node"].shift()) | (iv["port"] != iv["port"].shift()) |
-                  (iv["priority"] != iv["priority"].shift()))
-    prev_end = iv.groupby(["node", "port", "priority"], sort=False)["end_ns"].cummax().shift()
-    block = (key_change | (iv["start_ns"] - prev_end > gap_ns)).cumsum()
-    return iv.groupby(block, sort=False).agg(
-        node=("node", "first"), port=("port", "first"), priority=("priority", "first"),
-        start_ns=("start_ns", "min"), end_ns=("end_ns", "max")).reset_index(drop=True)
+def paused_fraction(starts, ends, edges):
+    """The share of each time bin [edges[i], edges[i+1]) covered by the intervals of one key
+    (sorted, not overlapping, as pause_intervals returns them)."""
+    s = np.asarray(starts, dtype=float)
+    e = np.asarray(ends, dtype=float)
+    t = np.asarray(edges, dtype=float)
+    # Paused time up to each edge: the intervals that ended before it plus the one it is in.
+    done = np.concatenate([[0.0], np.cumsum(e - s)])
+    k = np.searchsorted(e, t, side="right")
+    covered = done[k]
+    if len(s):
+        sk = s[np.minimum(k, len(s) - 1)]
+        covered = covered + np.where((k < len(s)) & (sk < t), t - sk, 0.0)
+    return np.diff(covered) / np.diff(t)
 
 
 def natural_key(name):
@@ -233,10 +313,17 @@ def natural_key(name):
     return (m.group(1), int(m.group(2)), "") if m else (str(name), -1, str(name))
 
 
+def link_label(run, node, port):
+    """"s0 port 3 \u2192 h2": the port and, from links.csv, what it sends to."""
+    peer = run["links"].get((str(node), int(port)))
+    return f"{node} port {port}" + (f" \u2192 {peer}" if peer else "")
+
+
 def flow_label(flow_id, flows):
     if flows is not None and flow_id in flows.index:
         row = flows.loc[flow_id]
-        return f"flow {flow_id} (h{int(row['src'])}\u2192h{int(row['dst'])})"
+        tag = f", {row['tag']}" if row.get("tag") else ""
+        return f"flow {flow_id} (h{int(row['src'])}\u2192h{int(row['dst'])}{tag})"
     return f"flow {flow_id}"
 
 
@@ -259,27 +346,78 @@ def pick_evenly(ids, k):
     return [ids[i] for i in np.linspace(0, len(ids) - 1, k).round().astype(int)]
 
 
+def fmt_bytes(v):
+    """A size tick: 1000 -> "1KB", 2.5e6 -> "2.5MB" (decimal units, as the scenarios write)."""
+    for scale, unit in ((1e9, "GB"), (1e6, "MB"), (1e3, "KB")):
+        if v >= scale:
+            return f"{v / scale:g}{unit}"
+    return f"{v:g}B"
+
+
+def finished_flows(run):
+    flows = run["flows"]
+    if flows is None:
+        return None
+    done = flows[flows["finish_ns"].notna() & flows["fct_ns"].notna()]
+    return done if len(done) else None
+
+
+def slowdown_by_size(done):
+    """FCT slowdown percentiles per flow-size bin, as HPCC's fct_analysis.py computes them: the
+    flows sorted by size and cut into bins of equal flow count, each bin placed at its largest
+    size. The number of bins grows with the flows (MIN_FLOWS_PER_SIZE_BIN each, at most
+    MAX_SIZE_BINS). Flows of one size stay in one bin (the first they reach), so no two bins
+    share an x; when there are no more distinct sizes than MAX_SIZE_BINS, simply one bin per
+    size. Returns (DataFrame size, count, p50, p95, p99 sorted by size, "equal" or "size")."""
+    d = done[["size_bytes", "slowdown"]].dropna().sort_values("size_bytes", kind="stable")
+    n = len(d)
+    bins = min(MAX_SIZE_BINS, max(1, n // MIN_FLOWS_PER_SIZE_BIN))
+    if d["size_bytes"].nunique() <= MAX_SIZE_BINS:
+        key, how = d["size_bytes"].to_numpy(), "size"
+    else:
+        equal = pd.Series(np.arange(n) * bins // max(n, 1), index=d.index)
+        key, how = equal.groupby(d["size_bytes"]).transform("min").to_numpy(), "equal"
+    g = d.groupby(key, sort=True)
+    sd = g["slowdown"]
+    out = pd.DataFrame({"size": g["size_bytes"].max(), "count": sd.size(),
+                        "p50": sd.quantile(0.50), "p95": sd.quantile(0.95),
+                        "p99": sd.quantile(0.99)}).reset_index(drop=True)
+    return out, how
+
+
 # ---------------------------------------------------------------------------------------------
-# Figures. Each returns a one-line caption, or None when it has nothing to draw.
+# Figures. Each returns (figure, caption), or (None, a note saying why there is none, or None).
 
 
-def style_time_axis(ax, end_ms):
-    ax.set_xlim(0, end_ms if end_ms > 0 else None)
+def style_time_axis(ax, run, label=False):
+    span_ms = (run["end_ns"] - run["t0_ns"]) / 1e6
+    ax.set_xlim(0, span_ms if span_ms > 0 else None)
     ax.grid(True, alpha=0.3)
+    if label:
+        ax.set_xlabel(TIME_LABEL)
 
 
 def legend_outside(ax, **kw):
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False, **kw)
 
 
-def fig_throughput(run, ax_end_ms):
+def line_colors(n):
+    cmap = plt.get_cmap("tab10" if n <= 10 else "tab20")
+    return lambda i: cmap(i % cmap.N)
+
+
+def fig_throughput(run):
     tp = run["throughput"]
     if tp is None or len(tp) == 0:
         return None, None
     flows = run["flows_by_id"]
-    ids = sorted(tp["flow_id"].unique())
-    title = f"Delivered throughput per flow ({plural(len(ids), 'flow')})"
-    if len(ids) == 1:  # the aggregate would repeat the flow
+    all_ids = sorted(tp["flow_id"].unique())
+    selection = run["selection"]
+    per = tp if selection is None else tp[tp["flow_id"].isin(selection)]
+    ids = sorted(per["flow_id"].unique())
+    title = (f"Delivered throughput per flow ({plural(len(all_ids), 'flow')})" if selection is None
+             else f"Delivered throughput of {plural(len(ids), 'selected flow')}")
+    if len(all_ids) == 1:  # the aggregate would repeat the flow
         fig, ax = plt.subplots(figsize=(11, 4.5))
         ax.set_title(title)
     else:
@@ -287,27 +425,40 @@ def fig_throughput(run, ax_end_ms):
                                          gridspec_kw={"height_ratios": [1, 2]})
         total = tp.groupby("time_ns", sort=True)["gbps"].sum().reset_index()
         total = downsample(total, [], ["gbps"])
-        ax_agg.plot(total["time_ns"] / 1e6, total["gbps"], color="black", lw=1.2,
+        ax_agg.plot(rel_ms(run, total["time_ns"]), total["gbps"], color="black", lw=1.2,
                     label="all flows")
+        peak = float(total["gbps"].max())
+        # The selected tags' sums beside the total: e.g. what the victims get next to an incast.
+        for i, tag in enumerate(run["tags"]):
+            tag_ids = flows.index[flows["tag"] == tag]
+            part = tp[tp["flow_id"].isin(tag_ids)].groupby("time_ns", sort=True)["gbps"].sum()
+            part = downsample(part.reset_index(), [], ["gbps"])
+            ax_agg.plot(rel_ms(run, part["time_ns"]), part["gbps"], lw=1.1,
+                        color=plt.get_cmap("Set1")(i % 9), label=f"tag {tag}")
         ax_agg.set_ylabel("aggregate (Gb/s)")
         # Room above the peak: a flat line at line rate would otherwise sit on the frame.
-        ax_agg.set_ylim(0, 1.15 * max(float(total["gbps"].max()), 1e-9))
+        ax_agg.set_ylim(0, 1.15 * max(peak, 1e-9))
         ax_agg.set_title(title)
         legend_outside(ax_agg)
-        style_time_axis(ax_agg, ax_end_ms)
+        style_time_axis(ax_agg, run)
 
     points = MAX_POINTS_OVERLAID if len(ids) > 1 else MAX_POINTS
-    per_flow = downsample(tp, ["flow_id"], ["gbps"], keep_bin=True, max_points=points)
-    if len(ids) <= MAX_FLOW_LINES:
-        colors = plt.get_cmap("tab10" if len(ids) <= 10 else "tab20")
+    if not ids:
+        ax.text(0.5, 0.5, "none of the selected flows delivered data", ha="center",
+                transform=ax.transAxes, color="gray")
+        what = "no line: the selected flows delivered nothing"
+    elif len(ids) <= MAX_FLOW_LINES:
+        per_flow = downsample(per, ["flow_id"], ["gbps"], max_points=points)
+        color = line_colors(len(ids))
         for i, (fid, g) in enumerate(per_flow.groupby("flow_id", sort=True)):
-            ax.plot(g["time_ns"] / 1e6, g["gbps"], lw=1.0, color=colors(i),
+            ax.plot(rel_ms(run, g["time_ns"]), g["gbps"], lw=1.0, color=color(i),
                     label=flow_label(fid, flows))
         legend_outside(ax, ncol=1)
-        what = "one line per flow"
+        what = "one line per flow" if selection is None else "one line per selected flow"
     else:
+        per_flow = downsample(per, ["flow_id"], ["gbps"], keep_bin=True, max_points=points)
         grouped = per_flow.groupby("bin", sort=True)
-        t = grouped["time_ns"].mean().to_numpy() / 1e6
+        t = rel_ms(run, grouped["time_ns"].mean().to_numpy())
         q = grouped["gbps"].quantile([0.05, 0.25, 0.5, 0.75, 0.95]).unstack()
         ax.fill_between(t, q[0.05], q[0.95], color="tab:blue", alpha=0.2, lw=0,
                         label="5th\u201395th percentile")
@@ -316,62 +467,74 @@ def fig_throughput(run, ax_end_ms):
         ax.plot(t, q[0.5], color="tab:blue", lw=1.2, label="median")
         ax.plot(t, grouped["gbps"].max().to_numpy(), color="tab:red", lw=0.7, ls=":",
                 label="fastest flow")
-        legend_outside(ax, title="across active flows")
-        what = "percentiles across the flows active at each time"
+        legend_outside(ax, title="across active flows" if selection is None
+                       else "across selected flows")
+        what = ("percentiles across the flows active at each time" if selection is None
+                else "percentiles across the selected flows active at each time")
     ax.set_ylabel("per-flow throughput (Gb/s)")
-    ax.set_xlabel("time (ms)")
     ax.set_ylim(bottom=0)
-    style_time_axis(ax, ax_end_ms)
-    if len(ids) == 1:
+    style_time_axis(ax, run, label=True)
+    if len(all_ids) == 1:
         caption = f"Delivered throughput of the run's one flow over time{bin_note(tp, points)}."
     else:
-        caption = (f"Delivered throughput over time: the sum of all {len(ids)} flows (top) and "
-                   f"{what} (bottom{bin_note(tp, points)}).")
+        tags = "".join(f", of the flows tagged {t}" for t in run["tags"])
+        caption = (f"Delivered throughput over time: the sum of all {len(all_ids)} flows{tags} "
+                   f"(top) and {what} (bottom{bin_note(tp, points)}).")
     return fig, caption
 
 
-def fig_rate(run, ax_end_ms):
+def fig_rate(run):
+    algo = (run["summary"].get("cc") or {}).get("algorithm", "")
+    if algo == "none":
+        return None, ("No rate figure: congestion control is off (cc.algorithm = none), so "
+                      "every sender runs at line rate.")
     rate = run["rate"]
     if rate is None or len(rate) == 0:
         return None, None
     flows = run["flows_by_id"]
     all_ids = rate["flow_id"].unique()
-    ids = pick_evenly(all_ids, MAX_RATE_FLOWS)
+    selection = run["selection"]
+    if selection is None:
+        candidates, limit = all_ids, MAX_RATE_FLOWS
+    else:
+        candidates, limit = [i for i in selection if i in set(all_ids)], MAX_FLOW_LINES
+        if not candidates:
+            return None, "No rate figure: rate.csv has no samples of the selected flows."
+    ids = pick_evenly(candidates, limit)
     sub = rate[rate["flow_id"].isin(ids)]
     sub = downsample(sub, ["flow_id"], ["rc_gbps", "rt_gbps", "alpha"])
     fig, (ax, ax_alpha) = plt.subplots(2, 1, figsize=(11, 6.5), sharex=True,
                                        gridspec_kw={"height_ratios": [2, 1]})
-    colors = plt.get_cmap("tab10")
+    color = line_colors(len(ids))
     for i, (fid, g) in enumerate(sub.groupby("flow_id", sort=True)):
-        tm = g["time_ns"] / 1e6
-        c = colors(i % 10)
-        ax.plot(tm, g["rc_gbps"], color=c, lw=1.1, drawstyle="steps-post",
+        tm = rel_ms(run, g["time_ns"])
+        ax.plot(tm, g["rc_gbps"], color=color(i), lw=1.1, drawstyle="steps-post",
                 label=flow_label(fid, flows))
-        ax.plot(tm, g["rt_gbps"], color=c, lw=0.9, ls="--", alpha=0.7, drawstyle="steps-post")
-        ax_alpha.plot(tm, g["alpha"], color=c, lw=1.0, drawstyle="steps-post")
+        ax.plot(tm, g["rt_gbps"], color=color(i), lw=0.9, ls="--", alpha=0.7,
+                drawstyle="steps-post")
+        ax_alpha.plot(tm, g["alpha"], color=color(i), lw=1.0, drawstyle="steps-post")
     # A legend entry for the two line styles, after the per-flow entries.
     ax.plot([], [], color="black", lw=1.1, label="Rc, current rate (solid)")
     ax.plot([], [], color="black", lw=0.9, ls="--", label="Rt, target rate (dashed)")
-    shown = (f"{len(ids)} of {len(all_ids)} flows" if len(ids) < len(all_ids)
-             else plural(len(ids), "flow"))
-    algo = run["summary"].get("cc", {}).get("algorithm", "")
+    what = "flows" if selection is None else "selected flows"
+    shown = (f"{len(ids)} of {len(candidates)} {what}" if len(ids) < len(candidates)
+             else plural(len(ids), what[:-1]))
     ax.set_title(f"Congestion-control rate state ({shown}" + (f", {algo}" if algo else "") + ")")
     ax.set_ylabel("rate (Gb/s)")
     ax.set_ylim(bottom=0)
     legend_outside(ax)
-    style_time_axis(ax, ax_end_ms)
+    style_time_axis(ax, run)
     ax_alpha.set_ylabel("alpha")
-    ax_alpha.set_xlabel("time (ms)")
     ax_alpha.set_ylim(-0.03, 1.03)
-    style_time_axis(ax_alpha, ax_end_ms)
+    style_time_axis(ax_alpha, run, label=True)
     caption = (f"Sender rate state of {shown}: current rate Rc (solid) and target rate Rt "
                "(dashed) on top, DCQCN's congestion estimate alpha below.")
-    if algo == "none":
-        caption += " With cc = none every sender runs at line rate."
+    if selection is None and len(ids) < len(candidates):
+        caption += " dcqcn report --flows or --tags chooses which flows are drawn."
     return fig, caption
 
 
-def fig_queue(run, ax_end_ms):
+def fig_queue(run):
     q = run["queue"]
     if q is None or len(q) == 0:
         return None, None
@@ -394,10 +557,10 @@ def fig_queue(run, ax_end_ms):
     for (sw, port), g in sorted(qmax.groupby(["switch", "port"], observed=True),
                                 key=lambda kv: order[kv[0]]):
         c = colors(order[(sw, port)] % 10)
-        ax.plot(g["time_ns"] / 1e6, g["queue_bytes"] / 1e3, color=c, lw=1.1,
-                label=f"{sw} port {port} (peak {peak[(sw, port)] / 1e3:.0f} KB)")
+        ax.plot(rel_ms(run, g["time_ns"]), g["queue_bytes"] / 1e3, color=c, lw=1.1,
+                label=f"{link_label(run, sw, port)} (peak {peak[(sw, port)] / 1e3:.0f} KB)")
         gt = tx[(tx["switch"] == sw) & (tx["port"] == port)]
-        ax_tx.plot(gt["time_ns"] / 1e6, gt["tx_gbps"], color=c, lw=1.0)
+        ax_tx.plot(rel_ms(run, gt["time_ns"]), gt["tx_gbps"], color=c, lw=1.0)
     ymax = float(chosen.iloc[0]) / 1e3
     ecn = run["config"].get("switch", {}).get("ecn", {})
     if ecn.get("enabled", True):
@@ -408,84 +571,78 @@ def fig_queue(run, ax_end_ms):
                            label=f"ECN {key.capitalize()} {level / 1e3:g} KB")
     more = len(peak) - len(chosen)
     if len(chosen) == 1:
-        sw, port = chosen.index[0]
-        title = f"Egress queue length at {sw} port {port}"
+        title = f"Egress queue length at {link_label(run, *chosen.index[0])}"
     else:
         title = f"Egress queue length of the {len(chosen)} most congested ports"
     ax.set_title(title + (f" ({plural(more, 'other port')} queued less)" if more else ""))
     ax.set_ylabel("queue (KB)")
     ax.set_ylim(bottom=0)
     legend_outside(ax)
-    style_time_axis(ax, ax_end_ms)
+    style_time_axis(ax, run)
     ax_tx.set_ylabel("egress rate (Gb/s)")
-    ax_tx.set_xlabel("time (ms)")
     ax_tx.set_ylim(bottom=0)
-    style_time_axis(ax_tx, ax_end_ms)
-    where = (f"switch egress {chosen.index[0][0]} port {chosen.index[0][1]}" if len(chosen) == 1
-             else f"the {len(chosen)} most congested switch egress ports")
+    style_time_axis(ax_tx, run, label=True)
+    where = (f"switch egress {link_label(run, *chosen.index[0])}" if len(chosen) == 1
+             else f"the {len(chosen)} most congested switch egress ports (port \u2192 the node "
+                  "it sends to)")
     caption = (f"Bytes queued at {where} (the peak within each time bin) and the rate it "
                "transmitted at.")
     return fig, caption
 
 
-def fig_pfc(run, ax_end_ms):
+def fig_pfc(run):
+    """The share of time each port was paused, per time bin: intervals drawn one by one merge
+    into solid bars on long runs, a fraction does not."""
     pfc = run["pfc"]
     if pfc is None or len(pfc) == 0:
         return None, None
-    end_ns = ax_end_ms * 1e6
-    iv = pause_intervals(pfc, end_ns)
+    t0, end = run["t0_ns"], run["end_ns"]
+    if end <= t0:
+        return None, None
+    iv = pause_intervals(pfc, end)
     if len(iv) == 0:
         return None, None
+    iv = iv.assign(start_ns=iv["start_ns"].clip(t0, end), end_ns=iv["end_ns"].clip(t0, end))
     iv = iv.assign(dur=iv["end_ns"] - iv["start_ns"])
     total = iv.groupby(["node", "port", "priority"], sort=False)["dur"].sum()
     top = total.sort_values(ascending=False, kind="stable").iloc[:MAX_PFC_ROWS]
     rows = sorted(top.index, key=lambda k: (natural_key(k[0]), k[1], k[2]))
-    row_of = {k: i for i, k in enumerate(rows)}
-    keep = pd.Series(list(zip(iv["node"], iv["port"], iv["priority"])), index=iv.index)
-    iv = iv[keep.isin(row_of)]
-    iv = merge_close(iv, gap_ns=end_ns / 3000.0)
+    edges = np.linspace(t0, end, PFC_BINS + 1)
+    grid = np.zeros((len(rows), PFC_BINS))
+    by_key = {k: g for k, g in iv.groupby(["node", "port", "priority"], sort=False)}
+    for r, k in enumerate(rows):
+        g = by_key[k]
+        grid[r] = paused_fraction(g["start_ns"], g["end_ns"], edges)
 
-    height = min(2.0 + 0.28 * len(rows), 14.0)
-    fig, ax = plt.subplots(figsize=(11, height))
     prios = sorted({k[2] for k in rows})
-    colors = plt.get_cmap("tab10")
-    color_of = {p: colors(i % 10) for i, p in enumerate(prios)}
-    for (node, port, prio), g in iv.groupby(["node", "port", "priority"], sort=False):
-        y = row_of[(node, port, prio)]
-        spans = np.column_stack([g["start_ns"] / 1e6, (g["end_ns"] - g["start_ns"]) / 1e6])
-        ax.broken_barh(spans, (y - 0.4, 0.8), facecolors=color_of[prio], lw=0)
     labels = []
     for k in rows:
-        frac = total[k] / end_ns if end_ns > 0 else 0
-        labels.append(f"{k[0]} port {k[1]} prio {k[2]} ({100 * frac:.0f}%)")
+        prio = f" prio {k[2]}" if len(prios) > 1 else ""
+        labels.append(f"{link_label(run, k[0], k[1])}{prio} ({100 * total[k] / (end - t0):.0f}%)")
+    fig, ax = plt.subplots(figsize=(11, min(1.8 + 0.3 * len(rows), 14.0)))
+    span_ms = (end - t0) / 1e6
+    image = ax.imshow(grid, aspect="auto", interpolation="nearest", cmap="Reds", vmin=0, vmax=1,
+                      extent=(0, span_ms, len(rows) - 0.5, -0.5))
     ax.set_yticks(range(len(rows)))
     ax.set_yticklabels(labels, fontsize="small" if len(rows) <= 20 else "x-small")
-    ax.set_ylim(len(rows) - 0.5, -0.5)
-    ax.set_xlabel("time (ms)")
-    ax.set_xlim(0, ax_end_ms)
+    ax.set_xlabel(TIME_LABEL)
+    ax.set_xlim(0, span_ms)
     ax.grid(True, axis="x", alpha=0.3)
+    bar = fig.colorbar(image, ax=ax, pad=0.01, fraction=0.04 if len(rows) > 4 else 0.08)
+    bar.set_label("paused share of the bin")
     more = len(total) - len(rows)
-    ax.set_title(f"PFC pause timeline: {len(rows)} paused (node, port, priority)" +
-                 (f", {more} less paused not shown" if more else ""))
-    if len(prios) > 1:
-        for p in prios:
-            ax.barh([], [], color=color_of[p], label=f"priority {p}")
-        legend_outside(ax)
-    caption = ("Intervals during which a port could not send the priority because it received a "
-               "PFC PAUSE (pause to the next RESUME); the percentage is the share of the run "
-               "spent paused.")
+    what = "priority" if len(prios) > 1 else f"priority {prios[0]}"
+    ax.set_title(f"PFC: paused share of time per port and {what} ({len(rows)} paused" +
+                 (f", {more} less paused not shown)" if more else ")"))
+    bin_us = (end - t0) / PFC_BINS / 1e3
+    caption = (f"Share of each {bin_us:.3g} \u00b5s bin during which the port could not send "
+               "because it had received a PFC PAUSE (from the pause to the next RESUME); each "
+               "row is a sending port and the node it sends to, and the percentage is its share "
+               "of the whole run spent paused.")
     return fig, caption
 
 
-def finished_flows(run):
-    flows = run["flows"]
-    if flows is None:
-        return None
-    done = flows[flows["finish_ns"].notna() & flows["fct_ns"].notna()]
-    return done if len(done) else None
-
-
-def fig_fct_cdf(run, ax_end_ms):
+def fig_fct_cdf(run):
     done = finished_flows(run)
     if done is None or len(done) < MIN_FLOWS_FOR_CDF:
         return None, None
@@ -523,42 +680,59 @@ def fig_fct_cdf(run, ax_end_ms):
     return fig, caption
 
 
-def fig_fct_size(run, ax_end_ms):
+def fig_fct_size(run):
+    """Slowdown percentiles against size: the ideal FCT depends on the path, so a line of ideal
+    FCT against size would zig-zag; slowdown already divides it out."""
     done = finished_flows(run)
     if done is None:
         return None, None
-    total = len(run["flows"])
-    unfinished = total - len(done)
-    fig, ax = plt.subplots(figsize=(9, 5.5))
+    unfinished = len(run["flows"]) - len(done)
     if done["size_bytes"].nunique() == 1:
-        return fct_per_flow(fig, ax, done, unfinished)
+        return fct_per_flow(done, unfinished)
+    bins, how = slowdown_by_size(done)
+    fig, ax = plt.subplots(figsize=(9, 5.5))
     many = len(done) > 2000
-    ax.scatter(done["size_bytes"], done["fct_ns"] / 1e3, s=4 if many else 14,
-               alpha=0.35 if many else 0.8, color="tab:blue", lw=0, rasterized=many,
-               label="measured FCT")
-    ideal = done[["size_bytes", "ideal_fct_ns"]].dropna().sort_values("size_bytes")
-    if len(ideal):
-        ideal = ideal.groupby("size_bytes", sort=True)["ideal_fct_ns"].min()
-        ax.plot(ideal.index, ideal.to_numpy() / 1e3, color="black", lw=1.0,
-                marker="_" if len(ideal) == 1 else None, ms=20,
-                label="ideal FCT (alone, idle network)")
+    ax.scatter(done["size_bytes"], done["slowdown"], s=4 if many else 12,
+               alpha=0.2 if many else 0.35, color="gray", lw=0, rasterized=many,
+               label="each flow", zorder=1)
+    for col, color, name in (("p50", "tab:blue", "median"), ("p95", "tab:orange", "95th pct"),
+                             ("p99", "tab:red", "99th pct")):
+        ax.plot(bins["size"], bins[col], color=color, marker="o", ms=4, lw=1.4, label=name,
+                zorder=3)
     ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("flow size (bytes, log scale)")
-    ax.set_ylabel("flow completion time (\u00b5s, log scale)")
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: fmt_bytes(v)))
+    positive = done["slowdown"][done["slowdown"] > 0]
+    log_y = len(positive) and positive.max() / positive.min() > 10
+    if log_y:
+        ax.set_yscale("log")
+        ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    else:
+        ax.set_ylim(bottom=0)
+    ax.set_xlabel("flow size (log scale)")
+    ax.set_ylabel("FCT slowdown (FCT / ideal FCT" + (", log scale)" if log_y else ")"))
     ax.grid(True, which="both", alpha=0.3)
-    ax.set_title(f"FCT vs flow size ({plural(len(done), 'finished flow')}" +
+    ax.set_title(f"FCT slowdown vs flow size ({plural(len(done), 'finished flow')}" +
                  (f", {unfinished} unfinished not shown)" if unfinished else ")"))
-    ax.legend(loc="lower right", fontsize="small")  # points lie above the ideal line
-    caption = "Completion time of every finished flow against its size, with the ideal FCT."
+    legend_outside(ax)
+    if how == "size":
+        made = f"one bin per flow size ({plural(len(bins), 'size')})"
+    else:
+        made = (f"the finished flows sorted by size and cut into bins of equal flow count "
+                f"(as HPCC's fct_analysis.py does; {len(bins)} bins of about "
+                f"{len(done) // len(bins)} flows, flows of one size kept in one bin), each "
+                "drawn at its largest size")
+    caption = (f"Median, 95th and 99th percentile FCT slowdown per size bin: {made}; grey dots "
+               "are single flows (1 = as fast as alone on an idle network).")
     if unfinished:
         caption += f" {plural(unfinished, 'flow')} did not finish."
     return fig, caption
 
 
-def fct_per_flow(fig, ax, done, unfinished):
-    """The FCT figure when every flow has the same size: one bar per flow (a scatter would be a
-    single column of dots)."""
+def fct_per_flow(done, unfinished):
+    """The FCT figure when every flow has the same size: one bar per flow (a size axis would be
+    a single column of dots)."""
+    fig, ax = plt.subplots(figsize=(9, 5.5))
     size = float(done["size_bytes"].iloc[0])
     d = done.sort_values("flow_id")
     many = len(d) > 64
@@ -582,7 +756,7 @@ def fct_per_flow(fig, ax, done, unfinished):
     ax.set_ylim(0, 1.18 * float(d["fct_ns"].max()) / 1e6)  # room for the legend
     ax.legend(loc="upper right", fontsize="small", framealpha=0.9, ncol=2)
     caption = (f"Completion time of each finished flow (all {size_text}) against the ideal FCT; "
-               "the flows share one size, so this replaces the FCT vs size scatter.")
+               "the flows share one size, so this replaces the slowdown vs size figure.")
     if unfinished:
         caption += f" {plural(unfinished, 'flow')} did not finish."
     return fig, caption
@@ -595,66 +769,80 @@ FIGURE_MAKERS = {"throughput": fig_throughput, "rate": fig_rate, "queue": fig_qu
 # ---------------------------------------------------------------------------------------------
 # Output
 
+_MISSING = object()  # a key summary.json does not have (an older folder): its row is left out
 
-def fmt_num(v, spec):
-    if v is None:
-        return None
+
+def get(s, *path):
+    """summary.json's value at `path`: None where it is null, _MISSING where it is absent."""
+    v = s
+    for p in path:
+        if not isinstance(v, dict) or p not in v:
+            return _MISSING
+        v = v[p]
+    return v
+
+
+def fmt_num(v, spec, scale=1.0, suffix=""):
+    """A number as text; NA for null; _MISSING stays _MISSING."""
+    if v is _MISSING or v is None:
+        return v if v is _MISSING else NA
     try:
-        return format(v, spec)
+        return format(v * scale if scale != 1 else v, spec) + suffix
     except (TypeError, ValueError):
         return str(v)
 
 
-def headline_rows(s):
-    """(section, label, value) rows of summary.json's headline numbers; absent keys skipped."""
-    def get(*path):
-        v = s
-        for p in path:
-            if not isinstance(v, dict) or p not in v:
-                return None
-            v = v[p]
-        return v
+def fmt_min_mean_max(tp, spec=".2f", suffix=""):
+    if not isinstance(tp, dict):
+        return NA if tp is None else _MISSING
+    return " / ".join(fmt_num(tp.get(k), spec) for k in ("min", "mean", "max")) + suffix
 
+
+def headline_rows(s):
+    """(section, label, text) rows of summary.json's headline numbers: a null shows as NA, an
+    absent key (an older folder) leaves its row out."""
     rows = []
 
     def add(section, label, value):
-        if value is not None:
+        if value is not _MISSING:
             rows.append((section, label, value))
 
-    ft, ff = get("flows_total"), get("flows_finished")
-    add("Run", "flows finished", f"{ff} of {ft}" if ft is not None else ff)
-    sim = get("sim_time_ns")
-    add("Run", "simulated time", fmt_num(sim / 1e6, ".3f") + " ms" if sim is not None else None)
-    wall = get("wall_time_s")
-    add("Run", "wall time", fmt_num(wall, ".2f") + " s" if wall is not None else None)
-    add("Run", "events", fmt_num(get("events"), ","))
-    util = get("max_link_utilisation")
+    ft, ff = get(s, "flows_total"), get(s, "flows_finished")
+    add("Run", "flows finished", f"{ff} of {ft}" if ft is not _MISSING else ff)
+    add("Run", "flows active", fmt_num(get(s, "flows_active"), ","))
+    start = get(s, "active_start_ns")
+    if start not in (_MISSING, None, 0):
+        add("Run", "first flow start", fmt_num(start, ".3f", 1e-6, " ms"))
+    add("Run", "simulated time", fmt_num(get(s, "sim_time_ns"), ".3f", 1e-6, " ms"))
+    add("Run", "wall time", fmt_num(get(s, "wall_time_s"), ".2f", 1, " s"))
+    add("Run", "events", fmt_num(get(s, "events"), ","))
     add("Network", "busiest link utilisation",
-        fmt_num(100 * util, ".1f") + " %" if util is not None else None)
-    bn = get("bottleneck")
+        fmt_num(get(s, "max_link_utilisation"), ".1f", 100, " %"))
+    bn = get(s, "bottleneck")
     if isinstance(bn, dict) and "switch" in bn:
-        add("Network", "bottleneck port", f"{bn['switch']} port {bn.get('port', '?')}")
-    gp = get("aggregate_goodput_gbps")
-    add("Network", "aggregate goodput", fmt_num(gp, ".2f") + " Gb/s" if gp is not None else None)
-    mq = get("max_queue_bytes")
-    add("Network", "max queue", fmt_num(mq / 1e3, ".1f") + " KB" if mq is not None else None)
-    add("Network", "drops (packets)", fmt_num(get("drops"), ","))
-    add("Network", "PFC PAUSE frames", fmt_num(get("pfc_pause_frames"), ","))
-    add("Network", "PFC RESUME frames", fmt_num(get("pfc_resume_frames"), ","))
-    add("Network", "ECN-marked packets", fmt_num(get("ecn_marked_packets"), ","))
-    add("Network", "CNPs", fmt_num(get("cnps"), ","))
-    add("Network", "retransmitted packets", fmt_num(get("retransmitted_packets"), ","))
-    add("Network", "timeouts", fmt_num(get("timeouts"), ","))
-    sd = get("fct_slowdown")
+        peer = f" \u2192 {bn['peer']}" if bn.get("peer") else ""
+        add("Network", "bottleneck port", f"{bn['switch']} port {bn.get('port', '?')}{peer}")
+    add("Network", "aggregate goodput", fmt_num(get(s, "aggregate_goodput_gbps"), ".2f", 1,
+                                                " Gb/s"))
+    add("Network", "max queue", fmt_num(get(s, "max_queue_bytes"), ".1f", 1e-3, " KB"))
+    add("Network", "drops (packets)", fmt_num(get(s, "drops"), ","))
+    add("Network", "PFC PAUSE frames", fmt_num(get(s, "pfc_pause_frames"), ","))
+    add("Network", "PFC RESUME frames", fmt_num(get(s, "pfc_resume_frames"), ","))
+    add("Network", "ECN-marked packets", fmt_num(get(s, "ecn_marked_packets"), ","))
+    add("Network", "CNPs", fmt_num(get(s, "cnps"), ","))
+    add("Network", "retransmitted packets", fmt_num(get(s, "retransmitted_packets"), ","))
+    add("Network", "timeouts", fmt_num(get(s, "timeouts"), ","))
+    sd = get(s, "fct_slowdown")
     if isinstance(sd, dict):
         for k in ("p50", "p95", "p99", "max"):
             add("Flows", f"FCT slowdown {k}", fmt_num(sd.get(k), ".2f"))
-    add("Flows", "Jain fairness", fmt_num(get("jain_fairness"), ".4f"))
-    tp = get("flow_throughput_gbps")
-    if isinstance(tp, dict) and all(k in tp for k in ("min", "mean", "max")):
-        add("Flows", "flow throughput min / mean / max",
-            f"{tp['min']:.2f} / {tp['mean']:.2f} / {tp['max']:.2f} Gb/s")
-    cc = get("cc")
+    tp = get(s, "flow_throughput_gbps")
+    count = f" over {plural(tp['count'], 'active flow')}" if isinstance(tp, dict) and isinstance(
+        tp.get("count"), int) else ""
+    add("Flows", "flow throughput min / mean / max", fmt_min_mean_max(tp, suffix=f" Gb/s{count}"))
+    add("Flows", "Jain fairness", fmt_num(get(s, "jain_fairness"), ".4f"))
+    add("Flows", "convergence time", fmt_num(get(s, "convergence_time_ns"), ".3f", 1e-6, " ms"))
+    cc = get(s, "cc")
     if isinstance(cc, dict):
         for k, v in cc.items():
             add("Congestion control", k.replace("_", " "),
@@ -662,7 +850,39 @@ def headline_rows(s):
     return rows
 
 
-def index_html(run, figures, notes):
+TAG_COLUMNS = [  # (header, text of a by_tag entry)
+    ("flows", lambda m: fmt_num(m.get("flows"), ",")),
+    ("finished", lambda m: fmt_num(m.get("finished"), ",")),
+    ("FCT slowdown p50", lambda m: fmt_num((m.get("fct_slowdown") or {}).get("p50"), ".2f")),
+    ("FCT slowdown p99", lambda m: fmt_num((m.get("fct_slowdown") or {}).get("p99"), ".2f")),
+    ("throughput min / mean / max (Gb/s)",
+     lambda m: fmt_min_mean_max(m.get("flow_throughput_gbps") or {})),
+    ("Jain fairness", lambda m: fmt_num(m.get("jain_fairness"), ".4f")),
+]
+
+
+def tag_table_html(s):
+    """summary.json's by_tag as a table, one row per tag; "" when no flow has a tag."""
+    by_tag = s.get("by_tag")
+    if not isinstance(by_tag, dict) or not by_tag:
+        return ""
+    e = html.escape
+    out = ['<table class="tags"><tr><th>tag</th>']
+    out += [f"<th>{e(h)}</th>" for h, _ in TAG_COLUMNS]
+    out.append("</tr>")
+    for tag, m in by_tag.items():
+        cells = [f"<td>{e(str(tag))}</td>"]
+        for _, fn in TAG_COLUMNS:
+            text = fn(m if isinstance(m, dict) else {})
+            text = NA if text is _MISSING else text
+            cls = "v na" if text == NA else "v"
+            cells.append(f'<td class="{cls}">{e(text)}</td>')
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def index_html(run, figures, notes, formats):
     s = run["summary"]
     name = str(s.get("scenario", os.path.basename(os.path.abspath(run["dir"]))))
     e = html.escape
@@ -680,11 +900,18 @@ def index_html(run, figures, notes):
         if sec != section:
             out.append(f'<tr><th class="section" colspan="2">{e(sec)}</th></tr>')
             section = sec
-        out.append(f'<tr><td>{e(label)}</td><td class="v">{e(str(value))}</td></tr>')
+        cls = "v na" if value == NA else "v"
+        out.append(f'<tr><td>{e(label)}</td><td class="{cls}">{e(str(value))}</td></tr>')
     out.append("</table>")
+    tags = tag_table_html(s)
+    if tags:
+        out.append("<p>The flow metrics per tag (summary.json's by_tag):</p>")
+        out.append(tags)
+    out.append(f"<p>A dash ({NA}) is a statistic with nothing to summarise: no finished flow "
+               "for FCT slowdown, fewer than two flows active together for Jain fairness. Time "
+               "axes start at the first flow's start.</p>")
     for name_, caption in figures:
-        out.append(f'<figure><img src="{name_}.png" alt="{e(caption)}">'
-                   f"<figcaption>{e(caption)}</figcaption></figure>")
+        out.append(figure_html(name_, caption, formats, e))
     for note in notes:
         out.append(f"<p>{e(note)}</p>")
     if run["resolved"]:
@@ -697,26 +924,35 @@ def index_html(run, figures, notes):
     return "\n".join(out)
 
 
-def build_report(run_dir, quiet=True):
-    """Writes run_dir/report/{index.html, *.png}; returns the path of index.html."""
+def load_run(run_dir, flow_ids=None, tags=None):
+    """read_run plus what the figures share: the time axis, flows by id and the selection."""
     run = read_run(run_dir)
     flows = run["flows"]
     run["flows_by_id"] = flows.set_index("flow_id") if flows is not None else None
-    end_ms = end_time_ns(run) / 1e6
+    run["t0_ns"], run["end_ns"] = time_range_ns(run)
+    run["selection"] = select_flows(flows, flow_ids, tags)
+    run["tags"] = list(tags or [])
+    return run
+
+
+def build_report(run_dir, quiet=True, formats=("png",), flow_ids=None, tags=None):
+    """Writes run_dir/report/{index.html, <figure>.<format>}; `flow_ids` and `tags` choose the
+    flows of the rate and throughput figures. Returns the path of index.html."""
+    run = load_run(run_dir, flow_ids, tags)
     report_dir = os.path.join(run_dir, "report")
     os.makedirs(report_dir, exist_ok=True)
     plt.rcParams.update({"font.size": 10, "axes.titlesize": 12, "axes.titleweight": "bold"})
 
     figures, notes = [], []
     for name in FIGURES:
-        fig, caption = FIGURE_MAKERS[name](run, end_ms)
-        path = os.path.join(report_dir, f"{name}.png")
+        fig, text = FIGURE_MAKERS[name](run)
         if fig is None:
-            if os.path.exists(path):  # stale, from an earlier report of this folder
-                os.remove(path)
+            remove_figure(report_dir, name)  # stale, from an earlier report of this folder
+            if text:
+                notes.append(text)
             continue
-        save_figure(fig, path)
-        figures.append((name, caption))
+        save_figure(fig, report_dir, name, formats)
+        figures.append((name, text))
     if run["pfc"] is not None and len(run["pfc"]) == 0:
         notes.append("No PFC frames were sent in this run (timeseries/pfc.csv is empty).")
     done = finished_flows(run)
@@ -725,13 +961,15 @@ def build_report(run_dir, quiet=True):
     if done is not None and len(done) < MIN_FLOWS_FOR_CDF:
         notes.append(f"The FCT slowdown CDF needs at least {MIN_FLOWS_FOR_CDF} finished flows "
                      f"(this run has {len(done)}).")
-    missing = [n for n in ("throughput", "rate", "queue", "pfc") if run[n] is None]
+    cc_off = (run["summary"].get("cc") or {}).get("algorithm") == "none"
+    missing = [n for n in ("throughput", "rate", "queue", "pfc")
+               if run[n] is None and not (n == "rate" and cc_off)]
     if missing:
         notes.append("Time series not recorded: " + ", ".join(missing) +
                      " (add them to [output] timeseries in the scenario).")
 
     index = os.path.join(report_dir, "index.html")
-    write_atomic(index, index_html(run, figures, notes).encode("utf-8"))
+    write_atomic(index, index_html(run, figures, notes, formats).encode("utf-8"))
     if not quiet:
         print(f"report: {index} ({len(figures)} figures: "
               f"{', '.join(n for n, _ in figures) or 'none'})")
@@ -744,31 +982,55 @@ def is_sweep_dir(path):
             not os.path.isfile(os.path.join(path, "summary.json")))
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("dir", help="a `dcqcn run` or `dcqcn sweep` output folder")
+def add_common_options(parser):
+    """The options the run and the sweep script share (dcqcn report passes them on)."""
     parser.add_argument("--runs", action="store_true",
-                        help="for a sweep folder: also report every run (runs/NNN/report/)")
+                        help="for a sweep folder: also report every run (runs/NNN/report/), "
+                             "linked from the sweep's table")
+    parser.add_argument("--format", default="png", metavar="LIST",
+                        help="figure formats, comma-separated: png, svg, pdf (default png; "
+                             "index.html embeds the PNG, else the SVG, and links the others)")
+    parser.add_argument("--flows", metavar="IDS",
+                        help="flow ids (e.g. 0,3,7) drawn in the rate and throughput figures "
+                             "(for a sweep: in each run's report, with --runs)")
+    parser.add_argument("--tags", metavar="TAGS",
+                        help="flow tags (e.g. victim,incast) whose flows are drawn in the rate "
+                             "and throughput figures, with the tags' sums; adds to --flows")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+
+
+def report_folder(args):
+    """The report of args.dir (a run or a sweep folder) with the parsed common options."""
+    formats = parse_formats(args.format)
+    flow_ids = parse_flow_ids(args.flows) if args.flows is not None else None
+    tags = parse_tags(args.tags) if args.tags is not None else None
+    if not os.path.isdir(args.dir):
+        raise ReportError(f"{args.dir}: no such folder (expected the output folder of `dcqcn "
+                          "run` or `dcqcn sweep`)")
+    run_report = functools.partial(build_report, formats=formats, flow_ids=flow_ids, tags=tags)
+    if is_sweep_dir(args.dir):
+        if (flow_ids or tags) and not args.runs:
+            raise ReportError("--flows and --tags choose flows of a run's figures: on a sweep "
+                              "folder they need --runs")
+        import dcqcn_sweep_report  # only sweeps need it
+        dcqcn_sweep_report.build_sweep_report(args.dir, quiet=args.quiet, with_runs=args.runs,
+                                              run_report=run_report, formats=formats)
+    elif args.runs and os.path.isfile(os.path.join(args.dir, "summary.json")):
+        raise ReportError(f"{args.dir}: --runs is for a `dcqcn sweep` folder (with sweep.csv); "
+                          "this is a run folder")
+    else:
+        run_report(args.dir, quiet=args.quiet)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description="Figures and an index.html for a `dcqcn run` or `dcqcn sweep` output "
+                    "folder, written to DIR/report/.",
+        epilog="Exit codes: 0 ok, 1 bad input, 2 bad usage, 3 a bug in this script.")
+    parser.add_argument("dir", help="a `dcqcn run` or `dcqcn sweep` output folder")
+    add_common_options(parser)
     args = parser.parse_args(argv)
-    try:
-        if is_sweep_dir(args.dir):
-            import dcqcn_sweep_report  # only sweeps need it
-            dcqcn_sweep_report.build_sweep_report(args.dir, quiet=args.quiet,
-                                                  with_runs=args.runs, run_report=build_report)
-        elif args.runs and os.path.isfile(os.path.join(args.dir, "summary.json")):
-            raise ReportError(f"{args.dir}: --runs is for a `dcqcn sweep` folder (with sweep.csv); "
-                              "this is a run folder")
-        else:
-            build_report(args.dir, quiet=args.quiet)
-    except ReportError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    except Exception:  # noqa: BLE001 - anything else is a bug in this script
-        traceback.print_exc()
-        print("internal error in dcqcn_report.py (a bug: please report it)", file=sys.stderr)
-        return 3
-    return 0
+    return run_cli("dcqcn_report.py", lambda: report_folder(args))
 
 
 if __name__ == "__main__":

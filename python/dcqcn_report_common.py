@@ -1,16 +1,48 @@
 """What the run report (dcqcn_report.py) and the sweep report (dcqcn_sweep_report.py) share: the
-input-error exception, atomic file writing and the page style. Imported after matplotlib has been
+input-error exception, the command-line plumbing, atomic file writing in the chosen figure
+formats, the confidence interval of a mean and the page style. Imported after matplotlib has been
 set to the Agg backend."""
 
+import math
 import os
+import sys
+import traceback
 
 import matplotlib.pyplot as plt
+import numpy as np
 
 DPI = 110
+FORMATS = ["png", "svg", "pdf"]  # figure formats, in the order index.html prefers them
+NA = "\u2013"  # what a null (empty) statistic shows as
 
 
 class ReportError(Exception):
     """Bad or missing input (exit code 1)."""
+
+
+def run_cli(script, fn):
+    """Runs fn() and returns the exit code of the dcqcn CLI: 0 ok, 1 bad input (the message on
+    stderr), 3 a bug in `script` (with its traceback)."""
+    try:
+        fn()
+    except ReportError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except Exception:  # noqa: BLE001 - anything else is a bug in the script
+        traceback.print_exc()
+        print(f"internal error in {script} (a bug: please report it)", file=sys.stderr)
+        return 3
+    return 0
+
+
+def parse_formats(text):
+    """["png", "svg"] from "png,svg" (the --format option); a ReportError for anything else."""
+    formats = [f.strip().lower() for f in str(text).split(",") if f.strip()]
+    bad = [f for f in formats if f not in FORMATS]
+    if bad or not formats:
+        raise ReportError(f"--format {text}: expected a comma-separated list of "
+                          f"{', '.join(FORMATS)} (got {', '.join(bad) or 'nothing'})")
+    return list(dict.fromkeys(formats))
 
 
 def write_atomic(path, data):
@@ -24,21 +56,82 @@ def write_atomic(path, data):
             os.remove(tmp)
 
 
-def save_figure(fig, path):
-    tmp = f"{path}.tmp{os.getpid()}"
+def save_figure(fig, report_dir, name, formats):
+    """Writes `fig` as report_dir/name.<format> for each of `formats`, each file under a
+    temporary name renamed when complete, and removes the figure's other formats (left by an
+    earlier report, they would show older data)."""
     try:
-        fig.savefig(tmp, format="png", dpi=DPI, bbox_inches="tight")
-        os.replace(tmp, path)
+        for fmt in formats:
+            path = os.path.join(report_dir, f"{name}.{fmt}")
+            tmp = f"{path}.tmp{os.getpid()}"
+            try:
+                fig.savefig(tmp, format=fmt, dpi=DPI, bbox_inches="tight")
+                os.replace(tmp, path)
+            finally:
+                if os.path.exists(tmp):
+                    os.remove(tmp)
     finally:
         plt.close(fig)
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    for fmt in FORMATS:
+        if fmt not in formats:
+            remove_if_exists(os.path.join(report_dir, f"{name}.{fmt}"))
+
+
+def remove_figure(report_dir, name):
+    """Removes every format of a figure this report does not draw (stale, from an earlier one)."""
+    for fmt in FORMATS:
+        remove_if_exists(os.path.join(report_dir, f"{name}.{fmt}"))
 
 
 def remove_if_exists(path):
     """Removes a stale output of an earlier report, if there is one."""
     if os.path.exists(path):
         os.remove(path)
+
+
+def figure_html(name, caption, formats, escape):
+    """A <figure>: the PNG embedded (an SVG when there is no PNG), links to the other formats."""
+    shown = next((f for f in ("png", "svg") if f in formats), None)
+    out = ["<figure>"]
+    if shown:
+        out.append(f'<img src="{name}.{shown}" alt="{escape(caption)}">')
+    links = [f'<a href="{name}.{f}">{f.upper()}</a>' for f in formats if f != shown]
+    text = escape(caption)
+    if links:
+        text += f' <span class="alt">({"also as " if shown else ""}{", ".join(links)})</span>'
+    out.append(f"<figcaption>{text}</figcaption></figure>")
+    return "".join(out)
+
+
+# Student t quantiles t(0.975, df) for df = 1..30; larger df use the Cornish-Fisher expansion,
+# which is within 1e-4 there (no SciPy: the report needs only matplotlib, numpy and pandas).
+_T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
+         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+         2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def t975(df):
+    """The 97.5th percentile of Student's t with `df` degrees of freedom (a two-sided 95%
+    interval)."""
+    if df < 1:
+        raise ValueError("t975 needs at least one degree of freedom")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = 1.959964
+    return (z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2) +
+            (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3))
+
+
+def mean_ci95(values):
+    """(mean, half-width of its 95% confidence interval, n) of the finite values: Student t with
+    n - 1 degrees of freedom; the half-width is NaN for fewer than two values."""
+    v = np.asarray(values, dtype=float)
+    v = v[np.isfinite(v)]
+    if len(v) == 0:
+        return math.nan, math.nan, 0
+    if len(v) == 1:
+        return float(v[0]), math.nan, 1
+    return float(v.mean()), t975(len(v) - 1) * float(v.std(ddof=1)) / math.sqrt(len(v)), len(v)
 
 
 CSS = """
@@ -51,11 +144,12 @@ th.section { background: #f3f3f3; }
 td.v { text-align: right; font-variant-numeric: tabular-nums; }
 figure { margin: 2em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
 figcaption { color: #444; margin-top: 0.3em; }
+.alt { color: #777; font-size: 90%; }
 pre { background: #f7f7f7; padding: 1em; overflow-x: auto; font-size: 85%; }
 summary { cursor: pointer; margin: 0.5em 0; }
 div.wide { overflow-x: auto; }
-table.sweep { font-size: 85%; }
-table.sweep th { background: #f3f3f3; vertical-align: bottom; padding: 0.3em 0.5em; }
+table.sweep, table.tags { font-size: 85%; }
+table.sweep th, table.tags th { background: #f3f3f3; vertical-align: bottom; padding: 0.3em 0.5em; }
 table.sweep td { padding: 0.15em 0.5em; white-space: nowrap; }
 table.sweep td.k { font-weight: 600; }
 table.sweep tr:hover td { background: #fafae6; }

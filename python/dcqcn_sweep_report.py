@@ -1,28 +1,42 @@
-"""The report of a `dcqcn sweep` output folder: `dcqcn report DIR` when DIR holds sweep.csv.
+#!/usr/bin/python3
+"""The report of a `dcqcn sweep` output folder: `dcqcn report DIR` when DIR holds sweep.csv, or
+this script on its own (`dcqcn_sweep_report.py DIR`, see --help).
 
 sweep.csv (src/app/sweep_command.cc) has one row per run: run, dir, one column per varied key
-(`workload.senders`, `cc.algorithm`, ...; values as given to --vary, e.g. "40KB"), then the
-metrics of SWEEP_METRICS. The figures put the first varied key on the x axis (values with units
-parsed to numbers; log scale when they span more than 20x), draw one coloured line per value of
-the second key and tell the values of any further keys apart by line style and marker.
-Writes DIR/report/{index.html, *.png}; with `with_runs`, each run's own report first
-(DIR/runs/NNN/report/, linked from the table).
+(`workload.senders`, `cc.algorithm`, ...; values as given to --vary, e.g. "40KB"), the metrics of
+SWEEP_METRICS, then per flow tag the columns tag.<tag>.<metric> (SWEEP_TAG_METRICS). Every number
+drawn is sweep.csv's: the metrics are defined once, in the simulator's summary. The figures put
+the first varied key on the x axis (values with units parsed to numbers; log scale when they span
+more than 20x), draw one coloured line per value of the second key and tell the values of any
+further keys apart by line style and marker. When `seed` is a varied key it is not an axis: each
+point is the mean over the seeds with its 95% confidence interval (Student t).
+Writes DIR/report/{index.html, <figure>.<format>}; with `with_runs`, each run's own report first
+(DIR/runs/NNN/report/, linked from the table). Exit codes: 0 ok, 1 bad input, 2 bad usage, 3 a bug.
 """
 
-import html
-import json
-import math
 import os
-import re
 
-import matplotlib.pyplot as plt
-import numpy as np
-import pandas as pd
-from matplotlib import ticker
-from matplotlib.lines import Line2D
-from matplotlib.transforms import ScaledTranslation, blended_transform_factory
+os.environ.setdefault("MPLBACKEND", "Agg")
 
-from dcqcn_report_common import CSS, ReportError, remove_if_exists, save_figure, write_atomic
+import argparse  # noqa: E402
+import html  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import re  # noqa: E402
+import sys  # noqa: E402
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib import ticker  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.transforms import ScaledTranslation, blended_transform_factory  # noqa: E402
+
+from dcqcn_report_common import (CSS, NA, ReportError, figure_html, mean_ci95,  # noqa: E402
+                                 remove_figure, run_cli, save_figure, write_atomic)
 
 # The metric columns of sweep.csv, in order (SweepColumns() in src/app/sweep_command.cc).
 SWEEP_METRICS = [
@@ -32,8 +46,15 @@ SWEEP_METRICS = [
     "fct_slowdown.p50", "fct_slowdown.p99", "flow_throughput_gbps.min",
     "flow_throughput_gbps.mean", "flow_throughput_gbps.max", "jain_fairness",
     "convergence_time_ns", "wall_time_s"]
+# The per-tag columns tag.<tag>.<metric> (SweepTagColumns() in src/app/sweep_command.cc).
+SWEEP_TAG_METRICS = [
+    "flows", "finished", "flow_throughput_gbps.min", "flow_throughput_gbps.mean",
+    "flow_throughput_gbps.max", "jain_fairness", "fct_slowdown.p50", "fct_slowdown.p99"]
+SEED_KEY = "seed"  # a varied key that is averaged over rather than drawn as an axis
 
-SWEEP_FIGURES = ["queue", "max_queue", "pfc", "utilisation", "fairness", "convergence", "fct"]
+SWEEP_FIGURES = ["queue", "max_queue", "pfc", "utilisation", "fairness", "tag_throughput",
+                 "convergence", "fct"]
+MAX_PANEL_COLUMNS = 3  # per-tag panels per row
 
 LOG_X_SPAN = 20  # a numeric x axis spanning more than this factor is drawn on a log scale
 LOG_Y_SPAN = 100  # likewise for y, where a linear axis would flatten the small values
@@ -160,6 +181,19 @@ class Series:
 # Reading
 
 
+def tag_columns(cols):
+    """{tag: {metric: column}} of sweep.csv's tag.<tag>.<metric> columns, tags in column order."""
+    tags = {}
+    for c in cols:
+        if not c.startswith("tag."):
+            continue
+        for m in SWEEP_TAG_METRICS:
+            if c.endswith("." + m) and len(c) > len("tag.") + len(m) + 1:
+                tags.setdefault(c[len("tag."):-len(m) - 1], {})[m] = c
+                break
+    return tags
+
+
 def read_sweep(sweep_dir):
     """sweep.csv as a dict: the table (metrics numeric, keys as text), the varied keys, the x
     axis, the series and the summaries of the run folders that have one."""
@@ -180,8 +214,13 @@ def read_sweep(sweep_dir):
         raise ReportError(f"{path}: no varied-key columns between dir and the metrics")
     if len(df) == 0:
         raise ReportError(f"{path}: no runs in the table")
+    tags = tag_columns(cols[end:])
+    # Empty cells are null statistics (NaN): never drawn, shown as a dash.
     for c in SWEEP_METRICS:
         df[c] = pd.to_numeric(df[c], errors="coerce") if c in df else np.nan
+    for columns in tags.values():
+        for c in columns.values():
+            df[c] = pd.to_numeric(df[c], errors="coerce")
 
     summaries = {}
     for d in df["dir"]:
@@ -192,18 +231,25 @@ def read_sweep(sweep_dir):
         except (OSError, ValueError):
             pass  # a missing or unreadable run summary only loses the warm-up note and name
 
-    xaxis = Axis(keys[0], df[keys[0]])
-    df["_x"] = df[keys[0]].map(xaxis.positions)
+    # Seeds are repetitions, not a parameter: the figures average over them.
+    seeds = sorted(set(df[SEED_KEY]), key=lambda v: (len(v), v)) if SEED_KEY in keys else []
+    plot_keys = [k for k in keys if k != SEED_KEY]
+    if not plot_keys:  # only the seed varied: one point per figure
+        df["_pooled"] = f"{len(seeds)} seeds"
+        plot_keys = ["_pooled"]
+
+    xaxis = Axis(plot_keys[0], df[plot_keys[0]])
+    df["_x"] = df[plot_keys[0]].map(xaxis.positions)
 
     # Colours: the second key's values, in its axis order (numeric values sorted).
-    color_values = Axis(keys[1], df[keys[1]]).labels if len(keys) > 1 else [None]
+    color_values = Axis(plot_keys[1], df[plot_keys[1]]).labels if len(plot_keys) > 1 else [None]
     if len(color_values) <= 10:
         palette = [plt.get_cmap("tab10")(i) for i in range(len(color_values))]
     else:
         palette = [plt.get_cmap("viridis")(t) for t in np.linspace(0, 0.9, len(color_values))]
     color_of = dict(zip(color_values, palette))
     # Line styles: the combinations of the further keys, each key in its axis order.
-    style_keys = keys[2:]
+    style_keys = plot_keys[2:]
     style_order = [Axis(k, df[k]).labels for k in style_keys]
     combos = sorted({tuple(row) for row in df[style_keys].itertuples(index=False)},
                     key=lambda c: [order.index(v) for order, v in zip(style_order, c)])
@@ -213,8 +259,8 @@ def read_sweep(sweep_dir):
                 for i, c in enumerate(combos)}
 
     # One series per (second-key value, further-key combination) that occurs.
-    row_keys = [(row[keys[1]] if len(keys) > 1 else None, tuple(row[k] for k in style_keys))
-                for _, row in df.iterrows()]
+    row_keys = [(row[plot_keys[1]] if len(plot_keys) > 1 else None,
+                 tuple(row[k] for k in style_keys)) for _, row in df.iterrows()]
     ordered = sorted(set(row_keys),
                      key=lambda k: (color_values.index(k[0]), combos.index(k[1])))
     series = [Series(color_of[cv] if cv is not None else "tab:blue", *style_of[sv], cv, sv)
@@ -222,10 +268,11 @@ def read_sweep(sweep_dir):
     number = {k: i for i, k in enumerate(ordered)}
     df["_series"] = [number[k] for k in row_keys]
 
-    return {"dir": sweep_dir, "path": path, "table": df, "keys": keys, "x": xaxis,
-            "series": series, "color_values": color_values, "color_of": color_of,
-            "style_keys": style_keys, "combos": combos, "style_of": style_of,
-            "summaries": summaries}
+    return {"dir": sweep_dir, "path": path, "table": df, "keys": keys, "plot_keys": plot_keys,
+            "seeds": seeds, "pooled": plot_keys == ["_pooled"],
+            "tags": tags, "x": xaxis, "series": series, "color_values": color_values,
+            "color_of": color_of, "style_keys": style_keys, "combos": combos,
+            "style_of": style_of, "summaries": summaries}
 
 
 def sweep_name(sweep):
@@ -238,37 +285,6 @@ def sweep_name(sweep):
         if cut > 0:
             return name[:cut]
     return os.path.basename(os.path.abspath(sweep["dir"]))
-
-
-def flow_shares(sweep):
-    """Per-run flow throughput statistics for the fairness figure: DataFrame min, mean, max
-    (Gb/s), jain and source ("flows.csv" or "sweep.csv") indexed like the table, NaN where a run
-    has neither flows.csv nor a finished flow.
-
-    flows.csv's avg_gbps covers every flow (finished: size / FCT, as sweep.csv's columns;
-    unfinished: bytes delivered / time since its start), so runs of long flows that outlast the
-    simulated time get a fairness too; sweep.csv's columns cover finished flows only (0 and 1
-    when none finished)."""
-    df = sweep["table"]
-    out = pd.DataFrame(index=df.index, columns=["min", "mean", "max", "jain", "source"])
-    for i, row in df.iterrows():
-        path = os.path.join(sweep["dir"], row["dir"], "flows.csv")
-        rates = None
-        if os.path.isfile(path):
-            try:
-                rates = pd.read_csv(path, usecols=["avg_gbps"])["avg_gbps"].dropna().to_numpy()
-            except (ValueError, pd.errors.EmptyDataError):
-                rates = None  # an older flows.csv without avg_gbps: sweep.csv's numbers
-        if rates is not None and len(rates):
-            sq = float(np.sum(rates**2))
-            jain = float(np.sum(rates)) ** 2 / (len(rates) * sq) if sq > 0 else 1.0
-            out.loc[i] = [rates.min(), rates.mean(), rates.max(), jain, "flows.csv"]
-        elif row["flows_finished"] > 0:
-            out.loc[i] = [row["flow_throughput_gbps.min"], row["flow_throughput_gbps.mean"],
-                          row["flow_throughput_gbps.max"], row["jain_fairness"], "sweep.csv"]
-    for c in ("min", "mean", "max", "jain"):
-        out[c] = pd.to_numeric(out[c])
-    return out
 
 
 def warmup_note(sweep):
@@ -286,10 +302,18 @@ def warmup_note(sweep):
 # Drawing
 
 
-def new_figure(sweep, panels=1):
-    width = 8.5 if panels == 1 else 13.5
-    fig, axes = plt.subplots(1, panels, figsize=(width, 4.8), squeeze=False)
-    return fig, list(axes[0])
+def new_figure(sweep, panels=1, sharey=False):
+    """A figure of `panels` side by side (at most MAX_PANEL_COLUMNS a row); returns (figure,
+    the panels' axes), unused grid cells removed."""
+    cols = min(panels, MAX_PANEL_COLUMNS)
+    rows = math.ceil(panels / cols)
+    width = 8.5 if cols == 1 else 4.5 + 4.5 * cols
+    fig, axes = plt.subplots(rows, cols, figsize=(width, 4.8 * rows), squeeze=False,
+                             sharey=sharey)
+    axes = list(axes.flat)
+    for ax in axes[panels:]:
+        fig.delaxes(ax)
+    return fig, axes[:panels]
 
 
 def plain_formatter():
@@ -334,47 +358,87 @@ def use_band(sweep):
             len(sweep["series"]) <= MAX_BANDS)
 
 
-def draw(ax, sweep, y, lo=None, hi=None, mask=None):
+def spread_text(sweep, own):
+    """What a figure's spread shows: `own` (e.g. "the range from the slowest to the fastest
+    flow"), or with seeds the confidence interval of the mean over them."""
+    kind = "a shaded band" if use_band(sweep) else "error bars"
+    if sweep["seeds"]:
+        return f"its 95% confidence interval over the seeds as {kind}"
+    return f"{own} as {kind}"
+
+
+def line_points(sweep, i, y, lo, hi, keep):
+    """(x, y, low, high) arrays of series i in x order, low and high None without a spread.
+    With seeds, one point per x: the mean over the seeds and its 95% confidence interval
+    (Student t; no interval from a single seed)."""
+    df = sweep["table"]
+    rows = df.index[(df["_series"] == i) & keep]
+    if len(rows) == 0:
+        return None
+    if not sweep["seeds"]:
+        rows = df.loc[rows].sort_values("_x").index
+        x = df.loc[rows, "_x"].to_numpy(dtype=float)
+        yy = y[rows].to_numpy(dtype=float)
+        if lo is None or hi is None:
+            return x, yy, None, None
+        return x, yy, lo[rows].to_numpy(dtype=float), hi[rows].to_numpy(dtype=float)
+    points = []
+    for xv, idx in df.loc[rows].groupby("_x", sort=True).groups.items():
+        mean, half, _ = mean_ci95(y[idx])
+        half = 0.0 if math.isnan(half) else half
+        points.append((xv, mean, mean - half, mean + half))
+    x, yy, low, high = (np.array(c, dtype=float) for c in zip(*points))
+    return x, yy, low, high
+
+
+def draw(ax, sweep, y, lo=None, hi=None, mask=None, color=None):
     """One line per series of `y` (a Series aligned with the table) against the first key,
     with the spread lo..hi as a band or error bars; rows where y is NaN or `mask` is False are
-    left out. Returns the rows drawn.
+    left out. With seeds the line is the mean over them and the spread its confidence interval
+    (lo and hi are not used). `color` overrides the series' colour (to tell several quantities
+    of a one-line sweep apart). Returns the points drawn.
 
     Lines of equal values would hide one another: the first colours are drawn thicker, with
     bigger markers, under the later ones; error bars of several lines are dodged sideways by a
     few points so that each stays visible."""
-    df = sweep["table"]
     keep = y.notna() if mask is None else (y.notna() & mask)
-    spread = lo is not None and hi is not None
+    spread = (lo is not None and hi is not None) or bool(sweep["seeds"])
     band = spread and use_band(sweep)
     n = len(sweep["series"])
     dodge = DODGE_POINTS / (n - 1) if spread and not band and n > 1 else 0.0
     colors = sweep["color_values"]
+    log = ax.get_yscale() == "log"
     drawn = 0
     for i, s in enumerate(sweep["series"]):
-        rows = df.index[(df["_series"] == i) & keep]
-        if len(rows) == 0:
+        points = line_points(sweep, i, y, lo, hi, keep)
+        if points is None:
             continue
-        rows = df.loc[rows].sort_values("_x").index
-        x = df.loc[rows, "_x"].to_numpy(dtype=float)
-        yy = y[rows].to_numpy(dtype=float)
+        x, yy, low, high = points
         weight = (1 - colors.index(s.color_value) / (len(colors) - 1)
                   if 1 < len(colors) <= 6 else 0.4)
         trans = ax.transData
         if dodge:
             trans = trans + ScaledTranslation((i - (n - 1) / 2) * dodge / 72, 0,
                                               ax.figure.dpi_scale_trans)
-        ax.plot(x, yy, color=s.color, ls=s.ls, marker=s.marker, lw=1.3 + 1.3 * weight,
+        c = color or s.color
+        ax.plot(x, yy, color=c, ls=s.ls, marker=s.marker, lw=1.3 + 1.3 * weight,
                 ms=5 + 3 * weight, zorder=3, transform=trans, clip_on=False)
-        if spread:
-            low, high = lo[rows].to_numpy(dtype=float), hi[rows].to_numpy(dtype=float)
+        if spread and low is not None:
+            if log:  # an interval reaching 0 or below ends at the bottom of a log axis
+                low = np.where(low > 0, low, yy / 10)
             if band:
-                ax.fill_between(x, low, high, color=s.color, alpha=0.15, lw=0, zorder=2)
+                ax.fill_between(x, low, high, color=c, alpha=0.15, lw=0, zorder=2)
             else:
                 ax.errorbar(x, yy, yerr=[np.maximum(yy - low, 0), np.maximum(high - yy, 0)],
-                            fmt="none", ecolor=s.color, elinewidth=1.1, capsize=3, zorder=2,
+                            fmt="none", ecolor=c, elinewidth=1.1, capsize=3, zorder=2,
                             transform=trans)
-        drawn += len(rows)
+            top = float(np.nanmax(high))
+            if not log and np.isfinite(top) and top > ax.get_ylim()[1]:
+                ax.set_ylim(top=top * 1.04)  # scale_y saw the runs, not the intervals
+        drawn += len(x)
     sweep["x"].style(ax)
+    if sweep["pooled"]:
+        ax.set_xlabel("")
     ax.grid(True, which="major", alpha=0.3)
     return drawn
 
@@ -382,7 +446,7 @@ def draw(ax, sweep, y, lo=None, hi=None, mask=None):
 def legend(fig, ax, sweep, extra=()):
     """Legend right of `ax`: a colour per value of the second key, a line style per combination
     of the further keys, then `extra` handles. Nothing for a one-key sweep without extras."""
-    keys = sweep["keys"]
+    keys = sweep["plot_keys"]
     handles = []
     if len(keys) > 1:
         plain_style = len(sweep["combos"]) == 1
@@ -402,11 +466,26 @@ def legend(fig, ax, sweep, extra=()):
 
 
 def title(sweep, what):
+    if sweep["pooled"]:
+        return f"{what}, mean over {len(sweep['seeds'])} seeds"
     return f"{what} vs {sweep['x'].key}"
 
 
+def seed_caption(sweep, ci_said=False):
+    """The sentence every figure's caption ends with when points are means over seeds (naming
+    the interval unless the caption's spread_text did)."""
+    if not sweep["seeds"]:
+        return ""
+    text = (f" Each point is the mean over the {len(sweep['seeds'])} seeds of runs that differ "
+            "only in the seed")
+    if ci_said:
+        return text + " (Student t interval)."
+    kind = "a shaded band" if use_band(sweep) else "error bars"
+    return text + f", with its 95% confidence interval (Student t) as {kind}."
+
+
 # ---------------------------------------------------------------------------------------------
-# Figures. Each returns (figure, caption), or (None, a note saying why there is none).
+# Figures. Each returns (figure, caption), or (None, a note saying why there is none, or None).
 
 
 def fig_queue(sweep):
@@ -417,7 +496,7 @@ def fig_queue(sweep):
         return None, "sweep.csv has no bottleneck queue statistics."
     fig, (ax,) = new_figure(sweep)
     std = std.fillna(0)
-    scale = scale_y(ax, pd.concat([mean, mean + std]))
+    scale = scale_y(ax, mean if sweep["seeds"] else pd.concat([mean, mean + std]))
     lo = (mean - std).clip(lower=0)
     floor = None
     if scale == "log":  # the band's lower edge stops at the axis floor
@@ -427,16 +506,16 @@ def fig_queue(sweep):
     if floor is not None:
         set_log_ylim(ax, floor, float((mean + std).max()))
     ax.set_ylabel("bottleneck queue (KB" + (", log scale)" if scale != "linear" else ")"))
-    ax.set_title(title(sweep, "Bottleneck queue, mean \u00b1 std"))
+    ax.set_title(title(sweep, "Bottleneck queue, mean" +
+                       ("" if sweep["seeds"] else " \u00b1 std")))
     legend(fig, ax, sweep)
-    spread = "shaded band shows" if use_band(sweep) else "error bars show"
+    spread = spread_text(sweep, "one standard deviation of the queue over time (a measure of "
+                                "oscillation)")
     caption = (f"Mean bytes queued at each run's bottleneck (the switch egress port with the "
-               f"largest mean queue){warmup_note(sweep)}; the {spread} \u00b1 one standard "
-               "deviation of the queue over time, a measure of oscillation.")
+               f"largest mean queue){warmup_note(sweep)}, with {spread}.")
     if floor is not None:
-        caption += (" On the log axis the spread is cut at the bottom edge where the standard "
-                    "deviation exceeds the mean.")
-    return fig, caption
+        caption += " On the log axis the spread is cut at the bottom edge."
+    return fig, caption + seed_caption(sweep, ci_said=True)
 
 
 def fig_max_queue(sweep):
@@ -450,7 +529,8 @@ def fig_max_queue(sweep):
     ax.set_ylabel("max queue (KB" + (", log scale)" if scale != "linear" else ")"))
     ax.set_title(title(sweep, "Largest queue at any switch port"))
     legend(fig, ax, sweep)
-    return fig, "Peak bytes queued at any switch egress port during each run (max_queue_bytes)."
+    return fig, ("Peak bytes queued at any switch egress port during each run "
+                 "(max_queue_bytes)." + seed_caption(sweep))
 
 
 def fig_pfc(sweep):
@@ -474,7 +554,7 @@ def fig_pfc(sweep):
     caption = "PFC PAUSE frames sent in each run (pfc_pause_frames)."
     if scale == "symlog":
         caption += " The y axis is linear near 0 and logarithmic above, so zeros stay visible."
-    return fig, caption
+    return fig, caption + seed_caption(sweep)
 
 
 def fig_utilisation(sweep):
@@ -492,52 +572,94 @@ def fig_utilisation(sweep):
     ax.set_title(title(sweep, "Bottleneck utilisation"))
     legend(fig, ax, sweep)
     return fig, ("Share of its line rate that each run's bottleneck port transmitted"
-                 f"{warmup_note(sweep)}; the dashed line is 100%.")
+                 f"{warmup_note(sweep)}; the dashed line is 100%." + seed_caption(sweep))
+
+
+def draw_throughput(ax, sweep, columns):
+    """Mean per-flow throughput with the min..max range, from sweep.csv's columns {"min",
+    "mean", "max"}; a log axis when the flows' shares span 30x. Returns the axis' scale."""
+    df = sweep["table"]
+    lo, mean, hi = (df[columns[k]] for k in ("min", "mean", "max"))
+    # Shares fall as 1/N with N flows: a log axis from a 30x span keeps the small ones apart.
+    # (With seeds the spread drawn is the mean's interval, not the runs' min..max.)
+    scale = scale_y(ax, mean if sweep["seeds"] else pd.concat([lo, hi]), span=30)
+    floor = None
+    if scale == "log":
+        floor = float(lo[lo > 0].min()) / 2 if (lo > 0).any() else float(mean.min()) / 2
+        lo = lo.clip(lower=floor)
+    draw(ax, sweep, mean, lo, hi)
+    if floor is not None:
+        set_log_ylim(ax, floor, float(hi.max()))
+    return scale
 
 
 def fig_fairness(sweep):
-    shares = flow_shares(sweep)
-    if shares["jain"].notna().sum() == 0:
-        return None, ("No run has per-flow throughput (no flows.csv and no finished flow), so "
-                      "there is no fairness figure.")
+    df = sweep["table"]
+    jain = df["jain_fairness"]
+    mean = df["flow_throughput_gbps.mean"]
+    if jain.notna().sum() == 0 and mean.notna().sum() == 0:
+        return None, ("No run has a flow throughput or a Jain fairness index (sweep.csv's "
+                      "columns are empty), so there is no fairness figure.")
     fig, (ax_j, ax_t) = new_figure(sweep, panels=2)
-    draw(ax_j, sweep, shares["jain"])
-    low = float(shares["jain"].min())
+    draw(ax_j, sweep, jain)
+    low = float(jain.min()) if jain.notna().any() else 1.0
     ax_j.set_ylim(0 if low < 0.5 else min(0.9, math.floor((low - 0.02) * 20) / 20), 1.02)
     ax_j.axhline(1.0, color="gray", lw=0.8, ls="--", zorder=1)
     ax_j.set_ylabel("Jain fairness index (1 = equal shares)")
     ax_j.set_title(title(sweep, "Fairness"))
-    # Shares fall as 1/N with N flows: a log axis from a 30x span keeps the small ones apart.
-    scale = scale_y(ax_t, pd.concat([shares["min"], shares["max"]]), span=30)
-    lo = shares["min"]
-    floor = None
-    if scale == "log":
-        floor = float(lo[lo > 0].min()) / 2
-        lo = lo.clip(lower=floor)
-    draw(ax_t, sweep, shares["mean"], lo, shares["max"])
-    if floor is not None:
-        set_log_ylim(ax_t, floor, float(shares["max"].max()))
+    scale = draw_throughput(ax_t, sweep, {k: f"flow_throughput_gbps.{k}"
+                                          for k in ("min", "mean", "max")})
     ax_t.set_ylabel("per-flow throughput (Gb/s" + (", log scale)" if scale != "linear"
                                                     else ")"))
-    ax_t.set_title(title(sweep, "Flow throughput, mean and min\u2013max"))
+    ax_t.set_title(title(sweep, "Flow throughput" + ("" if sweep["seeds"] else
+                                                     ", mean and min\u2013max")))
     legend(fig, ax_t, sweep)
-    sources = set(shares["source"].dropna())
-    spread = "a shaded band" if use_band(sweep) else "error bars"
-    caption = ("Jain's fairness index of the flows' throughputs (left) and their mean with the "
-               f"range from the slowest to the fastest flow as {spread} (right). ")
-    if sources == {"flows.csv"}:
-        caption += ("Throughput is each flow's average delivered rate from the run's flows.csv: "
-                    "size / FCT for finished flows, bytes delivered / time since its start for "
-                    "flows still running at the end, so every flow counts.")
-    elif sources == {"sweep.csv"}:
-        caption += "Throughput is size / FCT of the finished flows (sweep.csv)."
-    else:
-        caption += ("Throughput is each flow's average delivered rate from the run's flows.csv "
-                    "where there is one, else size / FCT of the finished flows (sweep.csv).")
-    missing = shares["jain"].isna().sum()
+    caption = ("Jain's fairness index of the flows' throughputs (left) and their mean with "
+               f"{spread_text(sweep, 'the range from the slowest to the fastest flow')} "
+               "(right), from sweep.csv. A flow's throughput is the bytes it delivered over the "
+               "time it was active (start to finish, or to the end of the run), so unfinished "
+               "flows count too.")
+    missing = int(jain.isna().sum())
     if missing:
-        caption += f" {missing} run(s) without flows.csv and finished flows are not drawn."
-    return fig, caption
+        caption += (f" {missing} run(s) have no fairness index (fewer than two flows active "
+                    "together) and are not drawn on the left.")
+    return fig, caption + seed_caption(sweep, ci_said=True)
+
+
+def fig_tag_throughput(sweep):
+    """Per-tag flow throughput: e.g. what the victim flows get against the incast flows as N
+    grows. A one-line sweep draws the tags as coloured lines of one panel; otherwise the colours
+    tell the sweep's lines apart and each tag gets a panel, the panels sharing their y axis."""
+    tags = {t: c for t, c in sweep["tags"].items()
+            if all(f"flow_throughput_gbps.{k}" in c for k in ("min", "mean", "max"))}
+    if not tags:
+        return None, None  # no flow had a tag: nothing to say
+    df = sweep["table"]
+    if all(df[c["flow_throughput_gbps.mean"]].isna().all() for c in tags.values()):
+        return None, "No tagged flow was active in any run, so there is no per-tag figure."
+    overlay = len(sweep["series"]) == 1
+    fig, axes = new_figure(sweep, panels=1 if overlay else len(tags), sharey=True)
+    spread = ("mean",) if sweep["seeds"] else ("min", "max")  # what the figure will show
+    everything = pd.concat([df[c[f"flow_throughput_gbps.{k}"]] for c in tags.values()
+                            for k in spread])
+    scale = scale_y(axes[0], everything, span=30)
+    palette = plt.get_cmap("Set1")
+    for i, (tag, c) in enumerate(tags.items()):
+        ax = axes[0] if overlay else axes[i]
+        draw(ax, sweep, df[c["flow_throughput_gbps.mean"]], df[c["flow_throughput_gbps.min"]],
+             df[c["flow_throughput_gbps.max"]], color=palette(i % 9) if overlay else None)
+        ax.set_title(title(sweep, "Throughput per tag" if overlay else f"Tag {tag}"))
+        ax.yaxis.set_tick_params(labelleft=True)
+    axes[0].set_ylabel("per-flow throughput (Gb/s" + (", log scale)" if scale != "linear"
+                                                       else ")"))
+    extra = ([Line2D([], [], color=palette(i % 9), marker="o", lw=2, label=f"tag {tag}")
+              for i, tag in enumerate(tags)] if overlay else [])
+    legend(fig, axes[-1], sweep, extra)
+    caption = ("Mean throughput of the flows of each tag (sweep.csv's "
+               "tag.<tag>.flow_throughput_gbps.mean) with "
+               f"{spread_text(sweep, 'the range from the slowest to the fastest flow of the tag')}"
+               + ("." if overlay else "; the panels share their y axis."))
+    return fig, caption + seed_caption(sweep, ci_said=True)
 
 
 def fig_convergence(sweep):
@@ -552,15 +674,15 @@ def fig_convergence(sweep):
     top = max(float(c.max()), float(df["sim_time_ns"].max() / 1e6)
               if df["sim_time_ns"].notna().any() else 0.0)
     ax.set_ylim(0, top * 1.12)
-    never = df.index[c.isna()]
+    # A cross on the top edge for each point none of whose runs converged.
+    never = df.assign(_c=c).groupby(["_series", "_x"])["_c"].apply(lambda v: v.isna().all())
+    never = never[never].index
     extra = []
     if len(never):
-        # A cross on the top edge for each run that never converged.
         trans = blended_transform_factory(ax.transData, ax.transAxes)
-        for i in never:
-            s = sweep["series"][df.at[i, "_series"]]
-            ax.plot([df.at[i, "_x"]], [0.96], transform=trans, marker="x", ms=8, mew=2,
-                    color=s.color, ls="none", clip_on=False, zorder=4)
+        for series, x in never:
+            ax.plot([x], [0.96], transform=trans, marker="x", ms=8, mew=2,
+                    color=sweep["series"][series].color, ls="none", clip_on=False, zorder=4)
         extra = [Line2D([], [], color="dimgray", marker="x", ms=8, mew=2, ls="none",
                         label="never converged\n(drawn on the top edge)")]
     if df["sim_time_ns"].notna().any() and df["sim_time_ns"].nunique() == 1:
@@ -573,23 +695,25 @@ def fig_convergence(sweep):
     legend(fig, ax, sweep, extra)
     caption = ("Time from which the flows' throughputs stayed within the convergence criterion "
                "until the end of the run (convergence_time_ns).")
-    if len(never):
-        runs = ", ".join(df.loc[never, "run"])
-        caption += (f" {len(never)} of {len(df)} runs never converged (run {runs}) and are "
-                    "marked \u00d7 on the top edge.")
-    return fig, caption
+    unconverged = df.index[c.isna()]
+    if len(unconverged):
+        runs = ", ".join(df.loc[unconverged, "run"])
+        caption += f" {len(unconverged)} of {len(df)} runs never converged (run {runs})"
+        caption += (": points none of whose runs converged are marked \u00d7 on the top edge"
+                    + (", the others average the seeds that converged." if sweep["seeds"]
+                       else "."))
+    return fig, caption + seed_caption(sweep)
 
 
 def fig_fct(sweep):
     df = sweep["table"]
-    finished = df["flows_finished"] > 0
-    if not finished.any():
+    if df["fct_slowdown.p50"].notna().sum() == 0:
         return None, ("No flow finished in any run, so there is no FCT slowdown figure "
-                      "(sweep.csv's slowdown columns are 0 then).")
+                      "(sweep.csv's slowdown columns are empty).")
     fig, (ax50, ax99) = new_figure(sweep, panels=2)
     for ax, col, name in ((ax50, "fct_slowdown.p50", "median"),
                           (ax99, "fct_slowdown.p99", "99th percentile")):
-        y = df[col].where(finished)
+        y = df[col]
         scale = scale_y(ax, y)
         draw(ax, sweep, y)
         ax.set_ylabel(f"FCT slowdown, {name}" + (" (log scale)" if scale != "linear" else ""))
@@ -597,17 +721,19 @@ def fig_fct(sweep):
     legend(fig, ax99, sweep)
     caption = ("Median (left) and 99th-percentile (right) flow-completion-time slowdown of the "
                "finished flows (FCT / ideal FCT; 1 = as fast as alone on an idle network).")
-    partial = df[finished & (df["flows_finished"] < df["flows_total"])]
+    partial = df[(df["flows_finished"] > 0) & (df["flows_finished"] < df["flows_total"])]
     if len(partial):
         caption += f" In {len(partial)} run(s) some flows did not finish and are not counted."
-    if (~finished).any():
-        caption += f" {int((~finished).sum())} run(s) finished no flow and are not drawn."
-    return fig, caption
+    none = int(df["fct_slowdown.p50"].isna().sum())
+    if none:
+        caption += f" {none} run(s) finished no flow and are not drawn."
+    return fig, caption + seed_caption(sweep)
 
 
 FIGURE_MAKERS = {"queue": fig_queue, "max_queue": fig_max_queue, "pfc": fig_pfc,
                  "utilisation": fig_utilisation, "fairness": fig_fairness,
-                 "convergence": fig_convergence, "fct": fig_fct}
+                 "tag_throughput": fig_tag_throughput, "convergence": fig_convergence,
+                 "fct": fig_fct}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -620,12 +746,15 @@ def _num(v, spec, scale=1.0, suffix=""):
     return format(v * scale, spec) + suffix
 
 
-# (header, function of a table row -> text or None (shown as a grey dash)). Summaries of finished
-# flows are dashed out when no flow finished (sweep.csv holds 0 and 1 for them then).
-def _finished(row):
-    return row["flows_finished"] > 0
+def _min_mean_max(r, prefix):
+    """"0.50 / 1.20 / 3.00" of the columns prefix.min/mean/max; None when the mean is empty."""
+    if _num(r[f"{prefix}.mean"], ".2f") is None:
+        return None
+    return " / ".join(_num(r[f"{prefix}.{k}"], ".2f") or NA for k in ("min", "mean", "max"))
 
 
+# (header, function of a table row -> text or None (shown as a grey dash)): an empty cell of
+# sweep.csv is a null statistic (no finished flow, flows never active together, ...).
 TABLE_COLUMNS = [
     ("flows finished", lambda r: None if math.isnan(r["flows_finished"]) else
      f"{r['flows_finished']:.0f} of {r['flows_total']:.0f}"),
@@ -640,24 +769,38 @@ TABLE_COLUMNS = [
     ("ECN marks", lambda r: _num(r["ecn_marked_packets"], ",.0f")),
     ("CNPs", lambda r: _num(r["cnps"], ",.0f")),
     ("rate cuts", lambda r: _num(r["cc.rate_cuts"], ",.0f")),
-    ("FCT slowdown p50", lambda r: _num(r["fct_slowdown.p50"], ".2f") if _finished(r) else None),
-    ("FCT slowdown p99", lambda r: _num(r["fct_slowdown.p99"], ".2f") if _finished(r) else None),
-    ("flow throughput min / mean / max (Gb/s)", lambda r: (
-        f"{r['flow_throughput_gbps.min']:.2f} / {r['flow_throughput_gbps.mean']:.2f} / "
-        f"{r['flow_throughput_gbps.max']:.2f}") if _finished(r) else None),
-    ("Jain fairness", lambda r: _num(r["jain_fairness"], ".3f") if _finished(r) else None),
+    ("FCT slowdown p50", lambda r: _num(r["fct_slowdown.p50"], ".2f")),
+    ("FCT slowdown p99", lambda r: _num(r["fct_slowdown.p99"], ".2f")),
+    ("flow throughput min / mean / max (Gb/s)",
+     lambda r: _min_mean_max(r, "flow_throughput_gbps")),
+    ("Jain fairness", lambda r: _num(r["jain_fairness"], ".3f")),
     ("converged at (ms)", lambda r: _num(r["convergence_time_ns"], ".2f", 1e-6)),
     ("wall time (s)", lambda r: _num(r["wall_time_s"], ".2f")),
 ]
+
+
+def tag_table_columns(sweep):
+    """Table columns of each tag: its throughput and fairness."""
+    out = []
+    for tag, c in sweep["tags"].items():
+        if "flow_throughput_gbps.mean" in c:
+            prefix = c["flow_throughput_gbps.mean"][:-len(".mean")]
+            out.append((f"{tag}: throughput min / mean / max (Gb/s)",
+                        lambda r, p=prefix: _min_mean_max(r, p)))
+        if "jain_fairness" in c:
+            out.append((f"{tag}: Jain fairness",
+                        lambda r, col=c["jain_fairness"]: _num(r[col], ".3f")))
+    return out
 
 
 def table_html(sweep, report_dir):
     """The sweep table, one row per run, with a link to each run's report where there is one."""
     e = html.escape
     df = sweep["table"]
+    columns = TABLE_COLUMNS + tag_table_columns(sweep)
     out = ['<div class="wide"><table class="sweep">', "<tr><th>run</th>"]
     out += [f"<th>{e(k)}</th>" for k in sweep["keys"]]
-    out += [f"<th>{e(h)}</th>" for h, _ in TABLE_COLUMNS]
+    out += [f"<th>{e(h)}</th>" for h, _ in columns]
     out.append("</tr>")
     reports = 0
     for _, r in df.iterrows():
@@ -671,12 +814,12 @@ def table_html(sweep, report_dir):
             cell = label
         cells = [f"<td>{cell}</td>"]
         cells += [f'<td class="k">{e(str(r[k]))}</td>' for k in sweep["keys"]]
-        for _, fn in TABLE_COLUMNS:
+        for _, fn in columns:
             try:
                 text = fn(r)
             except (TypeError, ValueError, KeyError):
                 text = None
-            cells.append('<td class="v na">\u2014</td>' if text is None
+            cells.append(f'<td class="v na">{NA}</td>' if text is None
                          else f'<td class="v">{e(text)}</td>')
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</table></div>")
@@ -685,18 +828,28 @@ def table_html(sweep, report_dir):
 
 def figure_key(sweep):
     """How to read the figures: which key is on the x axis and which tell the lines apart."""
-    keys = sweep["keys"]
-    text = f"In the figures the x axis is {sweep['x'].label()}"
+    keys = sweep["plot_keys"]
+    if sweep["pooled"]:
+        text = "Only the seed varied: each figure shows one point"
+    else:
+        text = f"In the figures the x axis is {sweep['x'].label()}"
     if len(keys) > 1:
         text += f"; each colour is a value of {keys[1]}"
     if len(keys) == 3:
         text += f"; each line style a value of {keys[2]}"
     elif len(keys) > 3:
         text += f"; each line style a combination of {', '.join(keys[2:])}"
-    return text + "."
+    text += "."
+    if sweep["seeds"]:
+        text += (f" The seed is not an axis: each point is the mean over the "
+                 f"{len(sweep['seeds'])} seeds ({', '.join(sweep['seeds'])}) of the runs with "
+                 "the same other values, and its error bar or band the 95% confidence interval "
+                 "of that mean (Student t with one degree of freedom less than the seeds); the "
+                 "table keeps one row per run.")
+    return text
 
 
-def index_html(sweep, figures, notes, report_dir):
+def index_html(sweep, figures, notes, report_dir, formats):
     e = html.escape
     df = sweep["table"]
     name = sweep_name(sweep)
@@ -713,8 +866,8 @@ def index_html(sweep, figures, notes, report_dir):
     table, reports = table_html(sweep, report_dir)
     csv_href = os.path.relpath(sweep["path"], report_dir).replace(os.sep, "/")
     out.append(f'<p>One row per run, from <a href="{e(csv_href)}">sweep.csv</a>. '
-               "A dash: not available (FCT, flow throughput and Jain fairness summarise finished "
-               "flows, and no flow finished; or the flows never converged).</p>")
+               f"A dash ({NA}): a statistic with nothing to summarise (no finished flow, fewer "
+               "than two flows active together, flows that never converged).</p>")
     out.append(table)
     if reports == len(df):
         out.append("<p>The run numbers link to each run's own report.</p>")
@@ -728,8 +881,7 @@ def index_html(sweep, figures, notes, report_dir):
     if figures:
         out.append(f"<p>{e(figure_key(sweep))}</p>")
     for name_, caption in figures:
-        out.append(f'<figure><img src="{name_}.png" alt="{e(caption)}">'
-                   f"<figcaption>{e(caption)}</figcaption></figure>")
+        out.append(figure_html(name_, caption, formats, e))
     for note in notes:
         out.append(f"<p>{e(note)}</p>")
     first = sweep["table"]["dir"].iloc[0]
@@ -744,12 +896,21 @@ def index_html(sweep, figures, notes, report_dir):
     return "\n".join(out)
 
 
-def build_sweep_report(sweep_dir, quiet=True, with_runs=False, run_report=None):
-    """Writes sweep_dir/report/{index.html, *.png}; with `with_runs`, first each run's report
-    through `run_report(run_dir, quiet)` (dcqcn_report.build_report). Returns index.html's
-    path."""
+def build_sweep_report(sweep_dir, quiet=True, with_runs=False, run_report=None,
+                       formats=("png",)):
+    """Writes sweep_dir/report/{index.html, <figure>.<format>}; with `with_runs`, first each
+    run's report through `run_report(run_dir, quiet=...)` (dcqcn_report.build_report). Returns
+    index.html's path."""
+    if not os.path.isdir(sweep_dir):
+        raise ReportError(f"{sweep_dir}: no such folder (expected a `dcqcn sweep` output folder)")
+    if not os.path.isfile(os.path.join(sweep_dir, "sweep.csv")):
+        raise ReportError(f"{sweep_dir}: no sweep.csv (expected a `dcqcn sweep` output folder; "
+                          "`dcqcn report` also reports a run folder)")
     sweep = read_sweep(sweep_dir)
     if with_runs:
+        if run_report is None:
+            import dcqcn_report  # the run report lives beside this script
+            run_report = dcqcn_report.build_report
         for d in sweep["table"]["dir"]:
             run_dir = os.path.join(sweep_dir, d)
             if not os.path.isfile(os.path.join(run_dir, "summary.json")):
@@ -765,18 +926,40 @@ def build_sweep_report(sweep_dir, quiet=True, with_runs=False, run_report=None):
     figures, notes = [], []
     for name in SWEEP_FIGURES:
         fig, text = FIGURE_MAKERS[name](sweep)
-        path = os.path.join(report_dir, f"{name}.png")
         if fig is None:
-            remove_if_exists(path)  # stale, from an earlier report of this folder
+            remove_figure(report_dir, name)  # stale, from an earlier report of this folder
             if text:
                 notes.append(text)
             continue
-        save_figure(fig, path)
+        save_figure(fig, report_dir, name, formats)
         figures.append((name, text))
 
     index = os.path.join(report_dir, "index.html")
-    write_atomic(index, index_html(sweep, figures, notes, report_dir).encode("utf-8"))
+    write_atomic(index, index_html(sweep, figures, notes, report_dir, formats).encode("utf-8"))
     if not quiet:
         print(f"report: {index} ({len(sweep['table'])} runs, {len(figures)} figures: "
               f"{', '.join(n for n, _ in figures) or 'none'})")
     return index
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description="Figures and an index.html for a `dcqcn sweep` output folder (sweep.csv), "
+                    "written to DIR/report/.",
+        epilog="Exit codes: 0 ok, 1 bad input, 2 bad usage, 3 a bug in this script.")
+    parser.add_argument("dir", help="a `dcqcn sweep` output folder")
+    import dcqcn_report  # the options and the run report, shared with `dcqcn report`
+    dcqcn_report.add_common_options(parser)
+    args = parser.parse_args(argv)
+
+    def report():
+        if os.path.isdir(args.dir) and not os.path.isfile(os.path.join(args.dir, "sweep.csv")):
+            raise ReportError(f"{args.dir}: no sweep.csv (expected a `dcqcn sweep` output folder;"
+                              " for a run folder use dcqcn_report.py)")
+        dcqcn_report.report_folder(args)
+
+    return run_cli("dcqcn_sweep_report.py", report)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

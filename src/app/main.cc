@@ -120,14 +120,20 @@ int main(int argc, char** argv) {
   sweep->add_flag("--force", sweep_opts.force,
                   "replace an --out folder even if it holds files that are not a dcqcn result");
 
-  std::string report_dir;
-  bool report_runs = false;
+  dcqcn::ReportOptions report_opts;
   CLI::App* report = app.add_subcommand(
-      "report", "figures (PNG) and an HTML page from a run's or a sweep's output folder");
-  report->add_option("dir", report_dir, "output folder of `dcqcn run` or `dcqcn sweep`")
+      "report", "figures and an HTML page from a run's or a sweep's output folder");
+  report->add_option("dir", report_opts.dir, "output folder of `dcqcn run` or `dcqcn sweep`")
       ->required();
-  report->add_flag("--runs", report_runs,
+  report->add_flag("--runs", report_opts.runs,
                    "sweep folder: also report each run (runs/NNN/report/), linked from the table");
+  report->add_option("--format", report_opts.formats,
+                     "figure formats, comma-separated: png, svg, pdf (default png)");
+  report->add_option("--flows", report_opts.flows,
+                     "flow ids (e.g. 0,3,7) drawn in the rate and throughput figures");
+  report->add_option("--tags", report_opts.tags,
+                     "flow tags (e.g. victim,incast) whose flows are drawn in the rate and "
+                     "throughput figures");
 
   dcqcn::HpccCommandOptions hpcc_opts;
   CLI::App* hpcc = app.add_subcommand(
@@ -183,7 +189,7 @@ int main(int argc, char** argv) {
       sweep_opts.stop = &g_stop;
       return dcqcn::RunSweepCommand(sweep_opts);
     } else if (*report) {
-      return dcqcn::RunReportCommand(report_dir, report_runs);
+      return dcqcn::RunReportCommand(report_opts);
     } else if (*hpcc) {
       hpcc_opts.progress = !hpcc_opts.quiet && isatty(STDERR_FILENO);
       hpcc_opts.stop = &g_stop;

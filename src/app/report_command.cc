@@ -12,7 +12,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 extern char** environ;
@@ -97,7 +99,9 @@ std::string FindReportScriptDir() {
   return "";
 }
 
-int RunReportCommand(const std::string& dir, bool runs) {
+int RunReportCommand(const ReportOptions& options) {
+  const std::string& dir = options.dir;
+  const bool runs = options.runs;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     fmt::print(stderr,
@@ -150,10 +154,18 @@ int RunReportCommand(const std::string& dir, bool runs) {
     return 1;
   }
 
-  setenv("MPLBACKEND", "Agg", 1);  // no display: render straight to PNG
+  setenv("MPLBACKEND", "Agg", 1);  // no display: render straight to files
   std::string script = (fs::path(script_dir) / kScript).string();
-  std::vector<std::string> args = {python, script, dir, "--quiet"};
+  std::vector<std::string> args = {python, script, "--quiet"};
   if (runs) args.push_back("--runs");
+  // FLAG=VALUE and "--" before the folder: a value or folder name starting with '-' stays one.
+  const std::pair<const char*, std::string> passed[] = {
+      {"--format", options.formats}, {"--flows", options.flows}, {"--tags", options.tags}};
+  for (const auto& [flag, value] : passed) {
+    if (!value.empty()) args.push_back(fmt::format("{}={}", flag, value));
+  }
+  args.push_back("--");
+  args.push_back(dir);
   SpawnResult run = Spawn(args, false);
   if (!run.started) {
     fmt::print(stderr, "error: cannot run {} {}: {}\n", python, script, std::strerror(run.error));
@@ -175,6 +187,12 @@ int RunReportCommand(const std::string& dir, bool runs) {
   fmt::print("report in {}{}\n", (fs::path(dir) / "report" / "index.html").string(),
              runs ? " (and each run's in runs/NNN/report/)" : "");
   return 0;
+}
+
+int RunReportCommand(const std::string& dir) {
+  ReportOptions options;
+  options.dir = dir;
+  return RunReportCommand(options);
 }
 
 }  // namespace dcqcn

@@ -1,12 +1,17 @@
 """`dcqcn report` end to end: run the built dcqcn on a small scenario with every time series,
-report it and check the figures and index.html; the same for a small sweep (and --runs); the PFC
-pause-interval logic on a synthetic pfc.csv; the sweep's axis parsing; error cases. ctest runs it
-as report_test with DCQCN_BINARY (the built dcqcn) and DCQCN_PYTHON_DIR (python/) set; by hand,
-from tests/python:
+report it and check the figures and index.html; the same for small sweeps (and --runs, and a
+sweep over seeds); the figures' data on hand-made run and sweep folders (time axis, flow
+selection, PFC paused fraction, FCT slowdown per size bin, seed means with confidence intervals,
+the metrics read from summary.json and sweep.csv); the PFC pause-interval logic on a synthetic
+pfc.csv; the sweep's axis parsing; both scripts' command lines; error cases. ctest runs it as
+report_test with DCQCN_BINARY (the built dcqcn) and DCQCN_PYTHON_DIR (python/) set; by hand, from
+tests/python:
 
     DCQCN_BINARY=../../build/dcqcn /usr/bin/python3 -m unittest -v test_report
 """
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -21,12 +26,17 @@ PYTHON_DIR = os.environ.get("DCQCN_PYTHON_DIR") or os.path.join(HERE, "..", ".."
 sys.path.insert(0, PYTHON_DIR)
 
 import dcqcn_report  # noqa: E402
+import dcqcn_report_common  # noqa: E402
 import dcqcn_sweep_report  # noqa: E402
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 
 BINARY = os.environ.get("DCQCN_BINARY") or os.path.join(HERE, "..", "..", "build", "dcqcn")
 
-# 20 senders of 100 KB into h0 plus a 1 MB and a 20 KB flow elsewhere: 22 finished flows of three
-# sizes (the CDF needs >= 20), a congested port and, with a 3 MB buffer, a few PFC pauses.
+# 20 senders of 100 KB into h0 (tagged incast) plus a 1 MB flow tagged victim and a 20 KB flow:
+# 22 finished flows of three sizes (the CDF needs >= 20), a congested port and, with a 3 MB
+# buffer, a few PFC pauses.
 SCENARIO = """name = "report-test"
 duration = "5ms"
 [topology]
@@ -42,6 +52,7 @@ size = "100KB"
 src = 21
 dst = 1
 size = "1MB"
+tag = "victim"
 [[flow]]
 src = 1
 dst = 0
@@ -67,6 +78,11 @@ def png_size(path):
     assert data[12:16] == b"IHDR", f"{path}: no IHDR chunk"
     assert data[-8:-4] == b"IEND", f"{path}: truncated (no IEND chunk)"
     return struct.unpack(">II", data[16:24])
+
+
+def read_text(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 def require_binary(test):
@@ -141,6 +157,46 @@ class ReportEndToEndTest(unittest.TestCase):
         leftovers = [n for n in os.listdir(self.report) if ".tmp" in n]
         self.assertEqual(leftovers, [])
 
+    def test_per_tag_metrics_from_summary(self):
+        page = read_text(os.path.join(self.report, "index.html"))
+        table = page[page.index('<table class="tags">'):]
+        table = table[:table.index("</table>")]
+        self.assertIn("<td>victim</td>", table)
+        self.assertIn("<td>incast</td>", table)
+        # One victim flow: no fairness index (null in summary.json), shown as a dash, not 0.
+        victim = table[table.index("<td>victim</td>"):]
+        victim = victim[:victim.index("</tr>")]
+        self.assertTrue(victim.endswith('<td class="v na">\u2013</td>'), victim)
+        with open(os.path.join(self.run_dir, "summary.json")) as f:
+            s = json.load(f)
+        self.assertIn(f"{s['jain_fairness']:.4f}", page)  # summary.json's, not recomputed
+
+    def test_links_and_time_axis_in_captions(self):
+        page = read_text(os.path.join(self.report, "index.html"))
+        self.assertIn("s0 port 0 \u2192 h0", page)  # the congested port and where it sends
+        self.assertIn("Time axes start at the first flow's start", page)
+        fct_size = page[page.index('src="fct_size.png"'):]
+        self.assertIn("one bin per flow size (3 sizes)", fct_size[:fct_size.index("</figure>")])
+
+    def test_flows_tags_and_formats_through_dcqcn_report(self):
+        out = os.path.join(self.tmp, "selected")
+        shutil.copytree(self.run_dir, out, ignore=shutil.ignore_patterns("report"))
+        r = run([BINARY, "report", out, "--flows", "1", "--tags", "victim",
+                 "--format", "png,svg"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+        report = os.path.join(out, "report")
+        for name in ALL_FIGURES:
+            self.assertTrue(os.path.exists(os.path.join(report, f"{name}.svg")), name)
+        page = read_text(os.path.join(report, "index.html"))
+        self.assertIn('<img src="rate.png"', page)
+        self.assertIn('<a href="rate.svg">SVG</a>', page)
+        self.assertIn("2 selected flows", page)  # flow 1 and the victim flow (flow 0)
+        self.assertIn("tagged victim", page)
+        # A bad selection is an input error that names what the run has.
+        r = run([BINARY, "report", out, "--tags", "nope"])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("incast, victim", r.stderr)
+
     def test_script_found_without_env(self):
         # A build-tree binary finds python/ through the source dir compiled into it.
         env = {k: v for k, v in os.environ.items() if k != "DCQCN_PYTHON_DIR"}
@@ -167,11 +223,6 @@ size = "100KB"
 """
 
 SWEEP_ALWAYS = ["queue", "max_queue", "utilisation", "fairness", "fct"]
-
-
-def read_text(path):
-    with open(path, encoding="utf-8") as f:
-        return f.read()
 
 
 class SweepReportTest(unittest.TestCase):
@@ -349,16 +400,15 @@ class PauseIntervalTest(unittest.TestCase):
         self.assertEqual(self.intervals("", 9.0), [])
         self.assertEqual(self.intervals("1,h2,0,3,0\n", 9.0), [])
 
-    def test_merge_close_joins_sub_pixel_gaps(self):
-        path = os.path.join(self.tmp, "pfc.csv")
-        with open(path, "w") as f:
-            f.write("time_ns,node,port,priority,paused\n"
-                    "0,h1,0,3,1\n10,h1,0,3,0\n11,h1,0,3,1\n20,h1,0,3,0\n40,h1,0,3,1\n"
-                    "50,h1,0,3,0\n0,h2,0,3,1\n5,h2,0,3,0\n")
-        iv = dcqcn_report.pause_intervals(dcqcn_report.read_pfc(path), 100.0)
-        merged = dcqcn_report.merge_close(iv, gap_ns=2.0)
-        got = sorted((r.node, r.start_ns, r.end_ns) for r in merged.itertuples())
-        self.assertEqual(got, [("h1", 0.0, 20.0), ("h1", 40.0, 50.0), ("h2", 0.0, 5.0)])
+    def test_paused_fraction_per_bin(self):
+        # Paused 0-15 and 25-30 (of bins 10 wide): bins 0-10 all, 10-20 half, 20-30 half,
+        # 30-40 none.
+        got = dcqcn_report.paused_fraction([0.0, 25.0], [15.0, 30.0], [0, 10, 20, 30, 40])
+        self.assertEqual(list(got), [1.0, 0.5, 0.5, 0.0])
+        # An interval within one bin, and one over the last edge.
+        got = dcqcn_report.paused_fraction([2.0, 19.0], [4.0, 50.0], [0, 10, 20])
+        self.assertEqual(list(got), [0.2, 0.1])
+        self.assertEqual(list(dcqcn_report.paused_fraction([], [], [0, 5, 10])), [0.0, 0.0])
 
     def test_report_of_a_folder_with_only_pfc(self):
         # Every time series may be absent: a folder with summary.json and pfc.csv gets the
@@ -383,6 +433,481 @@ class PauseIntervalTest(unittest.TestCase):
         self.assertIn("pfc-only", page)
         self.assertIn('src="pfc.png"', page)
         self.assertIn("Time series not recorded: throughput, rate, queue", page)
+
+
+# ---------------------------------------------------------------------------------------------
+# Hand-made run folders: what each figure draws, checked on the figure objects themselves.
+
+T0 = 2_000_000_000  # the first flow starts at 2 s, as in HPCC inputs
+FLOWS_COLUMNS = ["flow_id", "src", "dst", "priority", "size_bytes", "start_ns", "finish_ns",
+                 "fct_ns", "ideal_fct_ns", "slowdown", "delivered_bytes", "avg_gbps", "tag"]
+
+
+def write_text(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def flows_frame(sizes, slowdowns, tags, start=T0):
+    """flows.csv rows: flow i from h(i+1) to h0 of sizes[i] with slowdowns[i] (None:
+    unfinished)."""
+    rows = []
+    for i, (size, sd, tag) in enumerate(zip(sizes, slowdowns, tags)):
+        ideal = 1000.0 + size / 5.0
+        fct = None if sd is None else ideal * sd
+        rows.append({"flow_id": i, "src": i + 1, "dst": 0, "priority": 3, "size_bytes": size,
+                     "start_ns": start, "finish_ns": None if fct is None else start + fct,
+                     "fct_ns": fct, "ideal_fct_ns": ideal, "slowdown": sd,
+                     "delivered_bytes": size, "avg_gbps": 1.0, "tag": tag})
+    return pd.DataFrame(rows, columns=FLOWS_COLUMNS)
+
+
+def make_run(root, n_flows=20, cc="dcqcn", summary_extra=None, tag_column=True):
+    """A run folder whose flows start at T0 and whose run ends 1 ms later: flows 0-1 tagged
+    victim, 2-17 incast, 18-19 untagged; every time series every 10 us; s0 port 3 (to h3) and
+    h1 port 0 (to s0) paused."""
+    tags = ["victim"] * 2 + ["incast"] * 16 + [""] * (n_flows - 18)
+    flows = flows_frame([1e4 * (i + 1) for i in range(n_flows)], [1.0 + i for i in range(n_flows)],
+                        tags[:n_flows])
+    if not tag_column:
+        flows = flows.drop(columns="tag")
+    os.makedirs(root)
+    flows.to_csv(os.path.join(root, "flows.csv"), index=False)
+    summary = {"scenario": "fixture", "active_start_ns": T0, "sim_time_ns": T0 + 1_000_000,
+               "flows_total": n_flows, "flows_finished": n_flows, "cc": {"algorithm": cc}}
+    summary.update(summary_extra or {})
+    write_text(os.path.join(root, "summary.json"), json.dumps(summary))
+    links = ["node,port,peer,peer_port,rate_gbps,delay_ns"]
+    for h in range(n_flows + 1):
+        links.append(f"h{h},0,s0,{h},40,1000")
+        links.append(f"s0,{h},h{h},0,40,1000")
+    write_text(os.path.join(root, "links.csv"), "\n".join(links) + "\n")
+    times = [T0 + k * 10_000 for k in range(101)]
+    ts = os.path.join(root, "timeseries")
+    write_text(os.path.join(ts, "rate.csv"), "time_ns,flow_id,rc_gbps,rt_gbps,alpha\n" + "".join(
+        f"{t},{f},{40 - f},{40},0.5\n" for t in times for f in range(n_flows)))
+    write_text(os.path.join(ts, "throughput.csv"), "time_ns,flow_id,gbps\n" + "".join(
+        f"{t},{f},{1 + f}\n" for t in times for f in range(n_flows)))
+    write_text(os.path.join(ts, "queue.csv"), "time_ns,switch,port,queue_bytes,tx_gbps\n" +
+               "".join(f"{t},s0,0,{1000 * k},40\n" for k, t in enumerate(times)))
+    write_text(os.path.join(ts, "pfc.csv"), "time_ns,node,port,priority,paused\n"
+               f"{T0 + 100_000},s0,3,3,1\n{T0 + 600_000},s0,3,3,0\n"
+               f"{T0 + 900_000},h1,0,3,1\n")
+    return root
+
+
+class FixtureRunTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dcqcn_fixture_run_")
+        self.dir = make_run(os.path.join(self.tmp, "run"))
+
+    def tearDown(self):
+        plt.close("all")
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def legend_texts(self, fig):
+        return [t.get_text() for ax in fig.axes if ax.get_legend()
+                for t in ax.get_legend().get_texts()]
+
+    def test_time_axis_runs_over_the_active_interval(self):
+        run = dcqcn_report.load_run(self.dir)
+        for name in ("throughput", "rate", "queue", "pfc"):
+            fig, _ = dcqcn_report.FIGURE_MAKERS[name](run)
+            bottom = fig.axes[0] if name == "pfc" else fig.axes[-1]
+            self.assertEqual(bottom.get_xlabel(), "time since first flow start (ms)", name)
+            self.assertEqual(tuple(round(v, 9) for v in bottom.get_xlim()), (0.0, 1.0), name)
+            for ax in fig.axes:
+                for line in ax.get_lines():
+                    x = np.asarray(line.get_xdata(), dtype=float)
+                    if len(x) > 1:
+                        self.assertGreaterEqual(x.min(), 0.0, name)
+                        self.assertLessEqual(x.max(), 1.0 + 1e-9, name)
+
+    def test_rate_and_throughput_show_the_selection(self):
+        run = dcqcn_report.load_run(self.dir, flow_ids=[0, 3, 19])
+        fig, caption = dcqcn_report.fig_rate(run)
+        labels = self.legend_texts(fig)
+        self.assertIn("flow 0 (h1\u2192h0, victim)", labels)
+        self.assertIn("flow 3 (h4\u2192h0, incast)", labels)
+        self.assertIn("flow 19 (h20\u2192h0)", labels)
+        self.assertEqual(len([t for t in labels if t.startswith("flow ")]), 3)
+        self.assertIn("3 selected flows", caption)
+        fig, _ = dcqcn_report.fig_throughput(run)
+        per_flow = [t for t in self.legend_texts(fig) if t.startswith("flow ")]
+        self.assertEqual(len(per_flow), 3)
+        # Tags add their flows to --flows, and their sums to the aggregate panel.
+        run = dcqcn_report.load_run(self.dir, flow_ids=[5], tags=["victim"])
+        self.assertEqual(run["selection"], [0, 1, 5])
+        fig, caption = dcqcn_report.fig_throughput(run)
+        self.assertIn("tag victim", self.legend_texts(fig))
+        self.assertIn("tagged victim", caption)
+        with self.assertRaisesRegex(dcqcn_report_common.ReportError, "incast, victim"):
+            dcqcn_report.load_run(self.dir, tags=["nope"])
+        with self.assertRaisesRegex(dcqcn_report_common.ReportError, "no flow 20"):
+            dcqcn_report.load_run(self.dir, flow_ids=[20])
+
+    def test_no_rate_figure_without_congestion_control(self):
+        d = make_run(os.path.join(self.tmp, "none"), cc="none")
+        os.makedirs(os.path.join(d, "report"))
+        write_text(os.path.join(d, "report", "rate.png"), "stale")
+        index = dcqcn_report.build_report(d)
+        self.assertFalse(os.path.exists(os.path.join(d, "report", "rate.png")))
+        page = read_text(index)
+        self.assertNotIn('src="rate.png"', page)
+        self.assertIn("congestion control is off (cc.algorithm = none)", page)
+
+    def test_pfc_rows_are_links_with_their_paused_share(self):
+        run = dcqcn_report.load_run(self.dir)
+        fig, caption = dcqcn_report.fig_pfc(run)
+        ax = fig.axes[0]
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        # The row is the port that received the PAUSE and stopped sending: s0 port 3 -> h3.
+        self.assertEqual(labels, ["h1 port 0 \u2192 s0 (10%)", "s0 port 3 \u2192 h3 (50%)"])
+        grid = ax.get_images()[0].get_array()
+        self.assertEqual(grid.shape, (2, dcqcn_report.PFC_BINS))
+        self.assertAlmostEqual(float(grid[1].mean()), 0.5)  # s0 port 3: paused 0.1-0.6 ms
+        self.assertAlmostEqual(float(grid[0].mean()), 0.1)  # h1: from 0.9 ms to the end
+        self.assertEqual(float(grid[1][0]), 0.0)
+        self.assertEqual(float(grid[1][dcqcn_report.PFC_BINS // 2 - 1]), 1.0)
+        self.assertIn("Share of each", caption)
+
+    def test_queue_legend_names_the_link(self):
+        run = dcqcn_report.load_run(self.dir)
+        fig, caption = dcqcn_report.fig_queue(run)
+        self.assertIn("s0 port 0 \u2192 h0 (peak 100 KB)", self.legend_texts(fig))
+        self.assertIn("s0 port 0 \u2192 h0", caption)
+
+    def test_fct_slowdown_in_equal_count_size_bins(self):
+        # 200 flows of 200 sizes: 8 bins of 25 (MIN_FLOWS_PER_SIZE_BIN), each at its largest
+        # size, with numpy's (linear) percentiles of its slowdowns.
+        sizes = [1000.0 * (i + 1) for i in range(200)]
+        slowdowns = [1.0 + (i % 25) for i in range(200)]
+        done = flows_frame(sizes, slowdowns, [""] * 200)
+        bins, how = dcqcn_report.slowdown_by_size(done)
+        self.assertEqual(how, "equal")
+        self.assertEqual(list(bins["count"]), [25] * 8)
+        self.assertEqual(list(bins["size"]), [25000.0 * (b + 1) for b in range(8)])
+        self.assertEqual(list(bins["p50"]), [13.0] * 8)
+        self.assertAlmostEqual(float(bins["p99"].iloc[0]), float(np.percentile(range(1, 26), 99)))
+        # Fewer flows, fewer bins; a size never splits across bins.
+        bins, _ = dcqcn_report.slowdown_by_size(done.iloc[:60])
+        self.assertEqual(list(bins["count"]), [30, 30])
+        dup = flows_frame([1e3] * 10 + [2e3 + i for i in range(40)], [2.0] * 50, [""] * 50)
+        bins, _ = dcqcn_report.slowdown_by_size(dup)
+        self.assertEqual(list(bins["count"]), [25, 25])  # the 10 equal sizes stay together
+        # Few distinct sizes: one bin per size.
+        few = flows_frame([1e3, 1e3, 1e6, 1e6, 1e6], [1, 3, 2, 2, 8], [""] * 5)
+        bins, how = dcqcn_report.slowdown_by_size(few)
+        self.assertEqual((how, list(bins["size"]), list(bins["p50"])), ("size", [1e3, 1e6],
+                                                                         [2.0, 2.0]))
+
+    def test_fct_size_figure(self):
+        run = dcqcn_report.load_run(self.dir)
+        fig, caption = dcqcn_report.fig_fct_size(run)
+        ax = fig.axes[0]
+        self.assertEqual(ax.get_xscale(), "log")
+        self.assertEqual(self.legend_texts(fig), ["each flow", "median", "95th pct", "99th pct"])
+        self.assertIn("one bin per flow size (20 sizes)", caption)
+        median = [line for line in ax.get_lines() if line.get_label() == "median"][0]
+        self.assertEqual(list(median.get_xdata()), [1e4 * (i + 1) for i in range(20)])
+
+    def test_headline_table_reads_summary_and_shows_nulls_as_dashes(self):
+        d = make_run(os.path.join(self.tmp, "nulls"), summary_extra={
+            "flows_active": 20, "jain_fairness": None,
+            "fct_slowdown": {"count": 0, "p50": None, "p95": None, "p99": None, "max": None},
+            "flow_throughput_gbps": {"count": 20, "min": 1.5, "mean": 2.25, "max": 3.0},
+            "by_tag": {"victim": {"flows": 2, "finished": 0,
+                                  "fct_slowdown": {"count": 0, "p50": None, "p99": None},
+                                  "flow_throughput_gbps": {"count": 2, "min": 7.0,
+                                                           "mean": 7.5, "max": 8.0},
+                                  "jain_fairness": 0.99}}})
+        page = read_text(dcqcn_report.build_report(d))
+        na = '<td class="v na">\u2013</td>'
+        self.assertIn(f"<tr><td>Jain fairness</td>{na}</tr>", page)
+        self.assertIn(f"<tr><td>FCT slowdown p50</td>{na}</tr>", page)
+        # The throughput is summary.json's, not flows.csv's avg_gbps (1.0 for every flow).
+        self.assertIn("1.50 / 2.25 / 3.00 Gb/s over 20 active flows", page)
+        self.assertIn(f'<tr><td>victim</td><td class="v">2</td><td class="v">0</td>{na}{na}'
+                      '<td class="v">7.00 / 7.50 / 8.00</td><td class="v">0.9900</td></tr>',
+                      page)
+        self.assertNotIn(">0.00<", page)
+
+    def test_formats_and_stale_files(self):
+        os.makedirs(os.path.join(self.dir, "report"))
+        write_text(os.path.join(self.dir, "report", "queue.png"), "stale")
+        index = dcqcn_report.build_report(self.dir, formats=["svg", "pdf"])
+        names = os.listdir(os.path.join(self.dir, "report"))
+        self.assertIn("queue.svg", names)
+        self.assertIn("queue.pdf", names)
+        self.assertNotIn("queue.png", names)  # an older format would show older data
+        with open(os.path.join(self.dir, "report", "queue.pdf"), "rb") as f:
+            self.assertEqual(f.read(5), b"%PDF-")
+        page = read_text(index)
+        self.assertIn('<img src="queue.svg"', page)
+        self.assertIn('<a href="queue.pdf">PDF</a>', page)
+        for bad in ("jpg", "", "png,tiff"):
+            with self.assertRaises(dcqcn_report_common.ReportError):
+                dcqcn_report_common.parse_formats(bad)
+        self.assertEqual(dcqcn_report_common.parse_formats("PNG, svg,png"), ["png", "svg"])
+
+    def test_flows_csv_without_tags_is_read(self):
+        d = make_run(os.path.join(self.tmp, "old"), tag_column=False)
+        run = dcqcn_report.load_run(d)
+        self.assertEqual(set(run["flows"]["tag"]), {""})
+        with self.assertRaisesRegex(dcqcn_report_common.ReportError, "its tags: none"):
+            dcqcn_report.load_run(d, tags=["victim"])
+
+
+class ScriptCommandLineTest(unittest.TestCase):
+    """Both scripts run on their own: usage, errors and exit codes like the dcqcn CLI. One
+    subprocess each (the scripts' __main__); the other cases call main() in this process."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dcqcn_report_cli_")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def script(self, name, *args):
+        env = dict(os.environ, MPLBACKEND="Agg")
+        return run([sys.executable, os.path.join(PYTHON_DIR, name), *args], env=env)
+
+    def main(self, module, *args):
+        """(exit code, stdout, stderr) of module.main(args)."""
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = module.main(list(args))
+            except SystemExit as e:  # argparse: --help and usage errors
+                code = e.code
+        return code, out.getvalue(), err.getvalue()
+
+    def test_sweep_script(self):
+        r = self.script("dcqcn_sweep_report.py")
+        self.assertEqual(r.returncode, 2)  # it used to print nothing and exit 0
+        self.assertIn("usage", r.stderr)
+        sweep = make_sweep(os.path.join(self.tmp, "sweep"))
+        r = self.script("dcqcn_sweep_report.py", sweep, "--format", "png,svg")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(os.path.join(sweep, "report", "index.html"), r.stdout)
+        self.assertTrue(os.path.exists(os.path.join(sweep, "report", "fairness.svg")))
+
+        module = dcqcn_sweep_report
+        code, out, _ = self.main(module, "--help")
+        self.assertEqual(code, 0)
+        for option in ("--runs", "--format", "--quiet"):
+            self.assertIn(option, out)
+        missing = os.path.join(self.tmp, "nope")
+        code, out, err = self.main(module, missing)
+        self.assertEqual((code, out), (1, ""))
+        self.assertIn(f"{missing}: no such folder", err)
+        code, _, err = self.main(module, self.tmp)
+        self.assertEqual(code, 1)
+        self.assertIn("no sweep.csv", err)
+        self.assertEqual(self.main(module, sweep, "--quiet"), (0, "", ""))
+        code, _, err = self.main(module, sweep, "--format", "gif")
+        self.assertEqual(code, 1)
+        self.assertIn("--format gif", err)
+
+    def test_run_script(self):
+        d = make_run(os.path.join(self.tmp, "run"))
+        r = self.script("dcqcn_report.py", d, "--tags", "victim", "--flows", "4")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("report:", r.stdout)
+
+        module = dcqcn_report
+        code, out, _ = self.main(module, "--help")
+        self.assertEqual(code, 0)
+        for option in ("--runs", "--format", "--flows", "--tags", "--quiet"):
+            self.assertIn(option, out)
+        code, _, err = self.main(module, self.tmp)
+        self.assertEqual(code, 1)
+        self.assertIn("no summary.json or sweep.csv", err)
+        code, _, err = self.main(module, d, "--flows", "1,x")
+        self.assertEqual(code, 1)
+        self.assertIn("--flows 1,x", err)
+        code, _, err = self.main(module, d, "--runs")
+        self.assertEqual(code, 1)
+        self.assertIn("--runs is for a `dcqcn sweep` folder", err)
+
+
+# ---------------------------------------------------------------------------------------------
+# Hand-made sweep folders.
+
+SWEEP_COLUMNS = dcqcn_sweep_report.SWEEP_METRICS
+
+
+def make_sweep(root, rows=None, keys=("workload.senders", "seed"), tags=("victim",)):
+    """A sweep folder: sweep.csv with `rows` (dicts of key and metric values; missing metrics
+    empty) and run folders whose flows.csv disagrees with sweep.csv (avg_gbps 100 for each
+    flow), so a report that recomputed the metrics from it would draw other numbers."""
+    if rows is None:
+        rows = [{"workload.senders": n, "seed": seed, "flows_total": n, "flows_finished": 0,
+                 "max_queue_bytes": 1000 * n + 100 * seed, "jain_fairness": 1.0 / seed,
+                 "flow_throughput_gbps.min": 1, "flow_throughput_gbps.mean": 2 * seed,
+                 "flow_throughput_gbps.max": 3 * seed,
+                 "tag.victim.flow_throughput_gbps.min": 10 * seed,
+                 "tag.victim.flow_throughput_gbps.mean": 10 * seed + 1,
+                 "tag.victim.flow_throughput_gbps.max": 10 * seed + 2}
+                for n in (2, 4) for seed in (1, 2, 3)]
+    tag_cols = [f"tag.{t}.{m}" for t in tags for m in dcqcn_sweep_report.SWEEP_TAG_METRICS]
+    header = ["run", "dir", *keys, *SWEEP_COLUMNS, *tag_cols]
+    lines = [",".join(header)]
+    for i, r in enumerate(rows):
+        values = {"run": str(i), "dir": f"runs/{i:03}", **{k: str(v) for k, v in r.items()}}
+        lines.append(",".join(values.get(c, "") for c in header))
+        flows = flows_frame([1e5, 1e5], [None, None], ["victim", ""])
+        flows["avg_gbps"] = 100.0
+        os.makedirs(os.path.join(root, "runs", f"{i:03}"))
+        flows.to_csv(os.path.join(root, "runs", f"{i:03}", "flows.csv"), index=False)
+    write_text(os.path.join(root, "sweep.csv"), "\n".join(lines) + "\n")
+    return root
+
+
+class FixtureSweepTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dcqcn_fixture_sweep_")
+        self.dir = make_sweep(os.path.join(self.tmp, "sweep"))
+
+    def tearDown(self):
+        plt.close("all")
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def test_student_t_interval(self):
+        t975 = dcqcn_report_common.t975
+        self.assertEqual((t975(1), t975(2), t975(30)), (12.706, 4.303, 2.042))
+        self.assertAlmostEqual(t975(60), 2.0003, places=3)
+        self.assertAlmostEqual(t975(10**6), 1.96, places=3)
+        mean, half, n = dcqcn_report_common.mean_ci95([1.0, 2.0, 3.0, float("nan")])
+        self.assertEqual((mean, n), (2.0, 3))
+        self.assertAlmostEqual(half, 4.303 * 1.0 / 3**0.5)
+        self.assertEqual(dcqcn_report_common.mean_ci95([5.0])[:2][0], 5.0)
+
+    def test_seed_is_averaged_not_an_axis(self):
+        sweep = dcqcn_sweep_report.read_sweep(self.dir)
+        self.assertEqual(sweep["x"].key, "workload.senders")
+        self.assertEqual(sweep["seeds"], ["1", "2", "3"])
+        self.assertEqual(len(sweep["series"]), 1)
+        fig, caption = dcqcn_sweep_report.fig_max_queue(sweep)
+        ax = fig.axes[0]
+        self.assertEqual(ax.get_xlabel(), "workload.senders")
+        line = ax.get_lines()[0]
+        self.assertEqual(list(line.get_xdata()), [2.0, 4.0])
+        # Max queue 1000 n + 100 seed KB/1e3: mean over seeds 1-3 is n + 0.2 (KB).
+        np.testing.assert_allclose(line.get_ydata(), [2.2, 4.2])
+        # Error bars (two x values: no band): mean +- t(0.975, 2) * sd / sqrt(3), sd = 0.1.
+        half = 4.303 * 0.1 / 3**0.5
+        segments = ax.collections[0].get_segments()
+        np.testing.assert_allclose([s[:, 1] for s in segments],
+                                   [[2.2 - half, 2.2 + half], [4.2 - half, 4.2 + half]])
+        self.assertIn("mean over the 3 seeds", caption)
+        self.assertIn("confidence interval", caption)
+        page = read_text(dcqcn_sweep_report.build_sweep_report(self.dir))
+        self.assertIn("The seed is not an axis", page)
+        table = page[page.index('<table class="sweep">'):page.index("</table>")]
+        self.assertEqual(table.count("<tr>"), 7)  # still one row per run
+
+    def test_only_the_seed_varied(self):
+        d = make_sweep(os.path.join(self.tmp, "seeds"), keys=("seed",), rows=[
+            {"seed": s, "max_queue_bytes": 1000 * s, "flows_total": 1} for s in (1, 2, 3)])
+        sweep = dcqcn_sweep_report.read_sweep(d)
+        fig, _ = dcqcn_sweep_report.fig_max_queue(sweep)
+        np.testing.assert_allclose(fig.axes[0].get_lines()[0].get_ydata(), [2.0])
+        self.assertIn("mean over 3 seeds", fig.axes[0].get_title())
+
+    def test_fairness_and_throughput_come_from_sweep_csv(self):
+        sweep = dcqcn_sweep_report.read_sweep(self.dir)
+        fig, caption = dcqcn_sweep_report.fig_fairness(sweep)
+        self.assertIsNotNone(fig, caption)  # no flow finished: still a fairness figure
+        jain, tput = fig.axes[0], fig.axes[1]
+        # Means over seeds 1-3 of sweep.csv's 1/seed and 2 seed; flows.csv would give 1 and 100.
+        np.testing.assert_allclose(jain.get_lines()[0].get_ydata(), [11 / 18, 11 / 18])
+        np.testing.assert_allclose(tput.get_lines()[0].get_ydata(), [4.0, 4.0])
+        page = read_text(dcqcn_sweep_report.build_sweep_report(self.dir))
+        self.assertIn('<td class="v">1.00 / 2.00 / 3.00</td>', page)  # run 000, no finished flow
+        self.assertIn('<td class="v">1.000</td>', page)
+
+    def test_per_tag_throughput(self):
+        sweep = dcqcn_sweep_report.read_sweep(self.dir)
+        self.assertEqual(list(sweep["tags"]), ["victim"])
+        fig, caption = dcqcn_sweep_report.fig_tag_throughput(sweep)
+        np.testing.assert_allclose(fig.axes[0].get_lines()[0].get_ydata(), [21.0, 21.0])
+        self.assertIn("tag.<tag>.flow_throughput_gbps.mean", caption)
+        self.assertIn("tag victim", [t.get_text() for t in fig.axes[0].get_legend().get_texts()])
+        page = read_text(dcqcn_sweep_report.build_sweep_report(self.dir))
+        self.assertIn('src="tag_throughput.png"', page)
+        self.assertIn("<th>victim: throughput min / mean / max (Gb/s)</th>", page)
+
+    def test_nulls_are_skipped_not_zero(self):
+        d = make_sweep(os.path.join(self.tmp, "nulls"), keys=("workload.senders",), rows=[
+            {"workload.senders": 2, "flows_total": 2, "flows_finished": 0, "jain_fairness": 0.5,
+             "flow_throughput_gbps.min": 1, "flow_throughput_gbps.mean": 2,
+             "flow_throughput_gbps.max": 3},
+            {"workload.senders": 4, "flows_total": 4, "flows_finished": 0},
+            {"workload.senders": 8, "flows_total": 8, "flows_finished": 0, "jain_fairness": 0.25,
+             "flow_throughput_gbps.min": 1, "flow_throughput_gbps.mean": 1.5,
+             "flow_throughput_gbps.max": 2,
+             "tag.victim.flow_throughput_gbps.min": 5, "tag.victim.flow_throughput_gbps.mean": 5,
+             "tag.victim.flow_throughput_gbps.max": 5}])
+        sweep = dcqcn_sweep_report.read_sweep(d)
+        fig, _ = dcqcn_sweep_report.fig_fairness(sweep)
+        self.assertEqual(list(fig.axes[0].get_lines()[0].get_xdata()), [2.0, 8.0])
+        fig, _ = dcqcn_sweep_report.fig_tag_throughput(sweep)
+        self.assertEqual(list(fig.axes[0].get_lines()[0].get_xdata()), [8.0])
+        fig, note = dcqcn_sweep_report.fig_fct(sweep)
+        self.assertIsNone(fig)
+        self.assertIn("No flow finished", note)
+        page = read_text(dcqcn_sweep_report.build_sweep_report(d))
+        row = page[page.index('<td>001</td>'):]
+        row = row[:row.index("</tr>")]
+        self.assertIn('<td class="v na">\u2013</td>', row)
+        self.assertNotIn("0.00", row)
+        self.assertNotIn("nan", page)
+
+
+class SeedSweepTest(unittest.TestCase):
+    """A real `dcqcn sweep` over N and the seed, with a tagged victim flow."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="dcqcn_seed_sweep_")
+        cls.sweep_dir = os.path.join(cls.tmp, "sweep")
+        if not os.path.exists(BINARY):
+            return
+        scenario = os.path.join(cls.tmp, "s.toml")
+        with open(scenario, "w") as f:
+            f.write(SWEEP_SCENARIO + '[output]\ntimeseries = ["throughput"]\n'
+                    '[[flow]]\nsrc = 8\ndst = 1\nsize = "1MB"\ntag = "victim"\n')
+        sim = run([BINARY, "sweep", scenario, "--vary", "workload.senders=2,4",
+                   "--vary", "seed=1,2", "--out", cls.sweep_dir, "--quiet"])
+        assert sim.returncode == 0, sim.stderr
+        cls.result = run([BINARY, "report", cls.sweep_dir, "--runs", "--tags", "victim"])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def setUp(self):
+        require_binary(self)
+
+    def test_report(self):
+        self.assertEqual(self.result.returncode, 0, self.result.stderr)
+        csv = read_text(os.path.join(self.sweep_dir, "sweep.csv"))
+        self.assertIn("tag.victim.flow_throughput_gbps.mean", csv)
+        page = read_text(os.path.join(self.sweep_dir, "report", "index.html"))
+        self.assertIn("mean over the 2 seeds", page)
+        self.assertIn('src="tag_throughput.png"', page)
+        self.assertIn("x axis is workload.senders", page)
+        png_size(os.path.join(self.sweep_dir, "report", "tag_throughput.png"))
+        run_page = read_text(os.path.join(self.sweep_dir, "runs", "000", "report",
+                                          "index.html"))
+        self.assertIn("tagged victim", run_page)  # --tags reached each run's report
+
+    def test_tags_on_a_sweep_need_runs(self):
+        r = run([BINARY, "report", self.sweep_dir, "--tags", "victim"])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("on a sweep folder they need --runs", r.stderr)
 
 
 class ErrorTest(unittest.TestCase):

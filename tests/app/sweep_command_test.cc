@@ -1,0 +1,68 @@
+// `dcqcn sweep`: one row per run, the metric columns from each run's summary.json, and per-tag
+// columns so that a victim's throughput needs no flows.csv.
+#include "app/sweep_command.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "test_util.h"
+
+namespace dcqcn {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kVictim = R"(name = "victim-mini"
+duration = "3ms"
+[topology]
+type = "star"
+hosts = 8
+[cc]
+algorithm = "none"
+[[flow]]
+src = 7
+dst = 6
+size = "1GB"
+tag = "victim"
+[workload]
+type = "incast"
+senders = 2
+receiver = 0
+size = "1GB"
+)";
+
+TEST(SweepCommand, PerTagColumns) {
+  const fs::path dir = fs::temp_directory_path() / "dcqcn_sweep_tags";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "s.toml") << kVictim;
+  SweepOptions options;
+  options.scenario = (dir / "s.toml").string();
+  options.vary = {"workload.senders=2,4"};
+  options.out_dir = (dir / "out").string();
+  options.quiet = true;
+  ASSERT_EQ(RunSweepCommand(options), 0);
+  const std::string csv = (dir / "out/sweep.csv").string();
+  const auto victim = testing::CsvColumn(csv, "tag.victim.flow_throughput_gbps.mean");
+  const auto incast = testing::CsvColumn(csv, "tag.incast.flow_throughput_gbps.mean");
+  const auto incast_flows = testing::CsvColumn(csv, "tag.incast.flows");
+  ASSERT_EQ(victim.size(), 2u);
+  // The victim has a port of its own; the incast flows share one.
+  for (const std::string& v : victim) EXPECT_GT(std::stod(v), 30) << v;
+  EXPECT_NEAR(std::stod(incast[0]), 36.8 / 2, 1.5);
+  EXPECT_NEAR(std::stod(incast[1]), 36.8 / 4, 1.5);
+  EXPECT_EQ(incast_flows[0], "2");
+  EXPECT_EQ(incast_flows[1], "4");
+  // The overall columns count the unfinished flows too (none finishes in 3 ms).
+  const auto mean = testing::CsvColumn(csv, "flow_throughput_gbps.mean");
+  EXPECT_GT(std::stod(mean[0]), 10);
+  const auto jain = testing::CsvColumn(csv, "jain_fairness");
+  EXPECT_LT(std::stod(jain[1]), 0.9);
+  // An empty statistic is an empty cell, never 0.
+  EXPECT_EQ(testing::CsvColumn(csv, "fct_slowdown.p50")[0], "");
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dcqcn

@@ -1,0 +1,124 @@
+// summary.json over the active interval and per tag, on small whole runs.
+#include <gtest/gtest.h>
+
+#include "app/progress.h"
+#include "app/run_command.h"
+#include "scenario/resolved_toml.h"
+#include "scenario/scenario_loader.h"
+#include "test_util.h"
+
+namespace dcqcn {
+namespace {
+
+// One 2 MB flow at line rate over a star, starting at 2 s as HPCC inputs do.
+const char* kLateStart = R"(name = "late"
+duration = "3s"
+[topology]
+type = "star"
+hosts = 3
+[cc]
+algorithm = "none"
+[[flow]]
+src = 1
+dst = 0
+size = "2MB"
+start = "2s"
+[output]
+timeseries = ["throughput", "queue"]
+interval = "100us"
+)";
+
+TEST(Summary, RatesAndUtilisationCountFromTheFirstFlowsStart) {
+  const Scenario s = LoadScenarioText(kLateStart, "late.toml");
+  const nlohmann::json j = RunScenario(s, {});
+  EXPECT_EQ(j["active_start_ns"], 2000000000);
+  // One flow alone at line rate: its link is busy nearly all of the active interval (not the
+  // 0.02% that dividing by the 2 s before it gives).
+  EXPECT_GT(j["max_link_utilisation"].get<double>(), 0.95);
+  EXPECT_GT(j["aggregate_goodput_gbps"].get<double>(), 0.9 * 40 * 1000 / 1086);
+  EXPECT_EQ(j["bottleneck"]["from_ns"], 2000000000);
+  EXPECT_GT(j["bottleneck"]["utilisation"].get<double>(), 0.95);
+}
+
+TEST(Summary, TimeSeriesStartAtTheFirstFlowsStart) {
+  const Scenario s = LoadScenarioText(kLateStart, "late.toml");
+  const std::string dir = ::testing::TempDir() + "dcqcn_summary_late";
+  std::filesystem::remove_all(dir);
+  RunScenario(s, {dir});
+  // The first rate is over the first interval after the start.
+  const auto times = testing::CsvColumn(dir + "/timeseries/throughput.csv", "time_ns");
+  ASSERT_FALSE(times.empty());
+  EXPECT_EQ(times.front(), "2000100000");
+  // 2 MB at 40 Gb/s takes about 0.43 ms: a handful of samples, not 20,000 idle ones.
+  EXPECT_LT(times.size(), 20u);
+}
+
+TEST(Summary, WarmupCountsFromTheFirstFlowsStart) {
+  const Scenario s = LoadScenarioText(kLateStart, "late.toml", {"output.warmup=100us"});
+  const nlohmann::json j = RunScenario(s, {});
+  EXPECT_EQ(j["bottleneck"]["from_ns"], 2000100000);
+}
+
+TEST(Summary, ProgressRunsOverTheActiveInterval) {
+  // 2.1 s into a run whose flows start at 2 s and which may last until 4 s: 5% done, not 52%.
+  EXPECT_NEAR(ProgressFraction(2 * kSecond, 4 * kSecond, 2100 * kMillisecond), 0.05, 1e-12);
+  EXPECT_EQ(ProgressFraction(2 * kSecond, 4 * kSecond, 0), 0);
+  EXPECT_EQ(ProgressFraction(2 * kSecond, 4 * kSecond, 5 * kSecond), 1);
+  EXPECT_EQ(ProgressFraction(2 * kSecond, 2 * kSecond, 2 * kSecond), 1);
+}
+
+const char* kTagged = R"(name = "tagged"
+duration = "5ms"
+[topology]
+type = "star"
+hosts = 6
+[cc]
+algorithm = "none"
+[[flow]]
+src = 5
+dst = 4
+size = "1GB"
+tag = "victim"
+[workload]
+type = "incast"
+senders = 3
+receiver = 0
+size = "1GB"
+)";
+
+TEST(Summary, MetricsPerTag) {
+  const Scenario s = LoadScenarioText(kTagged, "tagged.toml");
+  ASSERT_EQ(s.flows.size(), 4u);
+  EXPECT_EQ(s.flows[0].tag, "victim");
+  for (int i = 1; i < 4; ++i) EXPECT_EQ(s.flows[i].tag, "incast");
+  const nlohmann::json j = RunScenario(s, {});
+  const nlohmann::json& victim = j["by_tag"]["victim"];
+  const nlohmann::json& incast = j["by_tag"]["incast"];
+  EXPECT_EQ(victim["flows"], 1);
+  EXPECT_EQ(incast["flows"], 3);
+  // The victim has its own receiver: line rate. The incast shares one port three ways.
+  EXPECT_GT(victim["flow_throughput_gbps"]["mean"].get<double>(), 35);
+  EXPECT_NEAR(incast["flow_throughput_gbps"]["mean"].get<double>(), 36.8 / 3, 1.0);
+  EXPECT_TRUE(victim["jain_fairness"].is_null());  // one flow
+  EXPECT_GT(incast["jain_fairness"].get<double>(), 0.99);
+  // Overall: four active flows, none finished, unfair between the tags.
+  EXPECT_EQ(j["flows_active"], 4);
+  EXPECT_EQ(j["flow_throughput_gbps"]["count"], 4);
+  EXPECT_LT(j["jain_fairness"].get<double>(), 0.8);
+  EXPECT_TRUE(j["fct_slowdown"]["p50"].is_null());
+}
+
+TEST(Summary, ResolvedTomlKeepsTagsAndTheXonOffsetUsed) {
+  const Scenario s = LoadScenarioText(kTagged, "tagged.toml", {"workload.tag=\"burst\""});
+  const std::string text = ResolvedToml(s);
+  EXPECT_NE(text.find("tag = \"victim\""), std::string::npos);
+  EXPECT_NE(text.find("tag = \"burst\""), std::string::npos);
+  EXPECT_EQ(text.find("xon_offset = \"0B\""), std::string::npos);
+  const Scenario again = LoadScenarioText(text, "resolved.toml");
+  EXPECT_EQ(again.sw.pfc.xon_offset, 2 * 1066);
+  EXPECT_EQ(again.flows[1].tag, "burst");
+  EXPECT_EQ(again.flows[0].tag, "victim");
+}
+
+}  // namespace
+}  // namespace dcqcn
