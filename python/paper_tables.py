@@ -34,6 +34,8 @@ import pandas as pd
 # The prefix of every output folder in the doc's commands; the script puts them under OUT.
 DOC_OUT_PREFIX = "results/paper/"
 # The output folders the tables read (the --out of the doc's commands, under OUT).
+STARTUP = {"DCQCN, paper": "startup-paper", "DCQCN, mlx5": "startup-mlx5",
+           "DCQCN, hpcc": "startup-hpcc", "PFC alone": "startup-pfc"}
 UNFAIRNESS = {"PFC alone": "unfairness-pfc", "DCQCN": "unfairness-dcqcn"}
 VICTIM = "victim"
 CONVERGENCE = "convergence"
@@ -54,6 +56,8 @@ PAPER_VALUES = {"Kmax / Pmax": "200KB / 1%", "Kmin": "5KB", "g": "1/256", "timer
 # Every figure the doc shows: doc file name -> (output folder, {varied key: value} selecting a
 # sweep's run or None for a run folder, figure of `dcqcn report`).
 FIGURES = {
+    "startup_rate.png": ("startup-paper", None, "rate"),
+    "startup_queue.png": ("startup-paper", None, "queue"),
     "unfairness_pfc_throughput.png": ("unfairness-pfc", None, "throughput"),
     "unfairness_dcqcn_throughput.png": ("unfairness-dcqcn", None, "throughput"),
     "victim_pfc_throughput.png": (VICTIM, {"workload.senders": 8, "cc.algorithm": "none"},
@@ -190,6 +194,29 @@ def table_buffer(out):
 
 def table_buffer_cable(out):
     return buffer_output(out, 2)
+
+
+def table_startup(out):
+    rows = []
+    for label, name in STARTUP.items():
+        d = folder(out, name)
+        s = summary(d)
+        lowest, reached = "n/a", "n/a"
+        rate_csv = os.path.join(d, "timeseries", "rate.csv")
+        if s["cc"]["algorithm"] != "none" and os.path.isfile(rate_csv):
+            r = pd.read_csv(rate_csv)
+            low = r.groupby("flow_id")["rc_gbps"].min()
+            # When every flow had reached its lowest rate (the start-up cuts are over).
+            first = r.merge(low.rename("low"), on="flow_id")
+            first = first[first["rc_gbps"] <= first["low"]].groupby("flow_id")["time_ns"].min()
+            lowest = num(low.min(), 3)
+            reached = ms(first.max() - s["active_start_ns"], 2)
+        rows.append([label, lowest, reached, ms(s["sim_time_ns"] - s["active_start_ns"], 2),
+                     pct(s["max_link_utilisation"]), kb(s["max_queue_bytes"]),
+                     count(s["pfc_pause_frames"]), num(s["flow_throughput_gbps"]["mean"])])
+    return markdown(["8:1 incast of 1 MB", "lowest rate (Gb/s)", "all flows at it by (ms)",
+                     "all finished at (ms)", "bottleneck busy", "peak queue (KB)",
+                     "PAUSE frames", "flow throughput (Gb/s)"], rows)
 
 
 def table_unfairness(out):
@@ -353,6 +380,7 @@ def table_sensitivity(out):
 
 
 TABLES = {
+    "startup": table_startup,
     "buffer": table_buffer,
     "buffer-cable": table_buffer_cable,
     "unfairness": table_unfairness,
