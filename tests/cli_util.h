@@ -1,6 +1,7 @@
 // Helpers for tests that run the dcqcn binary (DCQCN_BINARY) as a user would.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -44,5 +45,41 @@ inline std::string ReadFile(const std::filesystem::path& p) {
   ss << in.rdbuf();
   return ss.str();
 }
+
+// A fresh folder per test, named after it, removed afterwards.
+class TempDirTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ =
+        std::filesystem::temp_directory_path() /
+        ("dcqcn_" +
+         std::string(::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::filesystem::path Write(const std::string& name, const std::string& text) {
+    std::filesystem::path p = dir_ / name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+  std::filesystem::path dir_;
+};
+
+// A 4:1 incast of 300 KB over one switch with PFC alone and every time series: small and fast.
+inline const char* kSmallIncast = R"(name = "cli-incast"
+[topology]
+type = "star"
+hosts = 5
+[cc]
+algorithm = "none"
+[workload]
+type = "incast"
+senders = 4
+size = "300KB"
+[output]
+timeseries = ["queue", "pfc", "throughput", "rate"]
+)";
 
 }  // namespace dcqcn::testing

@@ -39,7 +39,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   ProgressLine progress(options.progress, net.first_start(), s.duration);
   // Queue statistics count over the active interval, after the warm-up.
   WarmupEnd warmup(&net);
-  if (net.first_start() + s.output.warmup < s.duration) {
+  if (s.output.warmup < s.duration - net.first_start()) {
     sim.Schedule(net.first_start() + s.output.warmup, &warmup, 0, 0);
   }
 

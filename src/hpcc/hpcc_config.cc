@@ -322,7 +322,7 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
     if (g <= 0)
       c.Fail(c.Line("EWMA_GAIN"), "EWMA_GAIN",
              "expected a gain in (0, 1], got 0 (0 "
-             "freezes alpha: dcqcn-spec 7.3)");
+             "freezes alpha)");
   } else {
     broken_default("EWMA_GAIN", "is 1/16 in integer arithmetic, i.e. 0, which freezes alpha",
                    fmt::format("{}", g));
@@ -385,7 +385,7 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   } else if (ack_interval > s.host.mtu) {
     c.Warn(c.Line("L2_ACK_INTERVAL"), "L2_ACK_INTERVAL",
            fmt::format("{} bytes: that simulator ACKs the first time {} bytes have arrived and "
-                       "then every packet (dcqcn-spec 7.9); dcqcn ACKs every packet from the "
+                       "then every packet; dcqcn ACKs every packet from the "
                        "first",
                        ack_interval, ack_interval));
   }
@@ -574,14 +574,6 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
     late += f.spec.start >= s.duration;
   }
   s.explicit_flows = static_cast<int>(s.flows.size());
-  // Queue statistics in summary.json start with the first flow, not at time 0: flows start at
-  // absolute times such as 2.0 s.
-  if (!flows.empty()) {
-    s.output.warmup =
-        std::min_element(flows.begin(), flows.end(), [](const auto& a, const auto& b) {
-          return a.spec.start < b.spec.start;
-        })->spec.start;
-  }
   if (late > 0) {
     c.Warn(c.Line("SIMULATOR_STOP_TIME"), "SIMULATOR_STOP_TIME",
            fmt::format("{} of {} flows start at or after the stop time {} and never run", late,

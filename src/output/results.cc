@@ -74,6 +74,8 @@ nlohmann::json Summary(const Network& net, const RunInfo& info) {
   // Utilisation of the busiest switch egress port, and the queue statistics of the bottleneck:
   // the port with the largest time-average queue.
   nlohmann::json max_util = nullptr;
+  // The bottleneck's statistics start after the warm-up; a run that ends before has none.
+  const bool has_window = s.output.warmup < end - active_start;
   nlohmann::json bottleneck = nullptr;
   double bottleneck_mean = -1;
   for (const auto& sw : net.switches()) {
@@ -85,7 +87,7 @@ nlohmann::json Summary(const Network& net, const RunInfo& info) {
           static_cast<double>(l.busy_bytes()) * 8.0 / (static_cast<double>(l.rate()) * active_s);
       if (max_util.is_null() || util > max_util.get<double>()) max_util = util;
       SwitchPort::QueueStats q = port.queue_stats(end);
-      if (q.mean_bytes > bottleneck_mean) {
+      if (has_window && q.mean_bytes > bottleneck_mean) {
         bottleneck_mean = q.mean_bytes;
         Time span = end - port.stats_start();
         double window_util =

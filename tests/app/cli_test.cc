@@ -16,37 +16,8 @@ using dcqcn::testing::ReadFile;
 using dcqcn::testing::Result;
 using dcqcn::testing::RunCli;
 
-class CliTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("dcqcn_cli_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path Write(const std::string& name, const std::string& text) {
-    fs::path p = dir_ / name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-  fs::path dir_;
-};
-
-const char* kSmallIncast = R"(name = "cli-incast"
-[topology]
-type = "star"
-hosts = 5
-[cc]
-algorithm = "none"
-[workload]
-type = "incast"
-senders = 4
-size = "300KB"
-[output]
-timeseries = ["queue", "pfc", "throughput", "rate"]
-)";
+using CliTest = dcqcn::testing::TempDirTest;
+using dcqcn::testing::kSmallIncast;
 
 TEST_F(CliTest, RunWritesTheContractFiles) {
   fs::path scen = Write("s.toml", kSmallIncast);

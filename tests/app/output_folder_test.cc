@@ -20,33 +20,13 @@ namespace fs = std::filesystem;
 using testing::ReadFile;
 using testing::RunCli;
 
-const char* kIncast = R"(name = "mix"
-[topology]
-type = "star"
-hosts = 5
-[cc]
-algorithm = "none"
-[workload]
-type = "incast"
-senders = 4
-size = "200KB"
-[output]
-timeseries = ["queue", "pfc", "throughput", "rate"]
-)";
-
-class OutputFolderTest : public ::testing::Test {
+class OutputFolderTest : public testing::TempDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("dcqcn_out_" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    std::ofstream(dir_ / "s.toml") << kIncast;
+    TempDirTest::SetUp();
+    Write("s.toml", testing::kSmallIncast);
   }
-  void TearDown() override { fs::remove_all(dir_); }
   std::string Scenario() const { return (dir_ / "s.toml").string(); }
-  fs::path dir_;
 };
 
 TEST_F(OutputFolderTest, ARerunReplacesTheWholeFolder) {

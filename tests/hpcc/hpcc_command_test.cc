@@ -77,6 +77,13 @@ TEST_F(HpccCommandTest, IncastWritesTheFctFileOfTwoLinesAndEightColumns) {
   for (const char* f : {"summary.json", "flows.csv", "resolved.toml"}) {
     EXPECT_TRUE(fs::exists(dir_ / "OUT" / f)) << f;
   }
+  // The flows start at 2 s: rates, utilisation and queue statistics count from there.
+  const std::string summary = dcqcn::testing::ReadFile(dir_ / "OUT/summary.json");
+  EXPECT_NE(summary.find("\"active_start_ns\": 2000000000"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\"from_ns\": 2000000000"), std::string::npos) << summary;
+  const size_t util = summary.find("\"max_link_utilisation\": ");
+  ASSERT_NE(util, std::string::npos);
+  EXPECT_GT(std::stod(summary.substr(util + 24)), 0.5) << "the receiver's link is busy";
   EXPECT_FALSE(fs::exists(dir_ / "mix/fct_topology_flow_dcqcn_nomon.txt"))
       << "--out puts the FCT file there instead";
 }

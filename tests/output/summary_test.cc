@@ -44,7 +44,7 @@ TEST(Summary, TimeSeriesStartAtTheFirstFlowsStart) {
   const Scenario s = LoadScenarioText(kLateStart, "late.toml");
   const std::string dir = ::testing::TempDir() + "dcqcn_summary_late";
   std::filesystem::remove_all(dir);
-  RunScenario(s, {dir});
+  RunScenario(s, {.out_dir = dir, .after_run = nullptr});
   // The first rate is over the first interval after the start.
   const auto times = testing::CsvColumn(dir + "/timeseries/throughput.csv", "time_ns");
   ASSERT_FALSE(times.empty());

@@ -103,8 +103,7 @@ TEST(Examples, Incast8to1CollapsesToTheFloorAndRecovers) {
   // The other profiles recover faster, PFC alone runs at line rate with a deep queue and PAUSE.
   const nlohmann::json mlx5 = RunScenario(Example("incast_8to1.toml", {"cc.profile=mlx5"}), {});
   const nlohmann::json hpcc = RunScenario(Example("incast_8to1.toml", {"cc.profile=hpcc"}), {});
-  const nlohmann::json none =
-      RunScenario(Example("incast_8to1.toml", {"cc.algorithm=none"}), {});
+  const nlohmann::json none = RunScenario(Example("incast_8to1.toml", {"cc.algorithm=none"}), {});
   EXPECT_NEAR(mlx5["sim_time_ns"].get<double>(), 3.1e6, 0.2e6);
   EXPECT_NEAR(mlx5["max_link_utilisation"].get<double>(), 0.57, 0.03);
   EXPECT_NEAR(hpcc["sim_time_ns"].get<double>(), 2.5e6, 0.2e6);
