@@ -2,10 +2,10 @@
 #include "cc/dcqcn_params.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdlib>
 #include <functional>
-#include <map>
 
 #include "core/error.h"
 
@@ -65,9 +65,13 @@ DcqcnParams DcqcnParams::Profile(const std::string& name) {
 
 namespace {
 
-struct ParamSetter {
+// One [cc] parameter: its documentation, how a value is parsed into DcqcnParams (false: bad
+// value, `expected` says what is accepted) and how it is printed back.
+struct ParamSpec {
+  DcqcnParamDoc doc;
   const char* expected;
-  std::function<bool(DcqcnParams&, const std::string&)> set;  // false: bad value
+  std::function<bool(DcqcnParams&, const std::string&)> set;
+  std::function<std::string(const DcqcnParams&)> get;
 };
 
 bool ParseDouble(const std::string& text, double* out) {
@@ -82,136 +86,182 @@ bool ParseBool(const std::string& text, bool* out) {
   return true;
 }
 
-template <typename T>
-ParamSetter TimeParam(T DcqcnParams::*field, bool allow_zero) {
-  return {allow_zero ? "a time >= 0 such as \"50us\"" : "a time > 0 such as \"55us\"",
+ParamSpec TimeParam(DcqcnParamDoc doc, Time DcqcnParams::*field, bool allow_zero) {
+  return {doc, allow_zero ? "a time >= 0 such as \"50us\"" : "a time > 0 such as \"55us\"",
           [=](DcqcnParams& p, const std::string& v) {
             auto t = ParseTime(v);
             if (!t || *t < 0 || (*t == 0 && !allow_zero)) return false;
             p.*field = *t;
             return true;
-          }};
+          },
+          [=](const DcqcnParams& p) { return FormatTime(p.*field); }};
 }
 
-ParamSetter RateParam(Rate DcqcnParams::*field, bool allow_zero) {
-  return {allow_zero ? "a rate >= 0 such as \"40Mbps\"" : "a rate > 0 such as \"100Mbps\"",
+ParamSpec RateParam(DcqcnParamDoc doc, Rate DcqcnParams::*field, bool allow_zero) {
+  return {doc, allow_zero ? "a rate >= 0 such as \"40Mbps\"" : "a rate > 0 such as \"100Mbps\"",
           [=](DcqcnParams& p, const std::string& v) {
             auto r = ParseRate(v);
             if (!r || *r < 0 || (*r == 0 && !allow_zero)) return false;
             p.*field = *r;
             return true;
-          }};
+          },
+          [=](const DcqcnParams& p) { return FormatRate(p.*field); }};
 }
 
-ParamSetter FractionParam(double DcqcnParams::*field, bool allow_zero, const char* expected) {
-  return {expected, [=](DcqcnParams& p, const std::string& v) {
+ParamSpec FractionParam(DcqcnParamDoc doc, double DcqcnParams::*field, bool allow_zero,
+                        const char* expected) {
+  return {doc, expected,
+          [=](DcqcnParams& p, const std::string& v) {
             double d;
             if (!ParseDouble(v, &d) || d > 1 || d < 0 || (d == 0 && !allow_zero)) return false;
             p.*field = d;
             return true;
-          }};
+          },
+          // Shortest text that reads back exactly.
+          [=](const DcqcnParams& p) { return fmt::format("{}", p.*field); }};
 }
 
-ParamSetter BoolParam(bool DcqcnParams::*field) {
-  return {"true or false",
-          [=](DcqcnParams& p, const std::string& v) { return ParseBool(v, &(p.*field)); }};
+ParamSpec BoolParam(DcqcnParamDoc doc, bool DcqcnParams::*field) {
+  return {doc, "true or false",
+          [=](DcqcnParams& p, const std::string& v) { return ParseBool(v, &(p.*field)); },
+          [=](const DcqcnParams& p) { return std::string(p.*field ? "true" : "false"); }};
 }
 
-const std::map<std::string, ParamSetter>& Setters() {
-  static const std::map<std::string, ParamSetter> setters = {
-      {"mode",
-       {"\"paper\" or \"sampled\"",
-        [](DcqcnParams& p, const std::string& v) {
-          if (v != "paper" && v != "sampled") return false;
-          p.mode = v == "paper" ? DcqcnParams::Mode::kPaper : DcqcnParams::Mode::kSampled;
-          return true;
-        }}},
-      {"stage_rule",
-       {"\"paper\" or \"hpcc\"",
-        [](DcqcnParams& p, const std::string& v) {
-          if (v != "paper" && v != "hpcc") return false;
-          p.stage_rule =
-              v == "paper" ? DcqcnParams::StageRule::kPaper : DcqcnParams::StageRule::kHpcc;
-          return true;
-        }}},
-      {"g", FractionParam(&DcqcnParams::g, false, "a number in (0, 1] such as 0.00390625")},
-      {"initial_alpha", FractionParam(&DcqcnParams::initial_alpha, true, "a number in [0, 1]")},
-      {"alpha_period", TimeParam(&DcqcnParams::alpha_period, false)},
-      {"rate_reduce_period", TimeParam(&DcqcnParams::rate_reduce_period, false)},
-      {"timer", TimeParam(&DcqcnParams::timer, false)},
-      {"byte_counter",
-       {"a size >= 0 such as \"10MB\" (0 = timer only)",
-        [](DcqcnParams& p, const std::string& v) {
-          auto b = ParseSize(v);
-          if (!b || *b < 0) return false;
-          p.byte_counter = *b;
-          return true;
-        }}},
-      {"f",
-       {"an integer >= 1",
-        [](DcqcnParams& p, const std::string& v) {
-          char* end = nullptr;
-          long n = std::strtol(v.c_str(), &end, 10);
-          if (v.empty() || end != v.c_str() + v.size() || n < 1 || n > 1000000) return false;
-          p.f = static_cast<int>(n);
-          return true;
-        }}},
-      {"rai", RateParam(&DcqcnParams::rai, true)},
-      {"rhai", RateParam(&DcqcnParams::rhai, true)},
-      {"hai_scaled", BoolParam(&DcqcnParams::hai_scaled)},
-      {"min_rate", RateParam(&DcqcnParams::min_rate, false)},
-      {"min_dec_factor", FractionParam(&DcqcnParams::min_dec_factor, true, "a number in [0, 1]")},
-      {"rate_on_first_cnp", RateParam(&DcqcnParams::rate_on_first_cnp, true)},
-      {"clamp_target_rate", BoolParam(&DcqcnParams::clamp_target_rate)},
-      {"clamp_after_time_inc", BoolParam(&DcqcnParams::clamp_after_time_inc)},
-      {"cut_uses_new_alpha", BoolParam(&DcqcnParams::cut_uses_new_alpha)},
-      {"cap_target_at_line", BoolParam(&DcqcnParams::cap_target_at_line)},
-      {"cnp_interval", TimeParam(&DcqcnParams::cnp_interval, true)},
-      {"cnp_on_ack", BoolParam(&DcqcnParams::cnp_on_ack)},
+// Every parameter, once; the order is the one resolved.toml and the key reference show.
+const std::vector<ParamSpec>& Params() {
+  using M = DcqcnParams::Mode;
+  using S = DcqcnParams::StageRule;
+  static const std::vector<ParamSpec> params = {
+      {{"mode", "string",
+        "`\"paper\"`: every CNP cuts at once; `\"sampled\"`: CNPs set flags, alpha is updated "
+        "every K and the rate cut at most once per rate_reduce_period (ConnectX firmware)"},
+       "\"paper\" or \"sampled\"",
+       [](DcqcnParams& p, const std::string& v) {
+         if (v != "paper" && v != "sampled") return false;
+         p.mode = v == "paper" ? M::kPaper : M::kSampled;
+         return true;
+       },
+       [](const DcqcnParams& p) { return std::string(p.mode == M::kPaper ? "paper" : "sampled"); }},
+      {{"stage_rule", "string",
+        "How increase events choose fast recovery, additive or hyper increase: `\"paper\"` "
+        "(ns3-rdma, QCN) or `\"hpcc\"` (HPCC's RateIncEventMlx)"},
+       "\"paper\" or \"hpcc\"",
+       [](DcqcnParams& p, const std::string& v) {
+         if (v != "paper" && v != "hpcc") return false;
+         p.stage_rule = v == "paper" ? S::kPaper : S::kHpcc;
+         return true;
+       },
+       [](const DcqcnParams& p) {
+         return std::string(p.stage_rule == S::kPaper ? "paper" : "hpcc");
+       }},
+      FractionParam({"g", "number", "Alpha gain g, in (0, 1] (`dce_tcp_g`)"}, &DcqcnParams::g,
+                    false, "a number in (0, 1] such as 0.00390625"),
+      FractionParam({"initial_alpha", "number", "Alpha at the first CNP (`initial_alpha_value`)"},
+                    &DcqcnParams::initial_alpha, true, "a number in [0, 1]"),
+      TimeParam({"alpha_period", "time", "K, the alpha update period (`dce_tcp_rtt`)"},
+                &DcqcnParams::alpha_period, false),
+      TimeParam({"rate_reduce_period", "time",
+                 "sampled mode: at most one cut per this period (`rate_reduce_monitor_period`)"},
+                &DcqcnParams::rate_reduce_period, false),
+      TimeParam({"timer", "time", "T, the rate-increase timer (`rpg_time_reset`)"},
+                &DcqcnParams::timer, false),
+      {{"byte_counter", "size",
+        "B, bytes sent per rate-increase event; 0 = timer only (`rpg_byte_reset`)"},
+       "a size >= 0 such as \"10MB\" (0 = timer only)",
+       [](DcqcnParams& p, const std::string& v) {
+         auto b = ParseSize(v);
+         if (!b || *b < 0) return false;
+         p.byte_counter = *b;
+         return true;
+       },
+       [](const DcqcnParams& p) { return FormatSize(p.byte_counter); }},
+      {{"f", "integer", "F, the number of fast-recovery steps (`rpg_threshold`)"},
+       "an integer >= 1",
+       [](DcqcnParams& p, const std::string& v) {
+         char* end = nullptr;
+         long n = std::strtol(v.c_str(), &end, 10);
+         if (v.empty() || end != v.c_str() + v.size() || n < 1 || n > 1000000) return false;
+         p.f = static_cast<int>(n);
+         return true;
+       },
+       [](const DcqcnParams& p) { return std::to_string(p.f); }},
+      RateParam({"rai", "rate", "Additive-increase step R_AI (`rpg_ai_rate`)"}, &DcqcnParams::rai,
+                true),
+      RateParam({"rhai", "rate", "Hyper-increase step R_HAI (`rpg_hai_rate`)"}, &DcqcnParams::rhai,
+                true),
+      BoolParam({"hai_scaled", "boolean",
+                 "The hyper-increase step grows with the stage: R_HAI x (min(iT, iB) - F + 1) "
+                 "(ns3-rdma, QCN)"},
+                &DcqcnParams::hai_scaled),
+      RateParam({"min_rate", "rate", "Floor of a cut (`rpg_min_rate`)"}, &DcqcnParams::min_rate,
+                false),
+      FractionParam({"min_dec_factor", "number",
+                     "A cut multiplies Rc by at least this, in [0, 1] (`rpg_min_dec_fac`)"},
+                    &DcqcnParams::min_dec_factor, true, "a number in [0, 1]"),
+      RateParam({"rate_on_first_cnp", "rate", "Rc = Rt = this at the first CNP; 0 = unused"},
+                &DcqcnParams::rate_on_first_cnp, true),
+      BoolParam({"clamp_target_rate", "boolean", "Rt = Rc at every cut (`clamp_tgt_rate`)"},
+                &DcqcnParams::clamp_target_rate),
+      BoolParam({"clamp_after_time_inc", "boolean",
+                 "Without clamp_target_rate: Rt = Rc only if a timer increase happened since the "
+                 "last cut (`clamp_tgt_rate_after_time_inc`); a byte-counter increase always "
+                 "clamps"},
+                &DcqcnParams::clamp_after_time_inc),
+      BoolParam({"cut_uses_new_alpha", "boolean",
+                 "Update alpha before the cut (ns3-rdma) instead of after it (the paper)"},
+                &DcqcnParams::cut_uses_new_alpha),
+      BoolParam({"cap_target_at_line", "boolean",
+                 "Rt never exceeds the line rate (HPCC); Rc always stays below it"},
+                &DcqcnParams::cap_target_at_line),
+      TimeParam({"cnp_interval", "time",
+                 "N: the receiver sends at most one CNP per flow per N; 0 = one per marked packet "
+                 "(`min_time_between_cnps`)"},
+                &DcqcnParams::cnp_interval, true),
+      BoolParam({"cnp_on_ack", "boolean", "The CNP is a bit on the per-packet ACK (HPCC)"},
+                &DcqcnParams::cnp_on_ack),
   };
-  return setters;
+  return params;
 }
+
+const ParamSpec* FindParam(const std::string& name) {
+  for (const ParamSpec& p : Params()) {
+    if (p.doc.name == name) return &p;
+  }
+  return nullptr;
+}
+
+constexpr DcqcnProfileInfo kProfiles[] = {
+    {"paper",
+     "SIGCOMM'15 and its CoNEXT'16 fluid model; R_HAI and the minimum rate, which the paper "
+     "does not give, from its author's ns3-rdma"},
+    {"mlx5", "ConnectX firmware defaults (NVIDIA's DCQCN parameter page, mlx5 driver, mlxconfig)"},
+    {"hpcc", "HPCC's ns-3 DCQCN (CC_MODE 1) as its mix/config.txt and run.py set it up"},
+};
 
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> DcqcnParamsText(const DcqcnParams& p) {
-  auto b = [](bool v) { return std::string(v ? "true" : "false"); };
-  auto d = [](double v) { return fmt::format("{}", v); };  // shortest exact representation
-  using M = DcqcnParams::Mode;
-  using S = DcqcnParams::StageRule;
-  return {
-      {"mode", p.mode == M::kPaper ? "paper" : "sampled"},
-      {"stage_rule", p.stage_rule == S::kPaper ? "paper" : "hpcc"},
-      {"g", d(p.g)},
-      {"initial_alpha", d(p.initial_alpha)},
-      {"alpha_period", FormatTime(p.alpha_period)},
-      {"rate_reduce_period", FormatTime(p.rate_reduce_period)},
-      {"timer", FormatTime(p.timer)},
-      {"byte_counter", FormatSize(p.byte_counter)},
-      {"f", std::to_string(p.f)},
-      {"rai", FormatRate(p.rai)},
-      {"rhai", FormatRate(p.rhai)},
-      {"hai_scaled", b(p.hai_scaled)},
-      {"min_rate", FormatRate(p.min_rate)},
-      {"min_dec_factor", d(p.min_dec_factor)},
-      {"rate_on_first_cnp", FormatRate(p.rate_on_first_cnp)},
-      {"clamp_target_rate", b(p.clamp_target_rate)},
-      {"clamp_after_time_inc", b(p.clamp_after_time_inc)},
-      {"cut_uses_new_alpha", b(p.cut_uses_new_alpha)},
-      {"cap_target_at_line", b(p.cap_target_at_line)},
-      {"cnp_interval", FormatTime(p.cnp_interval)},
-      {"cnp_on_ack", b(p.cnp_on_ack)},
-  };
+  std::vector<std::pair<std::string, std::string>> text;
+  for (const ParamSpec& param : Params()) text.emplace_back(param.doc.name, param.get(p));
+  return text;
 }
 
 const std::vector<std::string>& DcqcnParamNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;
-    for (const auto& [name, _] : Setters()) v.push_back(name);
+    for (const ParamSpec& param : Params()) v.emplace_back(param.doc.name);
     return v;
   }();
   return names;
 }
+
+std::vector<DcqcnParamDoc> DcqcnParamDocs() {
+  std::vector<DcqcnParamDoc> docs;
+  for (const ParamSpec& param : Params()) docs.push_back(param.doc);
+  return docs;
+}
+
+std::span<const DcqcnProfileInfo> DcqcnProfiles() { return kProfiles; }
 
 DcqcnParams ResolveDcqcnParams(const Scenario& s) {
   DcqcnParams p;
@@ -223,16 +273,14 @@ DcqcnParams ResolveDcqcnParams(const Scenario& s) {
   for (const auto& [key, param] : s.cc.params) {
     std::string where = param.line > 0 ? fmt::format("{}:{}", s.source, param.line)
                                        : fmt::format("--set cc.{}={}", key, param.value);
-    auto it = Setters().find(key);
-    if (it == Setters().end()) {
-      std::string known;
-      for (const std::string& n : DcqcnParamNames()) known += (known.empty() ? "" : ", ") + n;
-      throw InputError(
-          fmt::format("{}: cc.{}: unknown DCQCN parameter (known: {})", where, key, known));
+    const ParamSpec* spec = FindParam(key);
+    if (spec == nullptr) {
+      throw InputError(fmt::format("{}: cc.{}: unknown DCQCN parameter (known: {})", where, key,
+                                   fmt::join(DcqcnParamNames(), ", ")));
     }
-    if (!it->second.set(p, param.value)) {
-      throw InputError(fmt::format("{}: cc.{}: expected {}, got {}", where, key,
-                                   it->second.expected, param.value));
+    if (!spec->set(p, param.value)) {
+      throw InputError(
+          fmt::format("{}: cc.{}: expected {}, got {}", where, key, spec->expected, param.value));
     }
   }
   return p;

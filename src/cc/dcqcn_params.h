@@ -2,7 +2,9 @@
 // profiles of the spec's parameter table (paper, mlx5, hpcc), and the [cc] overrides.
 #pragma once
 
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -59,5 +61,22 @@ DcqcnParams ResolveDcqcnParams(const Scenario& s);
 std::vector<std::pair<std::string, std::string>> DcqcnParamsText(const DcqcnParams& p);
 // The names accepted in [cc] for DCQCN, for messages and documentation.
 const std::vector<std::string>& DcqcnParamNames();
+
+// What the key reference (`dcqcn keys`) says about one [cc] parameter; the same table also
+// parses and prints it.
+struct DcqcnParamDoc {
+  std::string_view name;
+  std::string_view type;     // as in scenario_schema.h: "time", "rate", "number", "boolean"...
+  std::string_view meaning;  // one line, naming the firmware's parameter where there is one
+};
+// Every parameter, in the order of DcqcnParamsText.
+std::vector<DcqcnParamDoc> DcqcnParamDocs();
+
+struct DcqcnProfileInfo {
+  std::string_view name;    // the value of [cc] profile
+  std::string_view source;  // where its values come from
+};
+// paper, mlx5, hpcc: the names DcqcnParams::Profile accepts.
+std::span<const DcqcnProfileInfo> DcqcnProfiles();
 
 }  // namespace dcqcn

@@ -1100,8 +1100,10 @@ Scenario LoadScenarioFile(const std::string& path, const std::vector<std::string
 std::string DefaultScenarioText() {
   return R"(# Built-in scenario of `dcqcn run` without a file: an 8:1 incast at 40 Gb/s with DCQCN
 # (the paper's parameters). Eight senders start at line rate and each send 10 MB to h0 through one
-# switch: DCQCN cuts their rates, recovers, and settles at about 5 Gb/s each with a short queue.
-name = "incast-8to1"
+# switch. DCQCN's start-up collapse (docs/paper.md, "Start-up collapse") cuts all eight to the
+# 0.1 Gb/s floor within 0.5 ms; they climb back over about 10 ms and finish after about 22 ms,
+# without PFC PAUSE.
+name = "default"
 duration = "100ms"
 seed = 1
 

@@ -63,7 +63,7 @@ TEST_P(DcqcnIncastTest, SharesTheBottleneckFairlyAtHighUtilisationWithoutLoss) {
   s.output.ts_queue = true;
   s.output.interval = 100 * kMicrosecond;
   fs::path dir = TempDir("incast" + std::to_string(n));
-  nlohmann::json j = RunScenario(s, {dir.string()});
+  nlohmann::json j = RunScenario(s, {.out_dir = dir.string(), .after_run = nullptr});
   EXPECT_EQ(j["flows_finished"], n);
   EXPECT_EQ(j["drops"], 0);
   EXPECT_GT(j["cnps"].get<int>(), 0);
@@ -104,8 +104,8 @@ TEST(DcqcnVersusPfcTest, FarFewerPausesAndAFarLowerQueue) {
   pfc_only.cc.algorithm = "none";
   with_dcqcn.output.ts_queue = pfc_only.output.ts_queue = true;
   fs::path da = TempDir("vs_dcqcn"), db = TempDir("vs_pfc");
-  nlohmann::json a = RunScenario(with_dcqcn, {da.string()});
-  nlohmann::json b = RunScenario(pfc_only, {db.string()});
+  nlohmann::json a = RunScenario(with_dcqcn, {.out_dir = da.string(), .after_run = nullptr});
+  nlohmann::json b = RunScenario(pfc_only, {.out_dir = db.string(), .after_run = nullptr});
   EXPECT_EQ(a["drops"], 0);
   EXPECT_EQ(b["drops"], 0);
   EXPECT_GT(b["pfc_pause_frames"].get<int>(), 100);
@@ -130,12 +130,13 @@ TEST(DcqcnConvergenceTest, ALateFlowConvergesToItsFairShare) {
   Scenario s = testing::StarScenario(4);
   s.cc.algorithm = "dcqcn";
   s.duration = 110 * kMillisecond;
-  s.flows = {
-      {1, 0, 1000000000, 0, 3}, {2, 0, 1000000000, 0, 3}, {3, 0, 1000000000, 10 * kMillisecond, 3}};
+  s.flows = {{1, 0, 1000000000, 0, 3, ""},
+             {2, 0, 1000000000, 0, 3, ""},
+             {3, 0, 1000000000, 10 * kMillisecond, 3, ""}};
   s.output.ts_throughput = true;
   s.output.interval = kMillisecond;
   fs::path dir = TempDir("late");
-  RunScenario(s, {dir.string()});
+  RunScenario(s, {.out_dir = dir.string(), .after_run = nullptr});
   // Average delivered rate of each flow over 70-110 ms: within 25% of a third of the payload
   // capacity (DCQCN converges slowly: CoNEXT'16 reports "well within 100 ms").
   std::map<std::string, std::pair<double, int>> avg;

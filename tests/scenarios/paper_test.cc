@@ -31,7 +31,7 @@ std::vector<double> FlowRates(const fs::path& dir) {
 
 nlohmann::json RunInto(const Scenario& s, const fs::path& dir) {
   fs::remove_all(dir);
-  return RunScenario(s, {dir.string()});
+  return RunScenario(s, {.out_dir = dir.string(), .after_run = nullptr});
 }
 
 fs::path Tmp(const std::string& name) {

@@ -217,7 +217,7 @@ void ExpectEveryHostReachesEveryOther(const TopologyConfig& topo) {
   const int hosts = s.topology.hosts;
   for (int src = 0; src < hosts; ++src) {
     for (int dst = 0; dst < hosts; ++dst) {
-      if (src != dst) s.flows.push_back({src, dst, 1000, 0, 3});
+      if (src != dst) s.flows.push_back({src, dst, 1000, 0, 3, ""});
     }
   }
   Network net(s);
@@ -243,7 +243,7 @@ TEST(Fabrics, EveryHostReachesEveryOtherOnAShortestPath) {
 // Core switch (node id) each inter-pod flow crosses; the path's middle link ends at it.
 std::map<int, int> CoreUse(int k, const std::vector<std::pair<int, int>>& pairs) {
   Scenario s = WithTopology(FatTree(k));
-  for (auto [src, dst] : pairs) s.flows.push_back({src, dst, 1000, 0, 3});
+  for (auto [src, dst] : pairs) s.flows.push_back({src, dst, 1000, 0, 3, ""});
   Network net(s);
   const int core0 = s.topology.hosts + k * k;
   std::map<int, int> use;
@@ -292,7 +292,7 @@ TEST(LeafSpine, IncastRunsWithoutDrops) {
     Scenario s = WithTopology(LeafSpine(3, 2, 4));
     s.cc.algorithm = algorithm;
     s.duration = 100 * kMillisecond;
-    for (int src = 4; src < 12; ++src) s.flows.push_back({src, 0, 500000, 0, 3});
+    for (int src = 4; src < 12; ++src) s.flows.push_back({src, 0, 500000, 0, 3, ""});
     s.explicit_flows = static_cast<int>(s.flows.size());
     const nlohmann::json j = RunScenario(s, {});
     EXPECT_EQ(j["flows_finished"], 8);

@@ -1,0 +1,249 @@
+// The scenario format's tables and keys with their types, defaults and meanings. Defaults are
+// written as a user would write them; their values live in scenario.h's member initializers and
+// tests/scenario/key_reference_test.cc checks that the two agree.
+#include "scenario/scenario_schema.h"
+
+namespace dcqcn {
+namespace {
+
+using K = KeyKind;
+
+constexpr KeySchema kRootKeys[] = {
+    {"name", K::kValue, "string", "", "depends on the file: its name without `.toml`",
+     "Names the run in summaries and the default output folder `results/<name>/` (no `/`)."},
+    {"duration", K::kValue, "time", "", "\"10ms\"",
+     "Upper bound of simulated time; the run ends earlier once every flow has finished."},
+    {"seed", K::kValue, "integer", "", "1",
+     "Seed of every random choice (generated workloads, ECN marking, ECMP hashing, UDP source "
+     "ports): a run is a deterministic function of it."},
+    {"topology", K::kTable, "table", "", "a 9-host star", "Hosts, switches and links."},
+    {"switch", K::kTable, "table", "", "the paper's testbed switch",
+     "Shared buffer, PFC and ECN of every switch."},
+    {"host", K::kTable, "table", "", "HPCC's NIC settings", "RDMA NIC transport settings."},
+    {"cc", K::kOpenTable, "table", "", "DCQCN, paper profile",
+     "Congestion control: the algorithm, its profile and any parameter override."},
+    {"flow", K::kFlowArray, "array of tables", "", "none",
+     "Explicit flows, `[[flow]]` once per flow; `--set flow.N.KEY=...` changes the N-th (from 0)."},
+    {"workload", K::kTable, "table", "", "none",
+     "Flows generated from a pattern, added after the explicit ones."},
+    {"output", K::kTable, "table", "", "no time series",
+     "What a run records besides flows.csv and summary.json."},
+};
+
+constexpr KeySchema kTopologyKeys[] = {
+    {"type", K::kValue, "string", "", "\"star\"",
+     "`\"star\"` (every host on s0), `\"dumbbell\"` (half the hosts on s0, the rest on s1, one "
+     "s0-s1 link), `\"custom\"`, `\"leaf_spine\"`, `\"fat_tree\"` or `\"hpcc_file\"`."},
+    {"hosts", K::kValue, "integer", "hosts", "9",
+     "Number of hosts h0..h(N-1); leaf_spine and fat_tree derive it from their shape (a value "
+     "given must agree)."},
+    {"link_rate", K::kValue, "rate", "", "\"40Gbps\"",
+     "Rate of every host link (custom: of every link that gives none). Paper testbed: 40GbE."},
+    {"link_delay", K::kValue, "time", "", "\"1us\"",
+     "One-way propagation delay of every link that gives none. ns3-rdma's sample topology: 1 us."},
+    {"bottleneck_rate", K::kValue, "rate", "", "depends on `link_rate`: equal",
+     "dumbbell only: rate of the s0-s1 link."},
+    {"switches", K::kValue, "integer", "switches", "1",
+     "custom only: number of switches s0..s(N-1) (star: 1, dumbbell: 2, fabrics: derived)."},
+    {"links", K::kValue, "list of links", "", "required for custom",
+     "custom only: `[\"A\", \"B\"]` or `[\"A\", \"B\", RATE, DELAY]` per cable, A and B named "
+     "`\"h3\"` or `\"s0\"`; every host has exactly one link."},
+    {"leaves", K::kValue, "integer", "switches", "4", "leaf_spine only: number of leaf switches."},
+    {"spines", K::kValue, "integer", "switches", "2",
+     "leaf_spine only: number of spine switches; every leaf is cabled to every spine."},
+    {"hosts_per_leaf", K::kValue, "integer", "hosts", "4",
+     "leaf_spine only: hosts on each leaf (hosts / leaves when only hosts is given); host h is on "
+     "leaf h / hosts_per_leaf."},
+    {"oversubscription", K::kValue, "number", "ratio", "none",
+     "leaf_spine only: a leaf's host to uplink bandwidth, e.g. 3 for 3:1; sets fabric_rate = "
+     "hosts_per_leaf x link_rate / (spines x oversubscription)."},
+    {"k", K::kValue, "integer", "ports", "4",
+     "fat_tree only: ports per switch (even) of the k-ary fat tree (Al-Fares et al., SIGCOMM'08): "
+     "k^3/4 hosts."},
+    {"fabric_rate", K::kValue, "rate", "", "depends on `link_rate`: equal",
+     "leaf_spine and fat_tree only: rate of the switch-to-switch links."},
+    {"file", K::kValue, "string", "", "required for hpcc_file",
+     "hpcc_file only: an HPCC ns-3 topology file, relative to the scenario's folder; it gives "
+     "every node and link, so no other [topology] key is allowed."},
+};
+
+constexpr KeySchema kSwitchKeys[] = {
+    {"buffer", K::kValue, "size", "", "\"12MB\"",
+     "Shared packet buffer of each switch. Paper testbed: Arista 7050QX32, 12 MB."},
+    {"pfc", K::kTable, "table", "", "PFC on, dynamic threshold",
+     "Priority flow control (802.1Qbb) and the buffer accounting behind it."},
+    {"ecn", K::kTable, "table", "", "the paper's RED at 40G",
+     "ECN marking at egress: DCQCN's congestion point."},
+};
+
+constexpr KeySchema kPfcKeys[] = {
+    {"enabled", K::kValue, "boolean", "", "true",
+     "Send PAUSE when an (ingress port, priority) holds too many bytes; without it a full buffer "
+     "drops."},
+    {"threshold", K::kValue, "size or \"dynamic\"", "", "\"dynamic\"",
+     "XOFF point of the shared bytes of one (ingress port, priority): a fixed size, or alpha x "
+     "the free shared buffer (Broadcom's dynamic threshold, the paper testbed's Trident II)."},
+    {"alpha", K::kValue, "number", "", "0.125",
+     "Factor of the dynamic threshold. HPCC: shift 3 = 1/8."},
+    {"headroom", K::kValue, "size or \"auto\"", "", "\"auto\"",
+     "Bytes reserved per (ingress port, priority) for what arrives after XOFF; \"auto\": two "
+     "one-way BDPs of the port's link plus three MTU frames and a PFC frame, which keeps PFC "
+     "lossless."},
+    {"reserve", K::kValue, "size", "", "\"4KB\"",
+     "Guaranteed bytes per (ingress port, priority) before the shared buffer is used. HPCC: 4 KB."},
+    {"xon_offset", K::kValue, "size", "", "depends on `host.mtu`: 2 data frames",
+     "RESUME once headroom is empty and the shared bytes are this far below XOFF. Paper: 2 MTU "
+     "frames; HPCC uses 3KB."},
+    {"pause_quanta", K::kValue, "integer", "512-bit times", "65535",
+     "Pause time a PAUSE frame asks for (802.1Qbb maximum); refreshed at half of it while "
+     "congested."},
+    {"pause_until_resume", K::kValue, "boolean", "", "false",
+     "A PAUSE lasts until an explicit RESUME (HPCC's semantics) instead of its quanta."},
+};
+
+constexpr KeySchema kEcnKeys[] = {
+    {"enabled", K::kValue, "boolean", "", "true", "Mark ECN at egress (RED on the queue length)."},
+    {"kmin", K::kValue, "size", "", "\"5KB\"",
+     "Queue length above which packets are marked with a probability. Paper at 40G: 5 KB."},
+    {"kmax", K::kValue, "size", "", "\"200KB\"",
+     "Queue length at which the probability reaches pmax; above it every packet is marked. "
+     "Paper at 40G: 200 KB."},
+    {"pmax", K::kValue, "number", "probability", "0.01",
+     "Marking probability at kmax, in (0, 1]. Paper: 1%."},
+};
+
+constexpr KeySchema kHostKeys[] = {
+    {"mtu", K::kValue, "integer", "bytes", "1000",
+     "Payload bytes per data packet, 64..9000 (the frame adds 66 bytes of RoCEv2 headers). HPCC: "
+     "PACKET_PAYLOAD_SIZE 1000."},
+    {"ack_interval", K::kValue, "integer", "packets", "1",
+     "The receiver ACKs every N data packets. HPCC: L2_ACK_INTERVAL 1."},
+    {"rto", K::kValue, "time", "", "\"4ms\"",
+     "Go-back-N retransmission timeout. InfiniBand: 4.096 us x 2^10."},
+};
+
+constexpr KeySchema kCcKeys[] = {
+    {"algorithm", K::kValue, "string", "", "\"dcqcn\"",
+     "`\"dcqcn\"`, or `\"none\"` (every flow at line rate, PFC alone; takes no parameters)."},
+    {"profile", K::kValue, "string", "", "\"paper\"",
+     "DCQCN's parameter set: `\"paper\"`, `\"mlx5\"` or `\"hpcc\"`; any parameter below "
+     "overrides it."},
+};
+
+constexpr KeySchema kFlowKeys[] = {
+    {"src", K::kValue, "integer", "host index", "required", "Sending host."},
+    {"dst", K::kValue, "integer", "host index", "required", "Receiving host, other than src."},
+    {"size", K::kValue, "size", "", "required", "Bytes the flow sends."},
+    {"start", K::kValue, "time", "", "\"0us\"", "When the flow starts."},
+    {"priority", K::kValue, "integer", "802.1p class", "3",
+     "Priority of the data, 1..7 (0 is the control queue)."},
+    {"tag", K::kValue, "string", "", "none",
+     "A label for the flow (1 to 64 letters, digits, `_` or `-`); summary.json and sweep.csv "
+     "report per tag."},
+};
+
+constexpr KeySchema kWorkloadKeys[] = {
+    {"type", K::kValue, "string", "", "required",
+     "`\"incast\"` (senders to one receiver), `\"permutation\"` (every host to a different host, "
+     "a random derangement) or `\"poisson\"` (flows arriving at random, sizes from a CDF)."},
+    {"senders", K::kValue, "integer or list of integers", "hosts",
+     "depends on `receiver`: every other host",
+     "incast only: how many senders (the first hosts other than the receiver) or which hosts."},
+    {"receiver", K::kValue, "integer", "host index", "0", "incast only: the receiving host."},
+    {"size", K::kValue, "size", "", "required for incast and permutation",
+     "Bytes each flow sends."},
+    {"start", K::kValue, "time", "", "\"0us\"",
+     "When every flow starts (poisson: when arrivals begin)."},
+    {"priority", K::kValue, "integer", "802.1p class", "3", "Priority of the flows, 1..7."},
+    {"cdf", K::kValue, "string", "", "required for poisson with load > 0",
+     "poisson only: flow sizes, `\"websearch\"` or `\"hadoop\"` (built in) or an HPCC-format CDF "
+     "file (\"<size bytes> <cumulative percent>\" per line) relative to the scenario's folder."},
+    {"load", K::kValue, "number", "fraction of link rate", "required for poisson without incast",
+     "poisson only: offered load of each host, 0..1: flows arrive at load x rate / (8 x mean "
+     "size) per second, each to a uniformly drawn other host (as HPCC's generator)."},
+    {"window", K::kValue, "time", "", "required for poisson",
+     "poisson only: flows arrive during [start, start + window)."},
+    {"incast", K::kTable, "table", "", "none", "poisson only: incast events on top of the load."},
+    {"tag", K::kValue, "string", "",
+     "depends on `type`: `\"incast\"`, `\"permutation\"`, `\"background\"` for poisson",
+     "Tag of the generated flows (see `flow.tag`); a poisson workload's incast events are always "
+     "tagged `\"incast\"`."},
+};
+
+constexpr KeySchema kIncastEventKeys[] = {
+    {"fanin", K::kValue, "integer", "hosts", "required",
+     "Senders per event: a random receiver and this many distinct random senders."},
+    {"size", K::kValue, "size", "", "required",
+     "Bytes each sender of an event sends; all its flows start at the same instant."},
+    {"rate", K::kValue, "number", "events/s", "required",
+     "Events per second (Poisson), during the workload's window."},
+};
+
+constexpr KeySchema kOutputKeys[] = {
+    {"timeseries", K::kValue, "list of strings", "", "[]",
+     "Which of `\"rate\"`, `\"queue\"`, `\"pfc\"`, `\"throughput\"` to write to timeseries/*.csv."},
+    {"interval", K::kValue, "time", "", "\"10us\"",
+     "Sampling interval of the queue, throughput and rate series."},
+    {"warmup", K::kValue, "time", "", "\"0us\"",
+     "Queue statistics in summary.json (\"bottleneck\") count from this long after the first "
+     "flow's start, so a start-up transient does not dominate them."},
+    {"convergence_window", K::kValue, "time", "", "\"5ms\"",
+     "Convergence time (summary.json): the length of the sliding windows over which each active "
+     "flow's throughput is measured. Earlier docs/paper.md runs: 5 ms."},
+    {"convergence_tolerance", K::kValue, "number", "fraction", "0.15",
+     "Convergence time: a window is fair when every flow's throughput in it is within this "
+     "fraction of the flows' mean, in (0, 1). Earlier docs/paper.md runs: 15%."},
+};
+
+}  // namespace
+
+constexpr TableSchema kRootSchema{"", "The top level of a scenario file.", kRootKeys};
+constexpr TableSchema kTopologySchema{"topology", "The network: hosts, switches and links.",
+                                      kTopologyKeys};
+constexpr TableSchema kSwitchSchema{"switch", "Every switch's buffer.", kSwitchKeys};
+constexpr TableSchema kPfcSchema{
+    "switch.pfc",
+    "PFC and the MMU: every data packet is accounted to its (ingress port, priority) as reserve, "
+    "shared or headroom bytes.",
+    kPfcKeys};
+constexpr TableSchema kEcnSchema{"switch.ecn", "ECN/RED marking at every switch egress queue.",
+                                 kEcnKeys};
+constexpr TableSchema kHostSchema{"host", "Every host's RDMA NIC (reliable connected transport).",
+                                  kHostKeys};
+constexpr TableSchema kCcSchema{
+    "cc",
+    "Congestion control. Every other key is a parameter of the algorithm, checked when the "
+    "network is built: for DCQCN, the table below.",
+    kCcKeys};
+constexpr TableSchema kFlowSchema{"flow[]", "One flow (one queue pair): repeat the table per flow.",
+                                  kFlowKeys};
+constexpr TableSchema kWorkloadSchema{"workload", "A generated set of flows.", kWorkloadKeys};
+constexpr TableSchema kIncastEventSchema{
+    "workload.incast", "poisson only: incast events at random times (every key is required).",
+    kIncastEventKeys};
+constexpr TableSchema kOutputSchema{"output", "Time series and the settings of summary.json.",
+                                    kOutputKeys};
+
+std::span<const TableSchema* const> ScenarioTables() {
+  static constexpr const TableSchema* kTables[] = {
+      &kRootSchema,     &kTopologySchema,    &kSwitchSchema, &kPfcSchema,
+      &kEcnSchema,      &kHostSchema,        &kCcSchema,     &kFlowSchema,
+      &kWorkloadSchema, &kIncastEventSchema, &kOutputSchema};
+  return kTables;
+}
+
+const TableSchema* SchemaOf(std::string_view path) {
+  for (const TableSchema* t : ScenarioTables()) {
+    if (t->path == path) return t;
+  }
+  return nullptr;
+}
+
+const KeySchema* FindKey(const TableSchema& schema, std::string_view key) {
+  for (const KeySchema& k : schema) {
+    if (k.name == key) return &k;
+  }
+  return nullptr;
+}
+
+}  // namespace dcqcn
