@@ -10,6 +10,7 @@
 
 #include "analysis/buffer_rules.h"
 #include "app/buffer_command.h"
+#include "app/fluid_command.h"
 #include "app/hpcc_command.h"
 #include "app/report_command.h"
 #include "app/run_command.h"
@@ -147,6 +148,9 @@ int main(int argc, char** argv) {
   hpcc->add_flag("--force", hpcc_opts.force,
                  "replace an --out folder even if it holds files that are not a dcqcn result");
 
+  dcqcn::FluidCommandOptions fluid_opts;
+  CLI::App* fluid = dcqcn::AddFluidCommand(app, fluid_opts);
+
   CLI::App* keys = app.add_subcommand(
       "keys", fmt::format("print every scenario key with its type, default and meaning "
                           "(Markdown; committed as {})",
@@ -205,6 +209,19 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "{}: ok ({} hosts, {} switches, {} flows)\n", check_file, s.topology.hosts,
                  s.topology.switches, s.flows.size());
       for (const std::string& w : dcqcn::BufferWarnings(s)) fmt::print(stderr, "warning: {}\n", w);
+    } else if (*fluid) {
+      std::vector<std::string> warnings;
+      std::string text;
+      if (fluid_opts.map) {
+        text = dcqcn::RunFluidMap(fluid_opts, &warnings);
+      } else {
+        const nlohmann::json summary = dcqcn::RunFluidCommand(fluid_opts, &warnings);
+        text = dcqcn::FluidSummaryText(summary, fluid_opts.out_dir);
+      }
+      if (!fluid_opts.quiet) {
+        for (const std::string& w : warnings) fmt::print(stderr, "warning: {}\n", w);
+        fmt::print("{}", text);
+      }
     } else if (*buffer) {
       fmt::print("{}", dcqcn::BufferReport(buffer_opts));
     }

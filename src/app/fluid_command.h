@@ -1,0 +1,56 @@
+// `dcqcn fluid`: the DCQCN fluid model (src/fluid/) for N flows into one bottleneck, with its
+// fixed point, an oscillation verdict and the check against a run at half the step.
+#pragma once
+
+#include <atomic>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace dcqcn {
+
+// Options as typed; RunFluidCommand validates them (InputError naming the option).
+struct FluidCommandOptions {
+  int flows = 10;
+  std::string rate = "40Gbps";
+  std::string delay = "85us";  // tau*, the whole control-loop delay
+  std::string duration = "100ms";
+  std::string packet{};   // empty: the scenario's data frame (host.mtu + headers)
+  std::string stagger{};  // flow i starts at i * stagger; empty = 0
+  std::string step = "1us";
+  std::string sample = "10us";
+  std::vector<std::string> sets;  // cc.X=..., switch.ecn.X=..., host.mtu=...
+  std::string out_dir = "results/fluid";
+  bool force = false;
+  bool quiet = false;
+  bool no_check = false;  // skip the run at half the step
+  // --map: the verdict for every (N, delay) pair instead of one run.
+  bool map = false;
+  std::string map_flows = "2,4,6,8,10,12,16,24,32,48,64";
+  std::string map_delays = "4us,10us,25us,40us,55us,70us,85us,100us";
+  int jobs = 0;  // 0 = every core
+};
+
+// Registers the subcommand and its options (bound to `options`) on `app`.
+CLI::App* AddFluidCommand(CLI::App& app, FluidCommandOptions& options);
+
+// Runs the model, writes timeseries/fluid.csv and summary.json into the output folder (staged and
+// swapped in whole) and returns the summary. Warnings (parameters the model ignores) go to
+// `warnings`.
+nlohmann::json RunFluidCommand(const FluidCommandOptions& options,
+                               std::vector<std::string>* warnings);
+
+// --map: runs the model (without the half-step check) for every N in map_flows and delay in
+// map_delays in parallel, writes map.csv (flows,delay_ns,verdict,period_ns,queue_mean_bytes,
+// queue_peak_to_peak_bytes,rc_gbps_mean,utilisation,fixed_point_queue_bytes) and summary.json,
+// and returns the grid as text (rows N, columns delay; S steady, D decaying, O oscillating).
+std::string RunFluidMap(const FluidCommandOptions& options, std::vector<std::string>* warnings);
+
+// The lines `dcqcn fluid` prints for a summary.
+std::string FluidSummaryText(const nlohmann::json& summary, const std::string& out_dir);
+
+}  // namespace dcqcn
