@@ -4,18 +4,43 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 #include "hpcc/hpcc_files.h"
 
 namespace dcqcn {
 
+Time HpccStandaloneFct(const std::vector<LinkSpec>& path, Bytes size, Bytes payload) {
+  constexpr unsigned __int128 kBitNsPerSecond = 8000000000ULL;  // bits per byte x ns per second
+  int64_t base_rtt_ns = 0;
+  Rate slowest = 0;
+  for (const LinkSpec& l : path) {
+    base_rtt_ns += 2 * (l.delay / kNanosecond) +
+                   static_cast<int64_t>(kBitNsPerSecond * static_cast<uint64_t>(payload) /
+                                        static_cast<uint64_t>(l.rate));
+    slowest = slowest == 0 ? l.rate : std::min(slowest, l.rate);
+  }
+  if (slowest <= 0) return base_rtt_ns * kNanosecond;
+  const Bytes packets = (size - 1) / payload + 1;
+  const unsigned __int128 bytes = static_cast<uint64_t>(size + packets * kHpccDataHeaderBytes);
+  const int64_t transfer_ns =
+      static_cast<int64_t>(bytes * kBitNsPerSecond / static_cast<uint64_t>(slowest));
+  return (base_rtt_ns + transfer_ns) * kNanosecond;
+}
+
 std::string HpccFctText(const Network& net, const std::vector<uint16_t>& dports) {
   const TopologyConfig& topo = net.scenario().topology;
   const std::vector<Flow>& flows = net.flows();
-  // That simulator gives each sending host ports 10000, 10001, ... in flow-file order.
-  std::vector<uint16_t> next_port(topo.hosts, 10000);
+  // That simulator numbers source ports 10000, 10001, ... per (source, destination) pair, in
+  // flow-file order (third.cc portNumder).
+  std::map<std::pair<int32_t, int32_t>, uint16_t> next_port;
   std::vector<uint16_t> sport(flows.size());
-  for (const Flow& f : flows) sport[f.id] = next_port[f.src]++;
+  for (const Flow& f : flows) {
+    auto [it, fresh] = next_port.try_emplace({f.src, f.dst}, 10000);
+    sport[f.id] = it->second++;
+  }
+  const Bytes payload = net.scenario().host.mtu;
   std::vector<const Flow*> done;
   for (const Flow& f : flows) {
     if (f.finish >= 0) done.push_back(&f);
@@ -30,7 +55,7 @@ std::string HpccFctText(const Network& net, const std::vector<uint16_t>& dports)
                    HpccNodeIp(HpccNodeId(topo, f->src)), HpccNodeIp(HpccNodeId(topo, f->dst)),
                    sport[f->id], f->id < dports.size() ? dports[f->id] : 0, f->size,
                    f->start / kNanosecond, (f->finish - f->start) / kNanosecond,
-                   net.IdealFct(*f) / kNanosecond);
+                   HpccStandaloneFct(net.PathOf(*f), f->size, payload) / kNanosecond);
   }
   return out;
 }

@@ -10,15 +10,24 @@
 
 namespace dcqcn {
 
+// HPCC ns-3's standalone ("ideal") FCT of a flow of `size` bytes in `payload`-byte packets over
+// `path` (third.cc qp_finish and its pairRtt loop): base RTT = 2 x the path's propagation delays
+// plus, per link, one payload (no headers) serialized at that link's rate in whole ns; plus all
+// bytes with 48 bytes of headers per packet at the path's slowest rate, floor-divided to ns.
+// This is their formula, not ours (Network::IdealFct counts our wire format, both directions).
+Time HpccStandaloneFct(const std::vector<LinkSpec>& path, Bytes size, Bytes payload);
+inline constexpr Bytes kHpccDataHeaderBytes = 48;  // PPP 14 + IPv4 20 + UDP 8 + SeqTs 6
+
 // One line per finished flow, in order of completion (then flow id), as that simulator writes
 // them when each queue pair completes:
 //   "<sip %08x> <dip %08x> <sport> <dport> <size> <start_ns> <fct_ns> <standalone_fct_ns>"
 // sip/dip: HpccNodeIp of the hosts' file ids. sport: 10000, 10001, ... per sending host in flow
-// order (that simulator's port numbering); dport: `dports[flow id]` (0 when absent). start_ns:
-// the flow's absolute start time. fct_ns: from the start until the sender received the last
-// ACK. standalone_fct_ns: our ideal FCT (Network::IdealFct, HPCC's definition: base RTT plus all
-// bytes with headers at the bottleneck rate, with dcqcn's header sizes), so fct / standalone is
-// the slowdown of summary.json. Times are whole nanoseconds, truncated.
+// order for each (source, destination) pair (that simulator's port numbering); dport:
+// `dports[flow id]` (0 when absent). start_ns: the flow's absolute start time. fct_ns: from the
+// start until the sender received the last ACK. standalone_fct_ns: HpccStandaloneFct on the
+// flow's path, exactly as that simulator computes it, so that analysis scripts dividing by it
+// compare 1:1 (flows.csv's ideal_fct_ns is our own definition). Times are whole nanoseconds,
+// truncated.
 std::string HpccFctText(const Network& net, const std::vector<uint16_t>& dports);
 
 // One line per PFC frame, logged at the device that received it (the one that pauses), in

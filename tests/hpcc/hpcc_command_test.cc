@@ -63,6 +63,7 @@ TEST_F(HpccCommandTest, IncastWritesTheFctFileOfTwoLinesAndEightColumns) {
     EXPECT_EQ(row[3], "100");
     EXPECT_EQ(row[4], "200000000");
     EXPECT_EQ(row[5], "2000000000") << "absolute start, ns";
+    EXPECT_EQ(row[7], "16772160") << "standalone FCT exactly as that simulator writes it";
     const double fct_ns = std::stod(row[6]);
     const double ideal_ns = std::stod(row[7]);
     // Two senders share the receiver's 100G link: each takes about twice its standalone time.

@@ -96,13 +96,31 @@ TEST(HpccOutput, PfcAndFctFilesUseTheFilesIdsAndInterfaces) {
   EXPECT_EQ(by_dport[101][0], 0x0b000301) << "our host 2 is file host 3";
   EXPECT_EQ(by_dport[102][0], 0x0b000401);
   EXPECT_EQ(by_dport[100][2], 10000);
-  EXPECT_EQ(by_dport[103][2], 10001) << "host 1's second flow takes the next port";
+  EXPECT_EQ(by_dport[103][2], 10000) << "ports count per (source, destination) pair";
   EXPECT_EQ(by_dport[103][1], 0x0b000301);
   EXPECT_EQ(by_dport[103][5], 2000005000);
   // Lines come in order of completion.
   for (size_t i = 1; i < fct_rows.size(); ++i) {
     EXPECT_LE(fct_rows[i - 1][5] + fct_rows[i - 1][6], fct_rows[i][5] + fct_rows[i][6]);
   }
+}
+
+TEST(HpccStandaloneFct, MatchesThatSimulatorOnTheFatTreesThreePathLengths) {
+  // fat.txt: 100 Gb/s host links, 400 Gb/s fabric, 1 us each. Base RTTs 4160, 8200, 12240 ns.
+  const LinkSpec host{0, 0, 100 * kGbps, kMicrosecond};
+  const LinkSpec fabric{0, 0, 400 * kGbps, kMicrosecond};
+  const std::vector<LinkSpec> same_tor = {host, host};
+  const std::vector<LinkSpec> same_pod = {host, fabric, fabric, host};
+  const std::vector<LinkSpec> across = {host, fabric, fabric, fabric, fabric, host};
+  // A 1-byte flow: base RTT plus 49 bytes at 100 Gb/s (3.92 ns, floored).
+  EXPECT_EQ(HpccStandaloneFct(same_tor, 1, 1000), (4160 + 3) * kNanosecond);
+  EXPECT_EQ(HpccStandaloneFct(same_pod, 1, 1000), (8200 + 3) * kNanosecond);
+  EXPECT_EQ(HpccStandaloneFct(across, 1, 1000), (12240 + 3) * kNanosecond);
+  // MODEL-NOTES' checked examples: 1000 B -> 4243 ns, 1 MB -> 88000 ns on two 100G hops.
+  EXPECT_EQ(HpccStandaloneFct(same_tor, 1000, 1000), 4243 * kNanosecond);
+  EXPECT_EQ(HpccStandaloneFct(same_tor, 1000000, 1000), 88000 * kNanosecond);
+  // 1001 bytes are two packets: two headers.
+  EXPECT_EQ(HpccStandaloneFct(same_tor, 1001, 1000), (4160 + 1097 * 8 / 100) * kNanosecond);
 }
 
 }  // namespace
