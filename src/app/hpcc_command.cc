@@ -12,11 +12,19 @@
 #include "net/network.h"
 #include "output/atomic_file.h"
 #include "output/staged_folder.h"
+#include "scenario/resolved_toml.h"
+#include "scenario/scenario_loader.h"
 
 namespace dcqcn {
 
 HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
   HpccSetup setup = LoadHpccConfig(options.config);
+  if (!options.sets.empty()) {
+    // The config as a scenario file, with the overrides applied by the scenario loader, so
+    // that every key and its checks work as for `dcqcn run --set`.
+    setup.scenario = LoadScenarioText(ResolvedToml(setup.scenario),
+                                      options.config + " (as a scenario)", options.sets);
+  }
   if (!options.quiet) {
     for (const std::string& w : setup.warnings) fmt::print(stderr, "warning: {}\n", w);
   }

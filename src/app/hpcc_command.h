@@ -5,6 +5,7 @@
 #include <atomic>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace dcqcn {
 
@@ -12,8 +13,11 @@ struct HpccCommandOptions {
   std::string config;   // path of the config.txt; the paths inside are relative to the cwd
   std::string out_dir;  // empty: results/<config stem>/, HPCC files at the config's paths
   bool progress = false;
-  bool quiet = false;                       // no warnings on stderr
-  bool force = false;                       // replace an --out folder that is not a result
+  bool quiet = false;  // no warnings on stderr
+  bool force = false;  // replace an --out folder that is not a result
+  // Scenario keys set on top of what the config gives ("output.timeseries=[\"queue\"]"), as
+  // `dcqcn run --set`.
+  std::vector<std::string> sets;
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler: stop, write nothing
 };
 

@@ -116,4 +116,18 @@ TEST_F(HpccCommandTest, BadInputExitsOneNamingTheProblem) {
   EXPECT_EQ(r.code, 2) << r.out;
 }
 
+TEST_F(HpccCommandTest, SetAddsTimeSeriesAndChangesNothingElse) {
+  const std::string config = "hpcc mix/config_topology_flow_dcqcn_nomon.txt";
+  ASSERT_EQ(RunIn(dir_, config + " --quiet --out A").code, 0);
+  const Result r = RunIn(dir_, config + " --quiet --out B --set 'output.timeseries=[\"queue\"]'");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(fs::exists(dir_ / "B/timeseries/queue.csv"));
+  // The config read through the scenario loader is the same model: identical FCTs.
+  EXPECT_EQ(dcqcn::testing::ReadFile(dir_ / "A/fct_topology_flow_dcqcn_nomon.txt"),
+            dcqcn::testing::ReadFile(dir_ / "B/fct_topology_flow_dcqcn_nomon.txt"));
+  const Result bad = RunIn(dir_, config + " --quiet --out C --set switch.ecn.kmin=5");
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.out.find("switch.ecn.kmin"), std::string::npos) << bad.out;
+}
+
 }  // namespace
