@@ -19,6 +19,7 @@ namespace dcqcn {
 
 HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
   HpccSetup setup = LoadHpccConfig(options.config);
+  if (options.model == "native") setup.scenario.wire = WireFormat{};
   if (!options.sets.empty()) {
     // The config as a scenario file, with the overrides applied by the scenario loader, so
     // that every key and its checks work as for `dcqcn run --set`.

@@ -18,6 +18,9 @@ struct HpccCommandOptions {
   // Scenario keys set on top of what the config gives ("output.timeseries=[\"queue\"]"), as
   // `dcqcn run --set`.
   std::vector<std::string> sets;
+  // "hpcc": emulate that simulator's model where we have its rules ([wire]: frame sizes and
+  // whole-ns transmit times); "native": our RoCEv2 wire format.
+  std::string model = "hpcc";
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler: stop, write nothing
 };
 

@@ -145,6 +145,9 @@ int main(int argc, char** argv) {
                    "output folder, also for the FCT and PFC files (default results/<config "
                    "stem>/, and the config's paths)");
   hpcc->add_flag("--quiet", hpcc_opts.quiet, "print nothing but errors");
+  hpcc->add_option("--model", hpcc_opts.model,
+                   "hpcc (default): that simulator's wire format and timing; native: ours")
+      ->check(CLI::IsMember({"hpcc", "native"}));
   hpcc->add_option("--set", hpcc_opts.sets,
                    "override a scenario key on top of the config, e.g. "
                    "--set 'output.timeseries=[\"queue\",\"throughput\"]'");

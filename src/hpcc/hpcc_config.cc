@@ -276,6 +276,17 @@ void SetParam(Scenario& s, const Config& c, std::string_view hpcc_key, const std
 
 }  // namespace
 
+WireFormat HpccWireFormat() {
+  WireFormat w;
+  w.data_headers = 48;  // PppHeader 14 + IPv4 20 + UDP 8 + SeqTsHeader 6 (no INT for DCQCN)
+  w.ack_frame = 60;     // 14 + 20 + qbbHeader 12, padded up to 60
+  w.cnp_frame = 60;     // never sent: the CNP is a bit on the ACK
+  w.min_frame = 60;
+  w.gap = 0;            // no preamble, inter-frame gap or FCS
+  w.whole_ns = true;    // ns-3 Time from a double keeps whole nanoseconds
+  return w;
+}
+
 HpccSetup LoadHpccConfig(const std::string& config_path) {
   Config c(config_path);
   HpccSetup setup;
@@ -412,6 +423,8 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
            "0 (sending at line rate regardless of the CC rate) is not modelled; dcqcn always "
            "paces at the CC rate");
   }
+
+  s.wire = HpccWireFormat();
 
   // Switches.
   s.sw.buffer = c.Int("BUFFER_SIZE", 16, 1, 1 << 20, "a buffer size in MB") << 20;

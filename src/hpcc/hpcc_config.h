@@ -60,4 +60,8 @@ struct HpccSetup {
 // flow file and its line).
 HpccSetup LoadHpccConfig(const std::string& config_path);
 
+// That simulator's frame sizes and timing (MODEL-NOTES "Wire size and serialization"), which
+// LoadHpccConfig puts in the scenario's [wire].
+WireFormat HpccWireFormat();
+
 }  // namespace dcqcn

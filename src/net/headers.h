@@ -30,6 +30,33 @@ inline constexpr Bytes kPauseFrameBytes = kMinFrame;  // MAC control frame, padd
 // Bytes a frame occupies on the wire.
 inline constexpr Bytes WireBytes(Bytes frame) { return frame + kPreambleAndGap; }
 
+// How frames are sized and timed on the wire: RoCEv2 over Ethernet by default. `dcqcn hpcc`
+// uses HPCC ns-3's format (its MODEL-NOTES: 48 bytes of headers, ACKs padded to 60 bytes, no
+// preamble, gap or FCS, transmit times truncated to whole nanoseconds).
+struct WireFormat {
+  Bytes data_headers = kRoceOverhead;  // bytes around every data payload
+  Bytes ack_frame = kAckFrameBytes;    // ACK and NACK frames
+  Bytes cnp_frame = kCnpFrameBytes;    // CNP frames
+  Bytes min_frame = kMinFrame;         // data frames are padded up to this
+  Bytes gap = kPreambleAndGap;         // wire bytes per frame that no buffer holds
+  bool whole_ns = false;               // transmit times truncated to whole ns (ns-3)
+
+  Bytes DataFrame(Bytes payload) const {
+    return payload + data_headers < min_frame ? min_frame : payload + data_headers;
+  }
+  Bytes Wire(Bytes frame) const { return frame + gap; }
+  // Time to put `frame` and its gap on a wire of `rate`: rounded up to whole ps, or, with
+  // whole_ns, rounded down to whole ns as ns-3's Time does.
+  Time TxTime(Bytes frame, Rate rate) const { return WireTime(Wire(frame), rate, whole_ns); }
+
+  // `wire_bytes` on a wire of `rate`, rounded up to whole ps or down to whole ns.
+  static Time WireTime(Bytes wire_bytes, Rate rate, bool whole_ns) {
+    if (!whole_ns) return SerializationTime(wire_bytes, rate);
+    const Time ps = static_cast<Time>(static_cast<__int128>(wire_bytes) * 8 * kSecond / rate);
+    return ps - ps % kNanosecond;
+  }
+};
+
 inline constexpr int kNumPriorities = 8;
 inline constexpr int kControlQueue = 0;  // strict-high, never paused (as in HPCC's switch)
 inline constexpr uint16_t kRoceUdpPort = 4791;

@@ -6,9 +6,15 @@
 namespace dcqcn {
 
 Time Link::Transmit(Packet* p) {
-  Bytes wire = WireBytes(p->size);
+  Bytes wire = p->size + gap_;
   busy_bytes_ += wire;
-  Time tx = ps_per_byte_ != 0 ? wire * ps_per_byte_ : SerializationTime(wire, rate_);
+  Time tx;
+  if (ps_per_byte_ != 0) {
+    tx = wire * ps_per_byte_;
+    if (whole_ns_) tx -= tx % kNanosecond;
+  } else {
+    tx = WireFormat::WireTime(wire, rate_, whole_ns_);
+  }
   Time arrival = sim_->Now() + tx + delay_;
   // Transmissions on one link are serialized and the delay is constant, so arrivals are
   // monotonic and the ring is in arrival order.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/simulator.h"
+#include "net/headers.h"
 #include "net/node.h"
 #include "net/ring.h"
 #include "net/stats.h"
@@ -11,13 +12,16 @@ namespace dcqcn {
 
 class Link : public EventHandler {
  public:
-  Link(Simulator* sim, NetStats* stats, Rate rate, Time delay, Node* peer, int peer_port)
+  Link(Simulator* sim, NetStats* stats, Rate rate, Time delay, Node* peer, int peer_port,
+       const WireFormat& wire = {})
       : sim_(sim),
         stats_(stats),
         rate_(rate),
         delay_(delay),
         peer_(peer),
         peer_port_(peer_port),
+        gap_(wire.gap),
+        whole_ns_(wire.whole_ns),
         ps_per_byte_(8 * kSecond % rate == 0 ? 8 * kSecond / rate : 0) {}
 
   // Starts sending `p` now; returns the serialization time (when the sender is free again).
@@ -43,6 +47,8 @@ class Link : public EventHandler {
   int peer_port_;
   Ring<InFlight> ring_;
   Bytes busy_bytes_ = 0;
+  Bytes gap_;         // wire bytes per frame besides the frame (preamble and gap)
+  bool whole_ns_;     // transmit times truncated to whole ns (WireFormat::whole_ns)
   Time ps_per_byte_;  // exact picoseconds per byte (common rates), 0 = divide per packet
 };
 

@@ -23,7 +23,7 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
 
   for (int h = 0; h < num_hosts; ++h) {
     hosts_.push_back(std::make_unique<RdmaNic>(&sim_, &stats_, &pool_, s.host, h, &flows_,
-                                               s.sw.pfc.pause_until_resume));
+                                               s.sw.pfc.pause_until_resume, s.wire));
   }
   for (int sw = 0; sw < topo.switches; ++sw) {
     switches_.push_back(
@@ -56,8 +56,8 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
     int ib = static_cast<int>(adjacency_[l.b].size());
     adjacency_[l.b].push_back({l.a, ia});
     adjacency_[l.a][ia].second = ib;
-    pa.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, node_at(l.b), ib));
-    pb.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, node_at(l.a), ia));
+    pa.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, node_at(l.b), ib, s.wire));
+    pb.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, node_at(l.a), ia, s.wire));
   }
   for (int h = 0; h < num_hosts; ++h) {
     if (adjacency_[h].empty()) {
@@ -69,7 +69,7 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
   std::set<int> classes;
   for (const FlowSpec& f : s.flows) classes.insert(f.priority);
   int lossless = std::max<int>(1, static_cast<int>(classes.size()));
-  Bytes mtu_frame = DataFrameBytes(s.host.mtu);
+  Bytes mtu_frame = s.wire.DataFrame(s.host.mtu);
   for (int sw = 0; sw < topo.switches; ++sw) {
     std::vector<Bytes> headroom;
     for (int p = 0; p < switches_[sw]->num_ports(); ++p) {
@@ -153,16 +153,15 @@ Time Network::IdealFct(const Flow& f) const {
   // ACK serialized per hop) + all bytes with headers at the bottleneck rate.
   Time base_rtt = 0;
   Rate bottleneck = 0;
-  Bytes mtu_frame = WireBytes(DataFrameBytes(scenario_.host.mtu));
+  const WireFormat& w = scenario_.wire;
+  const Bytes mtu = scenario_.host.mtu;
   for (const LinkSpec& l : PathOf(f)) {
-    base_rtt += 2 * l.delay + SerializationTime(mtu_frame, l.rate) +
-                SerializationTime(WireBytes(kAckFrameBytes), l.rate);
+    base_rtt += 2 * l.delay + w.TxTime(w.DataFrame(mtu), l.rate) + w.TxTime(w.ack_frame, l.rate);
     bottleneck = bottleneck == 0 ? l.rate : std::min(bottleneck, l.rate);
   }
-  Bytes full = f.size / scenario_.host.mtu;
-  Bytes rest = f.size % scenario_.host.mtu;
-  Bytes wire = full * WireBytes(DataFrameBytes(scenario_.host.mtu)) +
-               (rest > 0 ? WireBytes(DataFrameBytes(rest)) : 0);
+  Bytes full = f.size / mtu;
+  Bytes rest = f.size % mtu;
+  Bytes wire = full * w.Wire(w.DataFrame(mtu)) + (rest > 0 ? w.Wire(w.DataFrame(rest)) : 0);
   return base_rtt + SerializationTime(wire, bottleneck);
 }
 

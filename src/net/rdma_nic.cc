@@ -16,11 +16,13 @@ Time RdmaNic::NextReadyTime(Time now) const {
 }
 
 RdmaNic::RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostConfig& config,
-                 int host_id, std::vector<Flow>* flows, bool pause_until_resume)
+                 int host_id, std::vector<Flow>* flows, bool pause_until_resume,
+                 const WireFormat& wire)
     : sim_(sim),
       stats_(stats),
       pool_(pool),
       config_(config),
+      wire_(wire),
       flows_(flows),
       pause_until_resume_(pause_until_resume),
       port_(sim, stats, this, host_id) {}
@@ -80,8 +82,8 @@ void RdmaNic::SetRate(Flow& f, Rate rate) {
   if (f.sched != kPacing || f.snd_nxt == 0) return;
   // Re-time the pending departure from the last one at the new rate; the old heap entry
   // becomes stale (its time no longer matches next_avail).
-  Bytes last = WireBytes(DataFrameBytes(f.PayloadOf(f.snd_nxt - 1, config_.mtu)));
-  Time t = std::max(sim_->Now(), f.last_tx + SerializationTime(last, rate));
+  Bytes last = wire_.DataFrame(f.PayloadOf(f.snd_nxt - 1, config_.mtu));
+  Time t = std::max(sim_->Now(), f.last_tx + wire_.TxTime(last, rate));
   if (t == f.next_avail) return;
   f.next_avail = t;
   pacer_.push({t, f.id});
@@ -126,7 +128,7 @@ Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
   p->flow = f.id;
   p->psn = f.snd_nxt;
   p->payload = static_cast<uint32_t>(f.PayloadOf(f.snd_nxt, config_.mtu));
-  p->size = static_cast<uint32_t>(DataFrameBytes(p->payload));
+  p->size = static_cast<uint32_t>(wire_.DataFrame(p->payload));
   p->src = f.src;
   p->dst = f.dst;
   p->sport = f.sport;
@@ -143,7 +145,7 @@ Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
   ArmRto(f);
   // Pace: the next packet may leave one packet time at rate Rc after this one starts.
   f.last_tx = now;
-  f.next_avail = now + SerializationTime(WireBytes(p->size), f.rate);
+  f.next_avail = now + wire_.TxTime(p->size, f.rate);
   cc_->OnPacketSent(f, p->size);
   if (f.snd_nxt < f.total_packets) {
     f.sched = kPacing;
@@ -158,7 +160,7 @@ void RdmaNic::SendControl(PacketType type, Flow& f, uint32_t psn, bool cnp_flag)
   p->type = type;
   p->flow = f.id;
   p->psn = psn;
-  p->size = static_cast<uint32_t>(type == PacketType::kCnp ? kCnpFrameBytes : kAckFrameBytes);
+  p->size = static_cast<uint32_t>(type == PacketType::kCnp ? wire_.cnp_frame : wire_.ack_frame);
   p->src = f.dst;  // from the receiver back to the sender
   p->dst = f.src;
   p->sport = f.sport;

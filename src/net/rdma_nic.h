@@ -13,6 +13,7 @@
 #include "core/simulator.h"
 #include "net/egress_port.h"
 #include "net/flow.h"
+#include "net/headers.h"
 #include "net/node.h"
 #include "net/ring.h"
 #include "scenario/scenario.h"
@@ -37,7 +38,7 @@ class NicPort : public EgressPort {
 class RdmaNic : public Node, public EventHandler, public CcHost {
  public:
   RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostConfig& config, int host_id,
-          std::vector<Flow>* flows, bool pause_until_resume);
+          std::vector<Flow>* flows, bool pause_until_resume, const WireFormat& wire = {});
 
   NicPort& port() { return port_; }
   const NicPort& port() const { return port_; }
@@ -81,6 +82,7 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   NetStats* stats_;
   PacketPool* pool_;
   HostConfig config_;
+  WireFormat wire_;
   std::vector<Flow>* flows_;
   bool pause_until_resume_;
   NicPort port_;

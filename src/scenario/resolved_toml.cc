@@ -143,6 +143,14 @@ std::string ResolvedToml(const Scenario& s) {
   line("ack_interval", std::to_string(s.host.ack_interval));
   quoted("rto", FormatTime(s.host.rto));
 
+  out += "\n[wire]\n";
+  quoted("data_headers", FormatSize(s.wire.data_headers));
+  quoted("ack_frame", FormatSize(s.wire.ack_frame));
+  quoted("cnp_frame", FormatSize(s.wire.cnp_frame));
+  quoted("min_frame", FormatSize(s.wire.min_frame));
+  quoted("gap", FormatSize(s.wire.gap));
+  line("whole_ns", Bool(s.wire.whole_ns));
+
   out += "\n[cc]\n";
   quoted("algorithm", s.cc.algorithm);
   quoted("profile", s.cc.profile);

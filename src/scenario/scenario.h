@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/units.h"
+#include "net/headers.h"
 
 namespace dcqcn {
 
@@ -152,6 +153,7 @@ struct Scenario {
   TopologyConfig topology;
   SwitchConfig sw;
   HostConfig host;
+  WireFormat wire;  // frame sizes and timing: RoCEv2 over Ethernet, or HPCC ns-3's
   CcConfig cc;
   WorkloadConfig workload;
   std::vector<FlowSpec> flows;  // explicit flows followed by the generated ones

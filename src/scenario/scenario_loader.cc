@@ -214,6 +214,7 @@ class Loader {
   void ReadFabric(const Section& sec, TopologyConfig& topo) const;
   void ReadSwitch(const Section& sec, SwitchConfig& sw) const;
   void ReadHost(const Section& sec, HostConfig& host) const;
+  void ReadWire(const Section& sec, WireFormat& wire) const;
   void ReadCc(const Section& sec, CcConfig& cc) const;
   void ReadOutput(const Section& sec, OutputConfig& output) const;
   void ReadFlows(const Section& root, Scenario& s);
@@ -740,6 +741,21 @@ void Loader::ReadHost(const Section& sec, HostConfig& host) const {
   host.rto = ReadTime(sec, "rto", host.rto, Bound::kPositive);
 }
 
+void Loader::ReadWire(const Section& sec, WireFormat& wire) const {
+  CheckKeys(sec, kWireSchema);
+  auto size = [&](std::string_view key, Bytes fallback, Bound bound) {
+    const Bytes v = ReadSize(sec, key, fallback, bound);
+    if (v > 65535) Fail(sec.Key(key), sec.Get(key), "expected at most 65535 bytes (one frame)");
+    return v;
+  };
+  wire.data_headers = size("data_headers", wire.data_headers, Bound::kNonNegative);
+  wire.ack_frame = size("ack_frame", wire.ack_frame, Bound::kPositive);
+  wire.cnp_frame = size("cnp_frame", wire.cnp_frame, Bound::kPositive);
+  wire.min_frame = size("min_frame", wire.min_frame, Bound::kNonNegative);
+  wire.gap = size("gap", wire.gap, Bound::kNonNegative);
+  wire.whole_ns = ReadBool(sec, "whole_ns", wire.whole_ns);
+}
+
 void Loader::ReadCc(const Section& sec, CcConfig& cc) const {
   cc.algorithm = ReadString(sec, "algorithm", cc.algorithm, {"none", "dcqcn"});
   cc.profile = ReadString(sec, "profile", cc.profile, {"paper", "mlx5", "hpcc"});
@@ -1028,9 +1044,10 @@ Scenario Loader::Build(const toml::table& root_table) {
   ReadTopology(Sub(root, "topology"), s.topology);
   ReadSwitch(Sub(root, "switch"), s.sw);
   ReadHost(Sub(root, "host"), s.host);
+  ReadWire(Sub(root, "wire"), s.wire);
   // 0 (the default) = the paper's two MTU frames below the pause threshold, resolved here so
   // that resolved.toml shows the value the run uses.
-  if (s.sw.pfc.xon_offset == 0) s.sw.pfc.xon_offset = 2 * DataFrameBytes(s.host.mtu);
+  if (s.sw.pfc.xon_offset == 0) s.sw.pfc.xon_offset = 2 * s.wire.DataFrame(s.host.mtu);
   ReadCc(Sub(root, "cc"), s.cc);
   ReadOutput(Sub(root, "output"), s.output);
   ReadFlows(root, s);

@@ -20,6 +20,8 @@ constexpr KeySchema kRootKeys[] = {
     {"switch", K::kTable, "table", "", "the paper's testbed switch",
      "Shared buffer, PFC and ECN of every switch."},
     {"host", K::kTable, "table", "", "HPCC's NIC settings", "RDMA NIC transport settings."},
+    {"wire", K::kTable, "table", "", "RoCEv2 over Ethernet",
+     "How frames are sized and timed on every link; `dcqcn hpcc` sets HPCC ns-3's format."},
     {"cc", K::kOpenTable, "table", "", "DCQCN, paper profile",
      "Congestion control: the algorithm, its profile and any parameter override."},
     {"flow", K::kFlowArray, "array of tables", "", "none",
@@ -122,6 +124,24 @@ constexpr KeySchema kHostKeys[] = {
      "Go-back-N retransmission timeout. InfiniBand: 4.096 us x 2^10."},
 };
 
+constexpr KeySchema kWireKeys[] = {
+    {"data_headers", K::kValue, "size", "", "\"66B\"",
+     "Bytes around every data payload: RoCEv2's Ethernet 14 + 802.1Q 4 + IPv4 20 + UDP 8 + BTH 12 "
+     "+ ICRC 4 + FCS 4. HPCC ns-3: 48 (PPP 14, IPv4 20, UDP 8, SeqTs 6)."},
+    {"ack_frame", K::kValue, "size", "", "\"70B\"",
+     "Bytes of an ACK or NACK frame (RoCEv2 headers + AETH 4). HPCC ns-3: 60 (padded)."},
+    {"cnp_frame", K::kValue, "size", "", "\"82B\"",
+     "Bytes of a CNP frame (RoCEv2 headers + 16 reserved bytes). HPCC ns-3 sends none: its CNP is "
+     "a bit on the ACK (`cc.cnp_on_ack`)."},
+    {"min_frame", K::kValue, "size", "", "\"64B\"",
+     "Data frames are padded up to this (Ethernet's minimum). HPCC ns-3: 60."},
+    {"gap", K::kValue, "size", "", "\"20B\"",
+     "Wire bytes per frame that no buffer holds: preamble 8 + inter-frame gap 12. HPCC ns-3: 0."},
+    {"whole_ns", K::kValue, "boolean", "", "false",
+     "Truncate every transmit time to whole nanoseconds, as ns-3's Time does (HPCC ns-3: true; "
+     "1048 B at 100 Gb/s then take 83 ns instead of 83.84)."},
+};
+
 constexpr KeySchema kCcKeys[] = {
     {"algorithm", K::kValue, "string", "", "\"dcqcn\"",
      "`\"dcqcn\"`, or `\"none\"` (every flow at line rate, PFC alone; takes no parameters)."},
@@ -210,6 +230,8 @@ constexpr TableSchema kEcnSchema{"switch.ecn", "ECN/RED marking at every switch 
                                  kEcnKeys};
 constexpr TableSchema kHostSchema{"host", "Every host's RDMA NIC (reliable connected transport).",
                                   kHostKeys};
+constexpr TableSchema kWireSchema{"wire", "Frame sizes and transmit timing on every link.",
+                                  kWireKeys};
 constexpr TableSchema kCcSchema{
     "cc",
     "Congestion control. Every other key is a parameter of the algorithm, checked when the "
@@ -227,7 +249,7 @@ constexpr TableSchema kOutputSchema{"output", "Time series and the settings of s
 std::span<const TableSchema* const> ScenarioTables() {
   static constexpr const TableSchema* kTables[] = {
       &kRootSchema,     &kTopologySchema,    &kSwitchSchema, &kPfcSchema,
-      &kEcnSchema,      &kHostSchema,        &kCcSchema,     &kFlowSchema,
+      &kEcnSchema,      &kHostSchema,        &kWireSchema,   &kCcSchema,     &kFlowSchema,
       &kWorkloadSchema, &kIncastEventSchema, &kOutputSchema};
   return kTables;
 }

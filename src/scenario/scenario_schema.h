@@ -46,6 +46,7 @@ extern const TableSchema kSwitchSchema;
 extern const TableSchema kPfcSchema;
 extern const TableSchema kEcnSchema;
 extern const TableSchema kHostSchema;
+extern const TableSchema kWireSchema;
 // [cc]: only algorithm and profile; the algorithm checks the other keys (DcqcnParamSpecs()).
 extern const TableSchema kCcSchema;
 extern const TableSchema kFlowSchema;
