@@ -19,7 +19,10 @@ namespace dcqcn {
 
 HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
   HpccSetup setup = LoadHpccConfig(options.config);
-  if (options.model == "native") setup.scenario.wire = WireFormat{};
+  if (options.model == "native") {
+    setup.scenario.wire = WireFormat{};
+    setup.scenario.host.ack_in_data_class = false;
+  }
   if (!options.sets.empty()) {
     // The config as a scenario file, with the overrides applied by the scenario loader, so
     // that every key and its checks work as for `dcqcn run --set`.

@@ -408,8 +408,8 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   }
   if (c.Int("ACK_HIGH_PRIO", 0, 0, UINT32_MAX, "0 or 1") == 0) {
     c.Warn(c.Line("ACK_HIGH_PRIO"), "ACK_HIGH_PRIO",
-           fmt::format("{}: ACKs in the data's priority class are not modelled; dcqcn sends ACKs "
-                       "and CNPs in the strict-priority control queue (ACK_HIGH_PRIO 1)",
+           fmt::format("{}: the NIC's ACK queue is not modelled; dcqcn's NIC sends ACKs ahead of "
+                       "data (ACK_HIGH_PRIO 1); switches queue them with data either way",
                        c.Has("ACK_HIGH_PRIO") ? "0" : "missing (default 0)"));
   }
   if (c.Int("HAS_WIN", 1, 0, UINT32_MAX, "0 or 1") != 0) {
@@ -425,6 +425,8 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   }
 
   s.wire = HpccWireFormat();
+  // Its switches queue ACKs in the data's class (SwitchNode's AckHighPrio is never set).
+  s.host.ack_in_data_class = true;
 
   // Switches.
   s.sw.buffer = c.Int("BUFFER_SIZE", 16, 1, 1 << 20, "a buffer size in MB") << 20;

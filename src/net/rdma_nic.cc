@@ -164,7 +164,7 @@ void RdmaNic::SendControl(PacketType type, Flow& f, uint32_t psn, bool cnp_flag)
   p->src = f.dst;  // from the receiver back to the sender
   p->dst = f.src;
   p->sport = f.sport;
-  p->priority = kControlQueue;
+  p->priority = type != PacketType::kCnp && config_.ack_in_data_class ? f.priority : kControlQueue;
   p->cnp_flag = cnp_flag;
   control_.push_back(p);
   port_.Kick();

@@ -142,6 +142,7 @@ std::string ResolvedToml(const Scenario& s) {
   line("mtu", std::to_string(s.host.mtu));
   line("ack_interval", std::to_string(s.host.ack_interval));
   quoted("rto", FormatTime(s.host.rto));
+  line("ack_in_data_class", Bool(s.host.ack_in_data_class));
 
   out += "\n[wire]\n";
   quoted("data_headers", FormatSize(s.wire.data_headers));

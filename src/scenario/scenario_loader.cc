@@ -739,6 +739,7 @@ void Loader::ReadHost(const Section& sec, HostConfig& host) const {
       static_cast<int>(ReadInt(sec, "ack_interval", host.ack_interval, 1,
                                std::numeric_limits<int>::max(), "an integer number of packets"));
   host.rto = ReadTime(sec, "rto", host.rto, Bound::kPositive);
+  host.ack_in_data_class = ReadBool(sec, "ack_in_data_class", host.ack_in_data_class);
 }
 
 void Loader::ReadWire(const Section& sec, WireFormat& wire) const {

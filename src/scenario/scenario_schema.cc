@@ -122,6 +122,10 @@ constexpr KeySchema kHostKeys[] = {
      "The receiver ACKs every N data packets. HPCC: L2_ACK_INTERVAL 1."},
     {"rto", K::kValue, "time", "", "\"4ms\"",
      "Go-back-N retransmission timeout. InfiniBand: 4.096 us x 2^10."},
+    {"ack_in_data_class", K::kValue, "boolean", "", "false",
+     "ACKs and NACKs cross switches in their flow's data class (queued behind data, counted in "
+     "the shared buffer, paused by PFC) instead of the strict-priority control queue. HPCC ns-3's "
+     "switches do so (true in `dcqcn hpcc`); CNPs always use the control queue."},
 };
 
 constexpr KeySchema kWireKeys[] = {
