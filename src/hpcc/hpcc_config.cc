@@ -549,20 +549,9 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
     s.sw.ecn.kmin = e.kmin;
     s.sw.ecn.kmax = e.kmax;
     s.sw.ecn.pmax = e.pmax;
-    std::vector<std::string> differ;
+    // Every other port rate gets its own entry, as that simulator looks them up per port.
     for (const auto& [r, o] : ecn_of) {
-      if (o.kmin != e.kmin || o.kmax != e.kmax || o.pmax != e.pmax) {
-        differ.push_back(fmt::format("{} (Kmin {}, Kmax {}, Pmax {})", FormatRate(r),
-                                     FormatSize(o.kmin), FormatSize(o.kmax), o.pmax));
-      }
-    }
-    if (!differ.empty()) {
-      c.Warn(c.Line("KMIN_MAP"), "KMIN_MAP/KMAX_MAP/PMAX_MAP",
-             fmt::format("dcqcn has one ECN setting for every switch port: all use the entry "
-                         "for the hosts' {} links (Kmin {}, Kmax {}, Pmax {}), including ports "
-                         "at {}",
-                         FormatRate(chosen), FormatSize(e.kmin), FormatSize(e.kmax), e.pmax,
-                         fmt::join(differ, ", ")));
+      if (r != chosen) s.sw.ecn.by_rate.push_back({r, o.kmin, o.kmax, o.pmax});
     }
   }
   // That simulator halves the PFC shift per doubling of a port's rate over the NIC's.

@@ -83,8 +83,7 @@ bool Mmu::ShouldResume(int port, int prio) const {
          (q.shared == 0 || q.shared + xon_offset_ <= PauseThreshold());
 }
 
-bool Mmu::ShouldMark(Bytes q, Rng& rng) const {
-  const EcnConfig& ecn = config_.ecn;
+bool Mmu::ShouldMark(const EcnConfig& ecn, Bytes q, Rng& rng) {
   if (!ecn.enabled) return false;
   if (q <= ecn.kmin) return false;
   if (q > ecn.kmax) return true;

@@ -35,7 +35,11 @@ class Mmu {
   Bytes PauseThreshold() const;
 
   // RED marking decision on an egress queue of `queue_bytes` after the departure (spec 3).
-  bool ShouldMark(Bytes queue_bytes, Rng& rng) const;
+  bool ShouldMark(Bytes queue_bytes, Rng& rng) const {
+    return ShouldMark(config_.ecn, queue_bytes, rng);
+  }
+  // RED on `queue_bytes` with the thresholds of `ecn` (a port's own, EcnConfig::ForPortRate).
+  static bool ShouldMark(const EcnConfig& ecn, Bytes queue_bytes, Rng& rng);
 
   Bytes headroom(int port) const { return headroom_[port]; }
   Bytes shared_used() const { return shared_used_; }

@@ -91,6 +91,8 @@ SwitchPort& SwitchNode::AddPort() {
 
 void SwitchNode::InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Bytes> headroom) {
   mmu_ = std::make_unique<Mmu>(config_, std::move(headroom), lossless_classes, mtu_frame);
+  port_ecn_.clear();
+  for (const auto& port : ports_) port_ecn_.push_back(config_.ecn.ForPortRate(port->rate()));
   refresh_gen_.assign(ports_.size() * kNumPriorities, 0);
 }
 
@@ -134,7 +136,8 @@ void SwitchNode::Receive(Packet* p, int in_port) {
 void SwitchNode::OnDequeue(int port, int queue, Packet* p) {
   if (queue == kControlQueue) return;
   // The port has already taken the packet off its queue: RED sees the length after departure.
-  if (p->type == PacketType::kData && mmu_->ShouldMark(ports_[port]->queued_bytes(queue), rng_)) {
+  if (p->type == PacketType::kData &&
+      Mmu::ShouldMark(port_ecn_[port], ports_[port]->queued_bytes(queue), rng_)) {
     if (!p->ce) ++stats_->ecn_marked_packets;
     p->ce = true;
   }

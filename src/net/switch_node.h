@@ -102,6 +102,7 @@ class SwitchNode : public Node, public EventHandler {
   std::vector<std::unique_ptr<SwitchPort>> ports_;
   const RouteTable* routes_ = nullptr;
   int index_ = 0;
+  std::vector<EcnConfig> port_ecn_;  // each port's RED thresholds, by its link rate
   std::unique_ptr<Mmu> mmu_;
   std::vector<uint32_t> refresh_gen_;  // per (port, prio): generation of the refresh timer
 };

@@ -729,6 +729,37 @@ void Loader::ReadSwitch(const Section& sec, SwitchConfig& sw) const {
          fmt::format("expected kmin <= kmax, got kmin = \"{}\" > kmax = \"{}\"", FormatSize(e.kmin),
                      FormatSize(e.kmax)));
   }
+  if (const toml::node* node = ecn.Get("by_rate")) {
+    const toml::array* list = node->as_array();
+    if (list == nullptr) {
+      Fail(ecn.Key("by_rate"), node,
+           fmt::format("expected an array of tables {{rate, kmin, kmax, pmax}}, got {}", Got(*node)));
+    }
+    for (size_t i = 0; i < list->size(); ++i) {
+      const Section r{list->get(i)->as_table(), fmt::format("{}[{}]", ecn.Key("by_rate"), i)};
+      if (r.table == nullptr) {
+        Fail(r.path, list->get(i), fmt::format("expected a table, got {}", Got(*list->get(i))));
+      }
+      for (auto&& [key, value] : *r.table) {
+        if (key.str() != "rate" && key.str() != "kmin" && key.str() != "kmax" && key.str() != "pmax") {
+          Fail(r.Key(key.str()), &value, "unknown key (known keys: rate, kmin, kmax, pmax)");
+        }
+      }
+      for (std::string_view required : {"rate", "kmin", "kmax", "pmax"}) {
+        if (r.Get(required) == nullptr) Fail(r.Key(required), r.table, "required");
+      }
+      EcnConfig::ForRate f;
+      f.rate = ReadRate(r, "rate", 0, Bound::kPositive);
+      f.kmin = ReadSize(r, "kmin", 0, Bound::kNonNegative);
+      f.kmax = ReadSize(r, "kmax", 0, Bound::kPositive);
+      f.pmax = ReadDouble(r, "pmax", 0);
+      if (!(f.pmax > 0 && f.pmax <= 1)) {
+        Fail(r.Key("pmax"), r.Get("pmax"), "expected a marking probability in (0, 1]");
+      }
+      if (f.kmin > f.kmax) Fail(r.Key("kmin"), r.Get("kmin"), "expected kmin <= kmax");
+      e.by_rate.push_back(f);
+    }
+  }
 }
 
 void Loader::ReadHost(const Section& sec, HostConfig& host) const {

@@ -112,6 +112,10 @@ constexpr KeySchema kEcnKeys[] = {
      "Paper at 40G: 200 KB."},
     {"pmax", K::kValue, "number", "probability", "0.01",
      "Marking probability at kmax, in (0, 1]. Paper: 1%."},
+    {"by_rate", K::kValue, "list of tables", "", "[]",
+     "Thresholds for ports of a given link rate, e.g. `[{rate = \"400Gbps\", kmin = \"1600KB\", "
+     "kmax = \"6400KB\", pmax = 0.2}]`; other ports use kmin/kmax/pmax. HPCC: KMIN_MAP, "
+     "KMAX_MAP and PMAX_MAP."},
 };
 
 constexpr KeySchema kHostKeys[] = {

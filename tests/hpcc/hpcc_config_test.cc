@@ -163,9 +163,16 @@ TEST_F(HpccConfigTest, MapsEveryKeyOntoTheScenario) {
   EXPECT_EQ(setup.dports, (std::vector<uint16_t>{100, 100}));
   EXPECT_EQ(setup.fct_output_file, (dir_ / "fct.txt").string());
   EXPECT_EQ(setup.pfc_output_file, (dir_ / "pfc.txt").string());
-  // The 400G ports' own ECN entry and PFC alpha differ: two approximation warnings, no others.
-  EXPECT_EQ(setup.warnings.size(), 2u) << ::testing::PrintToString(setup.warnings);
-  EXPECT_TRUE(HasWarning(setup, "400Gbps (Kmin 1.6MB, Kmax 6.4MB, Pmax 0.2)"));
+  // The 400G ports get their own ECN entry (switch.ecn.by_rate); their PFC alpha still differs:
+  // one approximation warning, no others.
+  ASSERT_EQ(s.sw.ecn.by_rate.size(), 1u);
+  EXPECT_EQ(s.sw.ecn.by_rate[0].rate, 400 * kGbps);
+  EXPECT_EQ(s.sw.ecn.by_rate[0].kmin, 1600000);
+  EXPECT_EQ(s.sw.ecn.by_rate[0].kmax, 6400000);
+  EXPECT_DOUBLE_EQ(s.sw.ecn.by_rate[0].pmax, 0.2);
+  EXPECT_EQ(s.sw.ecn.ForPortRate(400 * kGbps).kmax, 6400000);
+  EXPECT_EQ(s.sw.ecn.ForPortRate(100 * kGbps).kmax, s.sw.ecn.kmax);
+  EXPECT_EQ(setup.warnings.size(), 1u) << ::testing::PrintToString(setup.warnings);
   EXPECT_TRUE(HasWarning(setup, "400Gbps at 1/2"));
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "scenario/resolved_toml.h"
 
 namespace dcqcn {
 namespace {
@@ -740,6 +741,25 @@ TEST(ScenarioLoader, ConvergenceKeys) {
               {"test.toml:2:", "output.convergence_tolerance", "(0, 1)"});
   ExpectError(std::string("[output]\nconvergence_window = \"0ms\"\n") + kOneFlow,
               {"test.toml:2:", "output.convergence_window"});
+}
+
+TEST(ScenarioLoader, EcnByPortRate) {
+  const Scenario s = Load(std::string("[switch.ecn]\nby_rate = [{rate = \"400Gbps\", kmin = \"1600KB\", "
+                                      "kmax = \"6400KB\", pmax = 0.2}]\n") +
+                          kOneFlow);
+  ASSERT_EQ(s.sw.ecn.by_rate.size(), 1u);
+  EXPECT_EQ(s.sw.ecn.ForPortRate(400 * kGbps).kmin, 1600000);
+  EXPECT_EQ(s.sw.ecn.ForPortRate(40 * kGbps).kmin, 5000);
+  const Scenario again = LoadScenarioText(ResolvedToml(s), "resolved.toml");
+  ASSERT_EQ(again.sw.ecn.by_rate.size(), 1u);
+  EXPECT_EQ(again.sw.ecn.by_rate[0].kmax, 6400000);
+  ExpectError(std::string("[switch.ecn]\nby_rate = [{rate = \"400Gbps\", kmin = \"1KB\"}]\n") +
+                  kOneFlow,
+              {"test.toml:2:", "switch.ecn.by_rate[0].kmax", "required"});
+  ExpectError(std::string("[switch.ecn]\nby_rate = [{rate = \"400Gbps\", kmin = \"1KB\", "
+                          "kmax = \"2KB\", pmax = 0.1, kmid = 3}]\n") +
+                  kOneFlow,
+              {"switch.ecn.by_rate[0].kmid", "unknown key"});
 }
 
 }  // namespace
