@@ -49,6 +49,13 @@ void RemoveAbandoned(const fs::path& dir) {
 StagedFolder::StagedFolder(std::string dir, bool force) : dir_(std::move(dir)) {
   fs::path final_dir = fs::path(dir_).lexically_normal();
   if (final_dir.filename().empty()) final_dir = final_dir.parent_path();  // "out/" -> "out"
+  if (final_dir.empty() || final_dir.filename() == "." || final_dir.filename() == ".." ||
+      final_dir == final_dir.root_path()) {
+    throw InputError(fmt::format(
+        "--out {}: give a folder of its own, such as results/run1 (the run replaces its output "
+        "folder whole)",
+        dir_));
+  }
   std::error_code ec;
   if (fs::exists(final_dir, ec)) {
     if (!fs::is_directory(final_dir, ec)) {

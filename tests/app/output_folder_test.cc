@@ -112,6 +112,15 @@ TEST_F(OutputFolderTest, AForeignFolderIsNotReplacedWithoutForce) {
   EXPECT_EQ(RunCli("run " + Scenario() + " --quiet --out " + (dir_ / "empty").string()).code, 0);
 }
 
+TEST_F(OutputFolderTest, TheCurrentFolderOrTheRootIsNeverAnOutputFolder) {
+  for (const char* out : {".", "..", "/", "./"}) {
+    const auto r = testing::RunCliIn(dir_, "run " + Scenario() + " --quiet --force --out " + out);
+    EXPECT_EQ(r.code, 1) << out << ": " << r.out;
+    EXPECT_NE(r.out.find("folder of its own"), std::string::npos) << r.out;
+  }
+  EXPECT_TRUE(fs::exists(dir_ / "s.toml"));
+}
+
 TEST_F(OutputFolderTest, StagingFoldersOfDeadRunsAreRemoved) {
   // A run killed with SIGKILL leaves its staging folder; the next run into the same place
   // removes it. (Process 1 lives, an unused pid does not.)
