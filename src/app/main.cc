@@ -64,8 +64,8 @@ void PrintSummary(const nlohmann::json& j, const std::string& out_dir) {
   for (const auto& [tag, m] : j["by_tag"].items()) {
     const nlohmann::json& t = m["flow_throughput_gbps"];
     fmt::print("  tag {}: {} flows ({} finished), throughput min/mean/max {}/{}/{} Gb/s, Jain {}\n",
-               tag, m["flows"].get<int>(), m["finished"].get<int>(), Num(t["min"]),
-               Num(t["mean"]), Num(t["max"]), Num(m["jain_fairness"], 1, 4));
+               tag, m["flows"].get<int>(), m["finished"].get<int>(), Num(t["min"]), Num(t["mean"]),
+               Num(t["max"]), Num(m["jain_fairness"], 1, 4));
   }
   const nlohmann::json& conv = j["convergence"];
   if (conv["time_ns"].is_number()) {

@@ -73,13 +73,14 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   info.sample_times = sampler.times();
   info.delivered = sampler.DeliveredByFlow();
+  info.outcomes = FlowOutcomes(net);
 
   nlohmann::json summary = Summary(net, info);
   if (options.after_run) options.after_run(net);
   if (!options.out_dir.empty()) {
     const std::string& dir = options.out_dir;
     WriteFileAtomic(dir + "/resolved.toml", ResolvedToml(s));
-    WriteFileAtomic(dir + "/flows.csv", FlowsCsv(net, info.sim_time));
+    WriteFileAtomic(dir + "/flows.csv", FlowsCsv(net, info));
     WriteFileAtomic(dir + "/links.csv", LinksCsv(net));
     sampler.Write(dir);
     WriteFileAtomic(dir + "/summary.json", summary.dump(2) + "\n");

@@ -282,8 +282,8 @@ WireFormat HpccWireFormat() {
   w.ack_frame = 60;     // 14 + 20 + qbbHeader 12, padded up to 60
   w.cnp_frame = 60;     // never sent: the CNP is a bit on the ACK
   w.min_frame = 60;
-  w.gap = 0;            // no preamble, inter-frame gap or FCS
-  w.whole_ns = true;    // ns-3 Time from a double keeps whole nanoseconds
+  w.gap = 0;          // no preamble, inter-frame gap or FCS
+  w.whole_ns = true;  // ns-3 Time from a double keeps whole nanoseconds
   return w;
 }
 

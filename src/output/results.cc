@@ -18,14 +18,14 @@ std::vector<FlowOutcome> FlowOutcomes(const Network& net) {
   return out;
 }
 
-std::string FlowsCsv(const Network& net, Time end) {
+std::string FlowsCsv(const Network& net, const RunInfo& info) {
   // The contract's columns, then the bytes delivered and the average delivered rate over the
   // flow's active time (start to finish, or to the end of the run), which show the shares of
   // unfinished flows, and the flow's tag.
   std::string out =
       "flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,"
       "delivered_bytes,avg_gbps,tag\n";
-  const std::vector<FlowOutcome> outcomes = FlowOutcomes(net);
+  const std::vector<FlowOutcome>& outcomes = info.outcomes;
   const std::vector<FlowSpec>& specs = net.scenario().flows;
   for (const Flow& f : net.flows()) {
     const FlowOutcome& o = outcomes[f.id];
@@ -38,7 +38,7 @@ std::string FlowsCsv(const Network& net, Time end) {
       fmt::format_to(std::back_inserter(out), ",,{},,", o.ideal_fct / kNanosecond);
     }
     fmt::format_to(std::back_inserter(out), "{},{:.4f},{}\n", f.bytes_delivered,
-                   FlowThroughputGbps(o, end), specs[f.id].tag);
+                   FlowThroughputGbps(o, info.sim_time), specs[f.id].tag);
   }
   return out;
 }
@@ -151,7 +151,7 @@ nlohmann::json Summary(const Network& net, const RunInfo& info) {
   j["drained"] = info.drained;
 
   // The flow metrics, over every flow and per tag.
-  const std::vector<FlowOutcome> outcomes = FlowOutcomes(net);
+  const std::vector<FlowOutcome>& outcomes = info.outcomes;
   const nlohmann::json all = FlowMetrics(outcomes, end);
   j["flows_total"] = all["flows"];
   j["flows_active"] = all["active"];

@@ -20,12 +20,13 @@ struct RunInfo {
   // Per-flow delivered-bytes samples for the convergence time (empty: not recorded).
   std::vector<Time> sample_times;
   DeliveredSamples delivered;
+  // Every flow's outcome (FlowOutcomes), computed once for flows.csv and summary.json.
+  std::vector<FlowOutcome> outcomes;
 };
 
 // What the metrics need of each flow, in flow-id order.
 std::vector<FlowOutcome> FlowOutcomes(const Network& net);
-// `end`: when the run ended (unfinished flows are active until then).
-std::string FlowsCsv(const Network& net, Time end);
+std::string FlowsCsv(const Network& net, const RunInfo& info);
 // Every port of every node and what it is cabled to: node,port,peer,peer_port,rate_gbps,delay_ns.
 std::string LinksCsv(const Network& net);
 nlohmann::json Summary(const Network& net, const RunInfo& info);

@@ -139,10 +139,10 @@ std::string ResolvedToml(const Scenario& s) {
   line("pmax", TomlFloat(sw.ecn.pmax));
   std::string by_rate;
   for (const EcnConfig::ForRate& r : sw.ecn.by_rate) {
-    by_rate += fmt::format("{}{{rate = {}, kmin = {}, kmax = {}, pmax = {}}}",
-                           by_rate.empty() ? "" : ", ", TomlQuote(FormatRate(r.rate)),
-                           TomlQuote(FormatSize(r.kmin)), TomlQuote(FormatSize(r.kmax)),
-                           TomlFloat(r.pmax));
+    by_rate +=
+        fmt::format("{}{{rate = {}, kmin = {}, kmax = {}, pmax = {}}}", by_rate.empty() ? "" : ", ",
+                    TomlQuote(FormatRate(r.rate)), TomlQuote(FormatSize(r.kmin)),
+                    TomlQuote(FormatSize(r.kmax)), TomlFloat(r.pmax));
   }
   line("by_rate", "[" + by_rate + "]");
 

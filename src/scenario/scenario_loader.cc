@@ -393,9 +393,10 @@ std::string Loader::ReadString(const Section& sec, std::string_view key,
 
 std::string Loader::ReadTag(const Section& sec) const {
   std::string tag = ReadString(sec, "tag", "");
-  const bool ok = !tag.empty() && tag.size() <= 64 && std::all_of(tag.begin(), tag.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-  });
+  const bool ok =
+      !tag.empty() && tag.size() <= 64 && std::all_of(tag.begin(), tag.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+      });
   if (!ok) {
     Fail(sec.Key("tag"), sec.Get("tag"),
          fmt::format("expected 1 to 64 letters, digits, '_' or '-' such as \"victim\", got {}",
@@ -733,7 +734,8 @@ void Loader::ReadSwitch(const Section& sec, SwitchConfig& sw) const {
     const toml::array* list = node->as_array();
     if (list == nullptr) {
       Fail(ecn.Key("by_rate"), node,
-           fmt::format("expected an array of tables {{rate, kmin, kmax, pmax}}, got {}", Got(*node)));
+           fmt::format("expected an array of tables {{rate, kmin, kmax, pmax}}, got {}",
+                       Got(*node)));
     }
     for (size_t i = 0; i < list->size(); ++i) {
       const Section r{list->get(i)->as_table(), fmt::format("{}[{}]", ecn.Key("by_rate"), i)};
@@ -741,7 +743,8 @@ void Loader::ReadSwitch(const Section& sec, SwitchConfig& sw) const {
         Fail(r.path, list->get(i), fmt::format("expected a table, got {}", Got(*list->get(i))));
       }
       for (auto&& [key, value] : *r.table) {
-        if (key.str() != "rate" && key.str() != "kmin" && key.str() != "kmax" && key.str() != "pmax") {
+        if (key.str() != "rate" && key.str() != "kmin" && key.str() != "kmax" &&
+            key.str() != "pmax") {
           Fail(r.Key(key.str()), &value, "unknown key (known keys: rate, kmin, kmax, pmax)");
         }
       }

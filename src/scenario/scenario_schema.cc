@@ -256,9 +256,9 @@ constexpr TableSchema kOutputSchema{"output", "Time series and the settings of s
 
 std::span<const TableSchema* const> ScenarioTables() {
   static constexpr const TableSchema* kTables[] = {
-      &kRootSchema,     &kTopologySchema,    &kSwitchSchema, &kPfcSchema,
-      &kEcnSchema,      &kHostSchema,        &kWireSchema,   &kCcSchema,     &kFlowSchema,
-      &kWorkloadSchema, &kIncastEventSchema, &kOutputSchema};
+      &kRootSchema, &kTopologySchema, &kSwitchSchema,      &kPfcSchema,
+      &kEcnSchema,  &kHostSchema,     &kWireSchema,        &kCcSchema,
+      &kFlowSchema, &kWorkloadSchema, &kIncastEventSchema, &kOutputSchema};
   return kTables;
 }
 

@@ -698,8 +698,9 @@ TEST(ScenarioLoader, ExamplesLoad) {
 #endif
 
 TEST(ScenarioLoader, FlowTags) {
-  const Scenario s = Load(std::string("[[flow]]\nsrc = 1\ndst = 0\nsize = \"1MB\"\ntag = \"victim\"\n"
-                                      "[[flow]]\nsrc = 2\ndst = 0\nsize = \"1MB\"\n"));
+  const Scenario s =
+      Load(std::string("[[flow]]\nsrc = 1\ndst = 0\nsize = \"1MB\"\ntag = \"victim\"\n"
+                       "[[flow]]\nsrc = 2\ndst = 0\nsize = \"1MB\"\n"));
   EXPECT_EQ(s.flows[0].tag, "victim");
   EXPECT_EQ(s.flows[1].tag, "");
   ExpectError("[[flow]]\nsrc = 1\ndst = 0\nsize = \"1MB\"\ntag = \"a.b\"\n",
@@ -713,8 +714,8 @@ TEST(ScenarioLoader, GeneratedFlowsAreTaggedByTheirWorkload) {
   const Scenario incast =
       Load("[workload]\ntype = \"incast\"\nsenders = 2\nreceiver = 0\nsize = \"1MB\"\n");
   for (const FlowSpec& f : incast.flows) EXPECT_EQ(f.tag, "incast");
-  const Scenario named = Load(
-      "[workload]\ntype = \"permutation\"\nsize = \"1MB\"\ntag = \"shuffle\"\n");
+  const Scenario named =
+      Load("[workload]\ntype = \"permutation\"\nsize = \"1MB\"\ntag = \"shuffle\"\n");
   for (const FlowSpec& f : named.flows) EXPECT_EQ(f.tag, "shuffle");
   const Scenario perm = Load("[workload]\ntype = \"permutation\"\nsize = \"1MB\"\n");
   for (const FlowSpec& f : perm.flows) EXPECT_EQ(f.tag, "permutation");
@@ -744,18 +745,19 @@ TEST(ScenarioLoader, ConvergenceKeys) {
 }
 
 TEST(ScenarioLoader, EcnByPortRate) {
-  const Scenario s = Load(std::string("[switch.ecn]\nby_rate = [{rate = \"400Gbps\", kmin = \"1600KB\", "
-                                      "kmax = \"6400KB\", pmax = 0.2}]\n") +
-                          kOneFlow);
+  const Scenario s =
+      Load(std::string("[switch.ecn]\nby_rate = [{rate = \"400Gbps\", kmin = \"1600KB\", "
+                       "kmax = \"6400KB\", pmax = 0.2}]\n") +
+           kOneFlow);
   ASSERT_EQ(s.sw.ecn.by_rate.size(), 1u);
   EXPECT_EQ(s.sw.ecn.ForPortRate(400 * kGbps).kmin, 1600000);
   EXPECT_EQ(s.sw.ecn.ForPortRate(40 * kGbps).kmin, 5000);
   const Scenario again = LoadScenarioText(ResolvedToml(s), "resolved.toml");
   ASSERT_EQ(again.sw.ecn.by_rate.size(), 1u);
   EXPECT_EQ(again.sw.ecn.by_rate[0].kmax, 6400000);
-  ExpectError(std::string("[switch.ecn]\nby_rate = [{rate = \"400Gbps\", kmin = \"1KB\"}]\n") +
-                  kOneFlow,
-              {"test.toml:2:", "switch.ecn.by_rate[0].kmax", "required"});
+  ExpectError(
+      std::string("[switch.ecn]\nby_rate = [{rate = \"400Gbps\", kmin = \"1KB\"}]\n") + kOneFlow,
+      {"test.toml:2:", "switch.ecn.by_rate[0].kmax", "required"});
   ExpectError(std::string("[switch.ecn]\nby_rate = [{rate = \"400Gbps\", kmin = \"1KB\", "
                           "kmax = \"2KB\", pmax = 0.1, kmid = 3}]\n") +
                   kOneFlow,
