@@ -147,7 +147,7 @@ std::vector<std::string> BufferWarnings(const Scenario& s) {
     PortLink worst{};
     for (const PortLink& p : links) {
       const Bytes need = AutoHeadroom(p.rate, p.delay, mtu_frame);
-      const Bytes headroom = sw.pfc.headroom_auto ? need : sw.pfc.headroom;
+      const Bytes headroom = PortHeadroom(sw.pfc, p.rate, p.delay, mtu_frame);
       total_headroom += headroom;
       min_headroom = std::min(min_headroom, headroom);
       max_headroom = std::max(max_headroom, headroom);

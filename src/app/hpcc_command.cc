@@ -20,8 +20,14 @@ namespace dcqcn {
 HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
   HpccSetup setup = LoadHpccConfig(options.config);
   if (options.model == "native") {
-    setup.scenario.wire = WireFormat{};
-    setup.scenario.host.ack_in_data_class = false;
+    // Our own model where that simulator's code decides (docs/validation.md); the config's
+    // values (buffer, KMIN/KMAX/PMAX maps, DCQCN parameters) stay.
+    Scenario& s = setup.scenario;
+    s.wire = WireFormat{};
+    s.host.ack_in_data_class = false;
+    s.sw.pfc.headroom_rule = PfcConfig::HeadroomRule::kAuto;
+    s.sw.pfc.by_rate.clear();
+    s.sw.ecmp_hash = SwitchConfig::EcmpHash::kDcqcn;
   }
   if (!options.sets.empty()) {
     // The config as a scenario file, with the overrides applied by the scenario loader, so

@@ -12,6 +12,7 @@
 #include "app/buffer_command.h"
 #include "app/fluid_command.h"
 #include "app/hpcc_command.h"
+#include "app/port_settings.h"
 #include "app/report_command.h"
 #include "app/run_command.h"
 #include "app/sweep_command.h"
@@ -104,6 +105,9 @@ int main(int argc, char** argv) {
   CLI::App* check = app.add_subcommand("check", "validate a scenario and print it resolved");
   check->add_option("scenario", check_file, "scenario TOML file")->required();
   check->add_option("--set", check_sets, "override a scenario key");
+  bool check_ports = false;
+  check->add_flag("--ports", check_ports,
+                  "list every switch port with its link, ECN thresholds, PFC alpha and headroom");
 
   dcqcn::BufferOptions buffer_opts;
   CLI::App* buffer = dcqcn::AddBufferCommand(app, buffer_opts);
@@ -214,6 +218,7 @@ int main(int argc, char** argv) {
       fmt::print("{}", dcqcn::ResolvedToml(s));
       fmt::print(stderr, "{}: ok ({} hosts, {} switches, {} flows)\n", check_file, s.topology.hosts,
                  s.topology.switches, s.flows.size());
+      fmt::print(stderr, "{}", dcqcn::PortSettingsText(net, check_ports));
       for (const std::string& w : dcqcn::BufferWarnings(s)) fmt::print(stderr, "warning: {}\n", w);
     } else if (*fluid) {
       std::vector<std::string> warnings;

@@ -437,6 +437,8 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   s.sw.pfc.reserve = 4 * 1024;     // switch-mmu reserve
   s.sw.pfc.xon_offset = 3 * 1024;  // switch-mmu resume_offset
   s.sw.pfc.pause_until_resume = true;
+  s.sw.pfc.headroom_rule = PfcConfig::HeadroomRule::kHpcc;  // 3 x rate x delay per port
+  s.sw.ecmp_hash = SwitchConfig::EcmpHash::kHpcc;
   s.sw.ecn.enabled = c.Flag("ENABLE_QCN", true);
   const double error_rate = c.Double("ERROR_RATE_PER_LINK", 0, 0, 1, "a packet error rate");
   if (error_rate > 0) {
@@ -554,19 +556,12 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
       if (r != chosen) s.sw.ecn.by_rate.push_back({r, o.kmin, o.kmax, o.pmax});
     }
   }
-  // That simulator halves the PFC shift per doubling of a port's rate over the NIC's.
-  std::vector<std::string> faster;
+  // That simulator decrements the PFC shift (3: alpha 1/8) once per halving of a port's rate
+  // down to the NIC's, stopping at 0 (third.cc "set pfc alpha").
   for (Rate r : port_rates) {
-    if (r <= nic_rate) continue;
     int shift = 3;
     for (Rate x = r; x > nic_rate && shift > 0; x /= 2) --shift;
-    faster.push_back(fmt::format("{} at {}", FormatRate(r), fmt::format("1/{}", 1 << shift)));
-  }
-  if (!faster.empty()) {
-    c.Warn(0, "USE_DYNAMIC_PFC_THRESHOLD",
-           fmt::format("that simulator raises the PFC alpha on ports faster than the hosts' {} "
-                       "({}); dcqcn uses 1/8 on every port",
-                       FormatRate(nic_rate), fmt::join(faster, ", ")));
+    if (shift != 3) s.sw.pfc.by_rate.push_back({r, 1.0 / (1 << shift)});
   }
 
   // Flows.

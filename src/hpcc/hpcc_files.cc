@@ -83,14 +83,7 @@ class TokenFile {
 
 }  // namespace
 
-uint32_t HpccNodeIp(int hpcc_id) {
-  const uint32_t id = static_cast<uint32_t>(hpcc_id);
-  return 0x0b000001u + (id / 256) * 0x00010000u + (id % 256) * 0x00000100u;
-}
-
-int HpccNodeId(const TopologyConfig& topo, int node) {
-  return node < static_cast<int>(topo.hpcc_ids.size()) ? topo.hpcc_ids[node] : node;
-}
+int HpccNodeId(const TopologyConfig& topo, int node) { return topo.hpcc_id(node); }
 
 std::string HpccTopologyText(const TopologyConfig& topo) {
   std::string out = fmt::format("{} {} {}\n", topo.num_nodes(), topo.switches, topo.links.size());
@@ -115,9 +108,12 @@ std::string HpccFlowsText(const std::vector<FlowSpec>& flows, const TopologyConf
                           uint16_t dport) {
   std::string out = fmt::format("{}\n", flows.size());
   for (const FlowSpec& f : flows) {
+    // Whole nanoseconds plus half of one: that simulator reads the start into a double and
+    // truncates it to the nanosecond, and "2.000013072" would become 2000013071 ns.
+    const Time ns = f.start / kNanosecond;
     out +=
-        fmt::format("{} {} {} {} {} {}.{:012}\n", HpccNodeId(topo, f.src), HpccNodeId(topo, f.dst),
-                    f.priority, dport, f.size, f.start / kSecond, f.start % kSecond);
+        fmt::format("{} {} {} {} {} {}.{:09}5\n", HpccNodeId(topo, f.src), HpccNodeId(topo, f.dst),
+                    f.priority, dport, f.size, ns / 1000000000, ns % 1000000000);
   }
   return out;
 }
@@ -266,9 +262,10 @@ std::vector<HpccFlow> ReadHpccFlows(const std::string& path, const TopologyConfi
     f.spec.priority = static_cast<int>(
         in.Int(which + ": pg, the priority group (1..7; 0 is our control queue)", 1, 7));
     f.dport = static_cast<uint16_t>(in.Int(which + ": dport", 0, 65535));
+    f.spec.dport = f.dport;
     f.spec.size = in.Int(which + ": the size in bytes", 1, INT64_MAX / 2);
     const Token& start = in.Next(which + ": the start time in seconds");
-    const std::optional<Time> t = ParseSeconds(start.text);
+    const std::optional<Time> t = ParseNs3Seconds(start.text);
     if (!t || *t < 0) {
       in.Fail(start.line, fmt::format("{}: expected a start time >= 0 in seconds such as "
                                       "\"2.000001\", got \"{}\"",

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "net/hpcc_ecmp.h"  // HpccNodeIp
 #include "scenario/scenario.h"
 
 namespace dcqcn {
@@ -39,14 +40,11 @@ std::vector<HpccFlow> ReadHpccFlows(const std::string& path, const TopologyConfi
 
 // The inverse of the readers, so a dcqcn topology and its flows can be run by that simulator
 // too: node ids are topo.hpcc_ids when set, else ours (hosts first); rates are written in Gbps
-// (or bps), delays in ns (or ps), start times in seconds to the picosecond; error rate 0.
+// (or bps), delays in ns (or ps), start times in seconds to the nanosecond; error rate 0.
 std::string HpccTopologyText(const TopologyConfig& topo);
 // `dport` for every flow (that simulator's samples use 100).
 std::string HpccFlowsText(const std::vector<FlowSpec>& flows, const TopologyConfig& topo,
                           uint16_t dport = 100);
-
-// HPCC's IPv4 address of a node id: 0x0b000001 + (id / 256) * 0x10000 + (id % 256) * 0x100.
-uint32_t HpccNodeIp(int hpcc_id);
 
 // The file's node id of our node `node` (itself when the topology did not come from a file).
 int HpccNodeId(const TopologyConfig& topo, int node);

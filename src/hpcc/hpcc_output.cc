@@ -32,14 +32,9 @@ Time HpccStandaloneFct(const std::vector<LinkSpec>& path, Bytes size, Bytes payl
 std::string HpccFctText(const Network& net, const std::vector<uint16_t>& dports) {
   const TopologyConfig& topo = net.scenario().topology;
   const std::vector<Flow>& flows = net.flows();
-  // That simulator numbers source ports 10000, 10001, ... per (source, destination) pair, in
-  // flow-file order (third.cc portNumder).
-  std::map<std::pair<int32_t, int32_t>, uint16_t> next_port;
-  std::vector<uint16_t> sport(flows.size());
-  for (const Flow& f : flows) {
-    auto [it, fresh] = next_port.try_emplace({f.src, f.dst}, 10000);
-    sport[f.id] = it->second++;
-  }
+  std::vector<std::pair<int, int>> src_dst;
+  for (const Flow& f : flows) src_dst.emplace_back(f.src, f.dst);
+  const std::vector<uint16_t> sport = HpccSourcePorts(src_dst);
   const Bytes payload = net.scenario().host.mtu;
   std::vector<const Flow*> done;
   for (const Flow& f : flows) {

@@ -103,4 +103,19 @@ std::optional<Time> ParseSeconds(std::string_view text) {
   return std::llround(v * static_cast<double>(kSecond));
 }
 
+std::optional<Time> ParseNs3Seconds(std::string_view text) {
+  if (!ParseSeconds(text)) return std::nullopt;  // the same syntax and range
+  const std::string copy(text);
+  const double v = std::strtod(copy.c_str(), nullptr);
+  // Exactly, as ns-3's 64.64 fixed point does: v = m * 2^e with a 53-bit m, so v * 1e9 =
+  // m * 1e9 * 2^e fits 128 bits. ("2.001428604" * 1e9 is 2001428603.99999999998: a long
+  // double would round it up.)
+  int exp = 0;
+  const double frac = std::frexp(v, &exp);
+  const __int128 m = static_cast<__int128>(std::ldexp(frac, 53)) * 1000000000;
+  const int e = exp - 53;
+  const __int128 ns = e >= 0 ? m << e : (-e >= 127 ? 0 : m >> -e);
+  return static_cast<Time>(ns) * kNanosecond;
+}
+
 }  // namespace dcqcn

@@ -18,5 +18,10 @@ std::optional<Time> ParseNs3Time(std::string_view text);
 
 // Decimal seconds ("2.000000828", "1e-3"), exact to the picosecond for plain decimals.
 std::optional<Time> ParseSeconds(std::string_view text);
+// A flow's start as that simulator takes it: the text read into a double (`flowf >>
+// start_time`), then Seconds(double) truncated to whole nanoseconds. "2.000013072" is the
+// double 2.00001307199999..., so the flow starts at 2000013071 ns (MODEL-NOTES.md: ns-3 Time
+// from a double is truncated; the double's exact value counts).
+std::optional<Time> ParseNs3Seconds(std::string_view text);
 
 }  // namespace dcqcn

@@ -6,9 +6,10 @@
 namespace dcqcn {
 
 Mmu::Mmu(const SwitchConfig& config, std::vector<Bytes> headroom, int lossless_classes,
-         Bytes mtu_frame)
-    : config_(config), headroom_(std::move(headroom)) {
+         Bytes mtu_frame, std::vector<double> alpha)
+    : config_(config), headroom_(std::move(headroom)), alpha_(std::move(alpha)) {
   int ports = static_cast<int>(headroom_.size());
+  if (alpha_.empty()) alpha_.assign(ports, config_.pfc.alpha);
   ingress_.resize(static_cast<size_t>(ports) * kNumPriorities);
   Bytes carved = 0;
   for (Bytes h : headroom_) {
@@ -24,10 +25,10 @@ Mmu::Mmu(const SwitchConfig& config, std::vector<Bytes> headroom, int lossless_c
   xon_offset_ = config_.pfc.xon_offset > 0 ? config_.pfc.xon_offset : 2 * mtu_frame;
 }
 
-Bytes Mmu::PauseThreshold() const {
+Bytes Mmu::PauseThreshold(int port) const {
   if (!config_.pfc.dynamic_threshold) return config_.pfc.static_threshold;
   Bytes free = shared_pool_ - shared_used_;
-  return free > 0 ? static_cast<Bytes>(config_.pfc.alpha * static_cast<double>(free)) : 0;
+  return free > 0 ? static_cast<Bytes>(alpha_[port] * static_cast<double>(free)) : 0;
 }
 
 bool Mmu::Admit(int port, int prio, Bytes size) {
@@ -45,7 +46,7 @@ bool Mmu::Admit(int port, int prio, Bytes size) {
   }
   // Once the queue is over its threshold (PAUSE sent or about to be), arrivals are the ones
   // already in flight: they land in headroom.
-  if (shared_full || q.headroom > 0 || q.shared + size > PauseThreshold()) {
+  if (shared_full || q.headroom > 0 || q.shared + size > PauseThreshold(port)) {
     if (q.headroom + size > headroom_[port]) return false;
     q.headroom += size;
     return true;
@@ -74,13 +75,13 @@ void Mmu::Release(int port, int prio, Bytes size) {
 bool Mmu::ShouldPause(int port, int prio) const {
   const Ingress& q = At(port, prio);
   return config_.pfc.enabled && !q.paused &&
-         (q.headroom > 0 || (q.shared > 0 && q.shared >= PauseThreshold()));
+         (q.headroom > 0 || (q.shared > 0 && q.shared >= PauseThreshold(port)));
 }
 
 bool Mmu::ShouldResume(int port, int prio) const {
   const Ingress& q = At(port, prio);
   return q.paused && q.headroom == 0 &&
-         (q.shared == 0 || q.shared + xon_offset_ <= PauseThreshold());
+         (q.shared == 0 || q.shared + xon_offset_ <= PauseThreshold(port));
 }
 
 bool Mmu::ShouldMark(const EcnConfig& ecn, Bytes q, Rng& rng) {

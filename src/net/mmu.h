@@ -15,9 +15,10 @@ namespace dcqcn {
 class Mmu {
  public:
   // `headroom` holds the headroom of each ingress port (bytes per lossless priority);
-  // `lossless_classes` is how many priorities reserve headroom and reserve on every port.
+  // `lossless_classes` is how many priorities reserve headroom and reserve on every port;
+  // `alpha` the dynamic-threshold factor of each port (empty: config.pfc.alpha on every port).
   Mmu(const SwitchConfig& config, std::vector<Bytes> headroom, int lossless_classes,
-      Bytes mtu_frame);
+      Bytes mtu_frame, std::vector<double> alpha = {});
 
   // Charges a data packet arriving on (port, prio). Returns false if it must be dropped
   // (headroom overflow with PFC, buffer full without).
@@ -31,8 +32,8 @@ class Mmu {
   bool paused(int port, int prio) const { return At(port, prio).paused; }
   void SetPaused(int port, int prio, bool paused) { At(port, prio).paused = paused; }
 
-  // Current XOFF threshold on the shared bytes of one ingress queue.
-  Bytes PauseThreshold() const;
+  // Current XOFF threshold on the shared bytes of an ingress queue of `port`.
+  Bytes PauseThreshold(int port) const;
 
   // RED marking decision on an egress queue of `queue_bytes` after the departure (spec 3).
   bool ShouldMark(Bytes queue_bytes, Rng& rng) const {
@@ -42,6 +43,7 @@ class Mmu {
   static bool ShouldMark(const EcnConfig& ecn, Bytes queue_bytes, Rng& rng);
 
   Bytes headroom(int port) const { return headroom_[port]; }
+  double alpha(int port) const { return alpha_[port]; }
   Bytes shared_used() const { return shared_used_; }
   Bytes headroom_used(int port, int prio) const { return At(port, prio).headroom; }
   Bytes shared_used(int port, int prio) const { return At(port, prio).shared; }
@@ -65,6 +67,7 @@ class Mmu {
 
   SwitchConfig config_;
   std::vector<Bytes> headroom_;
+  std::vector<double> alpha_;
   Bytes shared_pool_ = 0;  // buffer minus all reserves and headrooms
   Bytes xon_offset_ = 0;
   Bytes shared_used_ = 0;

@@ -15,6 +15,21 @@ Bytes AutoHeadroom(Rate rate, Time delay, Bytes mtu_frame) {
   return BytesInTime(2 * delay, rate) + 3 * WireBytes(mtu_frame) + WireBytes(kPauseFrameBytes);
 }
 
+Bytes PortHeadroom(const PfcConfig& pfc, Rate rate, Time delay, Bytes mtu_frame) {
+  switch (pfc.headroom_rule) {
+    case PfcConfig::HeadroomRule::kAuto:
+      return AutoHeadroom(rate, delay, mtu_frame);
+    case PfcConfig::HeadroomRule::kHpcc: {
+      // HPCC ns-3 third.cc: rate (bps) * delay (whole ns) / 8 / 1e9 * 3, in integers.
+      const __int128 one_way = static_cast<__int128>(rate) * (delay / kNanosecond) / 8 / 1000000000;
+      return static_cast<Bytes>(std::min<__int128>(3 * one_way, INT64_MAX / 4));
+    }
+    case PfcConfig::HeadroomRule::kFixed:
+      break;
+  }
+  return pfc.headroom;
+}
+
 Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
   const TopologyConfig& topo = s.topology;
   const int num_hosts = topo.hosts;
@@ -74,8 +89,7 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
     std::vector<Bytes> headroom;
     for (int p = 0; p < switches_[sw]->num_ports(); ++p) {
       const Link& link = switches_[sw]->port(p).link();
-      headroom.push_back(s.sw.pfc.headroom_auto ? AutoHeadroom(link.rate(), link.delay(), mtu_frame)
-                                                : s.sw.pfc.headroom);
+      headroom.push_back(PortHeadroom(s.sw.pfc, link.rate(), link.delay(), mtu_frame));
     }
     switches_[sw]->InitMmu(lossless, mtu_frame, std::move(headroom));
   }
@@ -83,7 +97,23 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
 
   for (auto& h : hosts_) h->SetCongestionControl(cc_factory_.Make(&sim_, h.get()));
 
-  // Flows: ids in scenario order; the UDP source port is drawn per flow for ECMP entropy.
+  // Flows: ids in scenario order; the UDP source port is drawn per flow for ECMP entropy, or
+  // numbered as HPCC ns-3 does when its hash is emulated.
+  const bool hpcc_ecmp = s.sw.ecmp_hash == SwitchConfig::EcmpHash::kHpcc;
+  std::vector<uint16_t> hpcc_sports;
+  if (hpcc_ecmp) {
+    std::vector<std::pair<int, int>> src_dst;
+    for (const FlowSpec& f : s.flows) src_dst.emplace_back(f.src, f.dst);
+    hpcc_sports = HpccSourcePorts(src_dst);
+    for (int h = 0; h < num_hosts; ++h) hpcc_keys_.host_ip.push_back(HpccNodeIp(topo.hpcc_id(h)));
+    for (size_t i = 0; i < s.flows.size(); ++i) {
+      hpcc_keys_.flow_ports.push_back(hpcc_sports[i] | static_cast<uint32_t>(s.flows[i].dport)
+                                                           << 16);
+    }
+    for (int sw = 0; sw < topo.switches; ++sw) {
+      switches_[sw]->SetHpccEcmp(&hpcc_keys_, topo.hpcc_id(num_hosts + sw));
+    }
+  }
   Rng sport_rng(s.seed, 11);
   flows_.resize(s.flows.size());
   for (size_t i = 0; i < s.flows.size(); ++i) {
@@ -96,6 +126,7 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
     f.start = spec.start;
     f.priority = static_cast<uint8_t>(spec.priority);
     f.sport = static_cast<uint16_t>(49152 + sport_rng.Below(16384));
+    if (hpcc_ecmp) f.sport = hpcc_sports[i];
     f.total_packets = static_cast<uint32_t>((spec.size + s.host.mtu - 1) / s.host.mtu);
   }
   for (auto& h : hosts_) {
@@ -108,8 +139,22 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
 }
 
 void Network::BuildRoutes() {
-  const int num_hosts = scenario_.topology.hosts;
-  routes_ = std::make_unique<RouteTable>(num_hosts, adjacency_);
+  const TopologyConfig& topo = scenario_.topology;
+  const int num_hosts = topo.hosts;
+  if (scenario_.sw.ecmp_hash == SwitchConfig::EcmpHash::kHpcc) {
+    // HPCC ns-3 searches routes over its nodes in the order of their addresses in memory
+    // (std::map keyed by Ptr<Node>). Its switches are objects of over 2 MB (SwitchNode's
+    // m_bytes table), so glibc maps each one separately, and Linux places every new mapping
+    // below the last: later switches come first. Hosts are small heap objects below them.
+    // On the fat tree this order matches HPCC's per-flow FCTs best (docs/validation.md).
+    std::vector<int> rank(topo.num_nodes());
+    for (int n = 0; n < topo.num_nodes(); ++n) {
+      rank[n] = topo.is_host(n) ? topo.hpcc_id(n) - (1 << 30) : -topo.hpcc_id(n);
+    }
+    routes_ = std::make_unique<RouteTable>(num_hosts, adjacency_, &rank);
+  } else {
+    routes_ = std::make_unique<RouteTable>(num_hosts, adjacency_);
+  }
   for (size_t sw = 0; sw < switches_.size(); ++sw) {
     switches_[sw]->SetRoutes(routes_.get(), static_cast<int>(sw));
   }
@@ -136,6 +181,7 @@ std::vector<LinkSpec> Network::PathOf(const Flow& f) const {
   probe.src = f.src;
   probe.dst = f.dst;
   probe.sport = f.sport;
+  probe.flow = f.id;
   int node = f.src;
   int port = 0;
   while (node != f.dst && path.size() <= adjacency_.size()) {

@@ -8,6 +8,7 @@
 #include "cc/factory.h"
 #include "core/simulator.h"
 #include "net/flow.h"
+#include "net/hpcc_ecmp.h"
 #include "net/packet.h"
 #include "net/rdma_nic.h"
 #include "net/routing.h"
@@ -70,6 +71,7 @@ class Network {
   std::vector<std::unique_ptr<RdmaNic>> hosts_;
   std::vector<std::unique_ptr<SwitchNode>> switches_;
   std::unique_ptr<RouteTable> routes_;
+  HpccEcmpKeys hpcc_keys_;  // switch.ecmp_hash = "hpcc" only
   // For every node, its ports' peers: (peer node, peer port).
   std::vector<std::vector<std::pair<int, int>>> adjacency_;
   int flows_done_ = 0;
@@ -80,5 +82,8 @@ class Network {
 // during two propagation delays (PAUSE travelling up, data already on the wire coming down)
 // plus a frame in transmission at each end and one more for the frame that crossed XOFF.
 Bytes AutoHeadroom(Rate rate, Time delay, Bytes mtu_frame);
+// The headroom a port on a link of `rate` and `delay` gets under `pfc`'s rule (auto, HPCC's or
+// a fixed size).
+Bytes PortHeadroom(const PfcConfig& pfc, Rate rate, Time delay, Bytes mtu_frame);
 
 }  // namespace dcqcn

@@ -5,7 +5,8 @@
 
 namespace dcqcn {
 
-RouteTable::RouteTable(int hosts, const std::vector<std::vector<std::pair<int, int>>>& adjacency) {
+RouteTable::RouteTable(int hosts, const std::vector<std::vector<std::pair<int, int>>>& adjacency,
+                       const std::vector<int>* visit_rank) {
   const int nodes = static_cast<int>(adjacency.size());
   const int switches = nodes - hosts;
   host_switch_.assign(hosts, -1);
@@ -28,31 +29,52 @@ RouteTable::RouteTable(int hosts, const std::vector<std::vector<std::pair<int, i
 
   // dist[s] from each group's switch over switch-to-switch links; next hops are the ports
   // towards a neighbour one step closer. Stored group-major so each search appends in order.
+  // Each switch's neighbours (their switch indices) in the order the search visits them.
+  std::vector<std::vector<int>> neighbours(switches);
+  for (int s = 0; s < switches; ++s) {
+    for (auto [v, _] : adjacency[hosts + s]) {
+      if (v >= hosts) neighbours[s].push_back(v - hosts);
+    }
+    if (visit_rank != nullptr) {
+      std::stable_sort(neighbours[s].begin(), neighbours[s].end(), [&](int a, int b) {
+        return (*visit_rank)[hosts + a] < (*visit_rank)[hosts + b];
+      });
+    }
+  }
   std::vector<int> dist(switches);
+  std::vector<int> reached(switches);  // position in the search order
   std::vector<int> frontier;
+  std::vector<uint16_t> hops;
   begin_.reserve(static_cast<size_t>(switches) * num_groups_ + 1);
   for (int g = 0; g < num_groups_; ++g) {
     std::fill(dist.begin(), dist.end(), -1);
     dist[group_switch[g]] = 0;
     frontier.assign(1, group_switch[g]);
+    reached[group_switch[g]] = 0;
     for (size_t i = 0; i < frontier.size(); ++i) {
       int u = frontier[i];
-      for (auto [v, _] : adjacency[hosts + u]) {
-        if (v < hosts || dist[v - hosts] >= 0) continue;
-        dist[v - hosts] = dist[u] + 1;
-        frontier.push_back(v - hosts);
+      for (int v : neighbours[u]) {
+        if (dist[v] >= 0) continue;
+        dist[v] = dist[u] + 1;
+        reached[v] = static_cast<int>(frontier.size());
+        frontier.push_back(v);
       }
     }
     for (int s = 0; s < switches; ++s) {
       begin_.push_back(static_cast<uint32_t>(ports_.size()));
       if (dist[s] <= 0) continue;
       const auto& ports = adjacency[hosts + s];
+      hops.clear();
       for (size_t p = 0; p < ports.size(); ++p) {
         int v = ports[p].first;
-        if (v >= hosts && dist[v - hosts] == dist[s] - 1) {
-          ports_.push_back(static_cast<uint16_t>(p));
-        }
+        if (v >= hosts && dist[v - hosts] == dist[s] - 1) hops.push_back(static_cast<uint16_t>(p));
       }
+      if (visit_rank != nullptr) {
+        std::stable_sort(hops.begin(), hops.end(), [&](uint16_t a, uint16_t b) {
+          return reached[ports[a].first - hosts] < reached[ports[b].first - hosts];
+        });
+      }
+      ports_.insert(ports_.end(), hops.begin(), hops.end());
     }
   }
   begin_.push_back(static_cast<uint32_t>(ports_.size()));

@@ -14,7 +14,11 @@ class RouteTable {
  public:
   // `adjacency[node]` lists (peer node, peer port) per local port; nodes 0..hosts-1 are hosts,
   // the rest switches (switch index = node - hosts).
-  RouteTable(int hosts, const std::vector<std::vector<std::pair<int, int>>>& adjacency);
+  // `visit_rank` (optional, per node): the route search visits a switch's neighbours in
+  // increasing rank, and each set of next hops is listed in the order the search reached them
+  // (HPCC ns-3's CalculateRoute); without it, next hops are listed in port order.
+  RouteTable(int hosts, const std::vector<std::vector<std::pair<int, int>>>& adjacency,
+             const std::vector<int>* visit_rank = nullptr);
 
   // Equal-cost egress ports at switch `sw` towards host `dst` (empty if unreachable).
   std::pair<const uint16_t*, uint32_t> Ports(int sw, int dst) const {

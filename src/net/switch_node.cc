@@ -90,15 +90,28 @@ SwitchPort& SwitchNode::AddPort() {
 }
 
 void SwitchNode::InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Bytes> headroom) {
-  mmu_ = std::make_unique<Mmu>(config_, std::move(headroom), lossless_classes, mtu_frame);
+  // ECN thresholds and the PFC alpha of each port follow its link rate.
+  std::vector<double> alpha;
   port_ecn_.clear();
-  for (const auto& port : ports_) port_ecn_.push_back(config_.ecn.ForPortRate(port->rate()));
+  for (const auto& port : ports_) {
+    port_ecn_.push_back(config_.ecn.ForPortRate(port->rate()));
+    alpha.push_back(config_.pfc.AlphaForRate(port->rate()));
+  }
+  mmu_ = std::make_unique<Mmu>(config_, std::move(headroom), lossless_classes, mtu_frame,
+                               std::move(alpha));
   refresh_gen_.assign(ports_.size() * kNumPriorities, 0);
 }
 
 int SwitchNode::RoutePort(const Packet& p) const {
   auto [ports, n] = routes_->Ports(index_, p.dst);
   if (n == 1) return ports[0];
+  if (hpcc_keys_ != nullptr) {
+    // ACKs, NACKs and CNPs travel back with the addresses and the ports swapped.
+    uint32_t udp = hpcc_keys_->flow_ports[p.flow];
+    if (p.type != PacketType::kData) udp = udp >> 16 | udp << 16;
+    const uint32_t key[3] = {hpcc_keys_->host_ip[p.src], hpcc_keys_->host_ip[p.dst], udp};
+    return ports[HpccEcmpHash(key, hpcc_seed_) % n];
+  }
   // ECMP: hash of the 5-tuple (protocol and destination port are fixed for RoCEv2) with a
   // per-switch seed, so that consecutive tiers do not make the same choice.
   uint64_t h = hash_seed_ ^ (static_cast<uint64_t>(p.src) << 32) ^ static_cast<uint32_t>(p.dst);

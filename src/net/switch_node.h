@@ -9,6 +9,7 @@
 
 #include "core/rng.h"
 #include "net/egress_port.h"
+#include "net/hpcc_ecmp.h"
 #include "net/mmu.h"
 #include "net/node.h"
 #include "net/packet.h"
@@ -74,6 +75,11 @@ class SwitchNode : public Node, public EventHandler {
     index_ = index;
   }
   void InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Bytes> headroom);
+  // Hash as HPCC ns-3 does (switch.ecmp_hash = "hpcc"), seeded with `hpcc_node_id`.
+  void SetHpccEcmp(const HpccEcmpKeys* keys, int hpcc_node_id) {
+    hpcc_keys_ = keys;
+    hpcc_seed_ = static_cast<uint32_t>(hpcc_node_id);
+  }
 
   void Receive(Packet* p, int port) override;
   void HandleEvent(uint32_t kind, uint64_t arg) override;  // PFC refresh timers
@@ -85,6 +91,8 @@ class SwitchNode : public Node, public EventHandler {
   int num_ports() const { return static_cast<int>(ports_.size()); }
   SwitchPort& port(int i) { return *ports_[i]; }
   const Mmu& mmu() const { return *mmu_; }
+  // RED thresholds of port `p` (by its link rate).
+  const EcnConfig& port_ecn(int p) const { return port_ecn_[p]; }
   int RoutePort(const Packet& p) const;
   const SwitchPort& port(int i) const { return *ports_[i]; }
 
@@ -98,6 +106,8 @@ class SwitchNode : public Node, public EventHandler {
   SwitchConfig config_;
   int node_id_;
   uint64_t hash_seed_;
+  const HpccEcmpKeys* hpcc_keys_ = nullptr;  // set: HPCC ns-3's hash
+  uint32_t hpcc_seed_ = 0;
   Rng rng_;
   std::vector<std::unique_ptr<SwitchPort>> ports_;
   const RouteTable* routes_ = nullptr;

@@ -123,15 +123,25 @@ std::string ResolvedToml(const Scenario& s) {
   const SwitchConfig& sw = s.sw;
   out += "\n[switch]\n";
   quoted("buffer", FormatSize(sw.buffer));
+  quoted("ecmp_hash", sw.ecmp_hash == SwitchConfig::EcmpHash::kHpcc ? "hpcc" : "dcqcn");
   out += "\n[switch.pfc]\n";
   line("enabled", Bool(sw.pfc.enabled));
   quoted("threshold", sw.pfc.dynamic_threshold ? "dynamic" : FormatSize(sw.pfc.static_threshold));
   line("alpha", TomlFloat(sw.pfc.alpha));
-  quoted("headroom", sw.pfc.headroom_auto ? "auto" : FormatSize(sw.pfc.headroom));
+  using Rule = PfcConfig::HeadroomRule;
+  quoted("headroom", sw.pfc.headroom_rule == Rule::kAuto   ? "auto"
+                     : sw.pfc.headroom_rule == Rule::kHpcc ? "hpcc"
+                                                           : FormatSize(sw.pfc.headroom));
   quoted("reserve", FormatSize(sw.pfc.reserve));
   quoted("xon_offset", FormatSize(sw.pfc.xon_offset));
   line("pause_quanta", std::to_string(sw.pfc.pause_quanta));
   line("pause_until_resume", Bool(sw.pfc.pause_until_resume));
+  std::string alpha_by_rate;
+  for (const PfcConfig::ForRate& r : sw.pfc.by_rate) {
+    alpha_by_rate += fmt::format("{}{{rate = {}, alpha = {}}}", alpha_by_rate.empty() ? "" : ", ",
+                                 TomlQuote(FormatRate(r.rate)), TomlFloat(r.alpha));
+  }
+  line("by_rate", "[" + alpha_by_rate + "]");
   out += "\n[switch.ecn]\n";
   line("enabled", Bool(sw.ecn.enabled));
   quoted("kmin", FormatSize(sw.ecn.kmin));
@@ -201,6 +211,7 @@ std::string ResolvedToml(const Scenario& s) {
     quoted("start", FormatTime(f.start));
     line("priority", std::to_string(f.priority));
     if (!f.tag.empty()) quoted("tag", f.tag);
+    if (f.dport != kRoceUdpPort) line("dport", std::to_string(f.dport));
   }
   return out;
 }

@@ -44,6 +44,10 @@ struct TopologyConfig {
   // custom: links as written by the user (resolved to node ids in `links`).
   std::vector<LinkSpec> links;  // every topology: the built cable list
   int num_nodes() const { return hosts + switches; }
+  // Node `node`'s id in the HPCC topology file (itself when the topology is not from a file).
+  int hpcc_id(int node) const {
+    return node < static_cast<int>(hpcc_ids.size()) ? hpcc_ids[node] : node;
+  }
   bool is_host(int node) const { return node < hosts; }
   // "h3" for host 3, "s0" for the first switch: the names scenario files and outputs use.
   std::string node_name(int node) const {
@@ -53,15 +57,34 @@ struct TopologyConfig {
 
 struct PfcConfig {
   bool enabled = true;
-  bool dynamic_threshold = true;    // Broadcom dynamic threshold (paper testbed, Trident II)
-  double alpha = 0.125;             // XOFF at alpha * free shared buffer; HPCC shift 3 = 1/8
-  Bytes static_threshold = 0;       // when !dynamic_threshold
-  bool headroom_auto = true;        // spec 4.5: 2 * one-way BDP + 3 MTU frames + PFC frame
-  Bytes headroom = 0;               // per (ingress port, priority) when !headroom_auto
+  bool dynamic_threshold = true;  // Broadcom dynamic threshold (paper testbed, Trident II)
+  double alpha = 0.125;           // XOFF at alpha * free shared buffer; HPCC shift 3 = 1/8
+  Bytes static_threshold = 0;     // when !dynamic_threshold
+  // Headroom per (ingress port, lossless priority), from each port's link:
+  //  kAuto:  spec 4.5, 2 * one-way BDP + 3 MTU frames + a PFC frame;
+  //  kHpcc:  3 * one-way BDP in whole bytes (HPCC ns-3 third.cc: rate * delay / 8 / 1e9 * 3);
+  //  kFixed: `headroom` bytes on every port.
+  enum class HeadroomRule { kAuto, kHpcc, kFixed };
+  HeadroomRule headroom_rule = HeadroomRule::kAuto;
+  Bytes headroom = 0;               // when kFixed
   Bytes reserve = 4000;             // guaranteed bytes per (ingress port, priority); HPCC 4 KB
   Bytes xon_offset = 0;             // 0 = 2 MTU frames below XOFF (paper); HPCC uses 3 KB
   int pause_quanta = 65535;         // 802.1Qbb maximum; refreshed before expiry while congested
   bool pause_until_resume = false;  // HPCC semantics: a PAUSE lasts until an explicit RESUME
+  // Ports whose link has one of these rates use its alpha instead (HPCC ns-3 halves its
+  // threshold shift per doubling of a port's rate over the hosts': 1/2 on 400G with 100G NICs).
+  struct ForRate {
+    Rate rate = 0;
+    double alpha = 0;
+  };
+  std::vector<ForRate> by_rate;
+  // The dynamic-threshold alpha of a port of `rate`.
+  double AlphaForRate(Rate rate) const {
+    for (const ForRate& r : by_rate) {
+      if (r.rate == rate) return r.alpha;
+    }
+    return alpha;
+  }
 };
 
 struct EcnConfig {
@@ -95,6 +118,14 @@ struct EcnConfig {
 
 struct SwitchConfig {
   Bytes buffer = 12000000;  // paper testbed: Arista 7050QX32, 12 MB shared
+  // How a switch picks among equal-cost next hops for a flow:
+  //  kDcqcn: a 64-bit mix of (source, destination, UDP source port) with a per-switch seed
+  //          drawn from the run's seed;
+  //  kHpcc:  HPCC ns-3's SwitchNode::GetOutDev: murmur3 of (sip, dip, sport | dport << 16)
+  //          seeded with the switch's node id, over next hops in that simulator's order, with
+  //          its addresses and source ports (docs/validation.md).
+  enum class EcmpHash { kDcqcn, kHpcc };
+  EcmpHash ecmp_hash = EcmpHash::kDcqcn;
   PfcConfig pfc;
   EcnConfig ecn;
 };
@@ -129,6 +160,9 @@ struct FlowSpec {
   Time start = 0;
   int priority = 3;  // 802.1p class of the data; 1..7 (0 is the control queue)
   std::string tag;   // label for per-tag metrics; generated flows get their workload's tag
+  // UDP destination port: RoCEv2's 4791; HPCC flow files give their own (100). Only the HPCC
+  // ECMP hash reads it.
+  uint16_t dport = kRoceUdpPort;
 };
 
 struct WorkloadConfig {

@@ -205,9 +205,13 @@ class Loader {
   int64_t ReadQuantity(const toml::node& node, const std::string& key, Bound bound,
                        std::string_view noun, std::string_view example, std::string_view units,
                        Parse parse) const;
-  // A size, or the string `word` ("dynamic", "auto"); nullopt means the word.
+  // A size, or the string `word` ("dynamic", "auto"); nullopt means the word. `words`: how the
+  // error message lists the accepted words (default: `word` quoted).
   std::optional<Bytes> ReadSizeOrWord(const Section& sec, std::string_view key,
-                                      std::string_view word, Bound bound) const;
+                                      std::string_view word, Bound bound,
+                                      std::string_view words = {}) const;
+  // The tables of `sec`.by_rate (per-link-rate settings), each with exactly `keys`.
+  std::vector<Section> ReadByRate(const Section& sec, std::vector<std::string_view> keys) const;
 
   void ReadTopology(const Section& sec, TopologyConfig& topo) const;
   void ReadLinks(const Section& sec, TopologyConfig& topo) const;
@@ -489,7 +493,8 @@ Bytes Loader::ReadSize(const Section& sec, std::string_view key, Bytes fallback,
 }
 
 std::optional<Bytes> Loader::ReadSizeOrWord(const Section& sec, std::string_view key,
-                                            std::string_view word, Bound bound) const {
+                                            std::string_view word, Bound bound,
+                                            std::string_view words) const {
   const toml::node* node = sec.Get(key);
   if (const auto* v = node ? node->as_string() : nullptr; v && v->get() == word) {
     return std::nullopt;
@@ -499,9 +504,10 @@ std::optional<Bytes> Loader::ReadSizeOrWord(const Section& sec, std::string_view
   std::optional<Bytes> value = text ? ParseSize(text->get()) : std::nullopt;
   if (!value || *value < 0 || (bound == Bound::kPositive && *value == 0)) {
     Fail(sec.Key(key), node,
-         fmt::format("expected \"{}\" or a {} size such as \"24.47KB\" (units: B KB MB GB KiB "
+         fmt::format("expected {} or a {} size such as \"24.47KB\" (units: B KB MB GB KiB "
                      "MiB GiB), got {}",
-                     word, adjective, Got(*node)));
+                     words.empty() ? fmt::format("\"{}\"", word) : std::string(words), adjective,
+                     Got(*node)));
   }
   return value;
 }
@@ -701,16 +707,33 @@ void Loader::ReadSwitch(const Section& sec, SwitchConfig& sw) const {
          fmt::format("expected a number > 0 (the dynamic-threshold factor), got {}",
                      TomlFloat(p.alpha)));
   }
-  if (pfc.Get("headroom") != nullptr) {
-    std::optional<Bytes> h = ReadSizeOrWord(pfc, "headroom", "auto", Bound::kNonNegative);
-    p.headroom_auto = !h.has_value();
-    p.headroom = h.value_or(0);
+  if (const toml::node* node = pfc.Get("headroom")) {
+    using Rule = PfcConfig::HeadroomRule;
+    if (const auto* word = node->as_string(); word && word->get() == "hpcc") {
+      p.headroom_rule = Rule::kHpcc;
+    } else {
+      std::optional<Bytes> h =
+          ReadSizeOrWord(pfc, "headroom", "auto", Bound::kNonNegative, "\"auto\", \"hpcc\"");
+      p.headroom_rule = h.has_value() ? Rule::kFixed : Rule::kAuto;
+      p.headroom = h.value_or(0);
+    }
   }
   p.reserve = ReadSize(pfc, "reserve", p.reserve, Bound::kNonNegative);
   p.xon_offset = ReadSize(pfc, "xon_offset", p.xon_offset, Bound::kNonNegative);
   p.pause_quanta = static_cast<int>(ReadInt(pfc, "pause_quanta", p.pause_quanta, 1, 65535,
                                             "an integer number of 512-bit quanta"));
   p.pause_until_resume = ReadBool(pfc, "pause_until_resume", p.pause_until_resume);
+  for (const Section& r : ReadByRate(pfc, {"rate", "alpha"})) {
+    PfcConfig::ForRate f;
+    f.rate = ReadRate(r, "rate", 0, Bound::kPositive);
+    f.alpha = ReadDouble(r, "alpha", 0);
+    if (!(f.alpha > 0)) {
+      Fail(r.Key("alpha"), r.Get("alpha"),
+           fmt::format("expected a number > 0 (the dynamic-threshold factor), got {}",
+                       TomlFloat(f.alpha)));
+    }
+    p.by_rate.push_back(f);
+  }
 
   const Section ecn = Sub(sec, "ecn");
   CheckKeys(ecn, kEcnSchema);
@@ -730,39 +753,50 @@ void Loader::ReadSwitch(const Section& sec, SwitchConfig& sw) const {
          fmt::format("expected kmin <= kmax, got kmin = \"{}\" > kmax = \"{}\"", FormatSize(e.kmin),
                      FormatSize(e.kmax)));
   }
-  if (const toml::node* node = ecn.Get("by_rate")) {
-    const toml::array* list = node->as_array();
-    if (list == nullptr) {
-      Fail(ecn.Key("by_rate"), node,
-           fmt::format("expected an array of tables {{rate, kmin, kmax, pmax}}, got {}",
-                       Got(*node)));
+  for (const Section& r : ReadByRate(ecn, {"rate", "kmin", "kmax", "pmax"})) {
+    EcnConfig::ForRate f;
+    f.rate = ReadRate(r, "rate", 0, Bound::kPositive);
+    f.kmin = ReadSize(r, "kmin", 0, Bound::kNonNegative);
+    f.kmax = ReadSize(r, "kmax", 0, Bound::kPositive);
+    f.pmax = ReadDouble(r, "pmax", 0);
+    if (!(f.pmax > 0 && f.pmax <= 1)) {
+      Fail(r.Key("pmax"), r.Get("pmax"), "expected a marking probability in (0, 1]");
     }
-    for (size_t i = 0; i < list->size(); ++i) {
-      const Section r{list->get(i)->as_table(), fmt::format("{}[{}]", ecn.Key("by_rate"), i)};
-      if (r.table == nullptr) {
-        Fail(r.path, list->get(i), fmt::format("expected a table, got {}", Got(*list->get(i))));
-      }
-      for (auto&& [key, value] : *r.table) {
-        if (key.str() != "rate" && key.str() != "kmin" && key.str() != "kmax" &&
-            key.str() != "pmax") {
-          Fail(r.Key(key.str()), &value, "unknown key (known keys: rate, kmin, kmax, pmax)");
-        }
-      }
-      for (std::string_view required : {"rate", "kmin", "kmax", "pmax"}) {
-        if (r.Get(required) == nullptr) Fail(r.Key(required), r.table, "required");
-      }
-      EcnConfig::ForRate f;
-      f.rate = ReadRate(r, "rate", 0, Bound::kPositive);
-      f.kmin = ReadSize(r, "kmin", 0, Bound::kNonNegative);
-      f.kmax = ReadSize(r, "kmax", 0, Bound::kPositive);
-      f.pmax = ReadDouble(r, "pmax", 0);
-      if (!(f.pmax > 0 && f.pmax <= 1)) {
-        Fail(r.Key("pmax"), r.Get("pmax"), "expected a marking probability in (0, 1]");
-      }
-      if (f.kmin > f.kmax) Fail(r.Key("kmin"), r.Get("kmin"), "expected kmin <= kmax");
-      e.by_rate.push_back(f);
-    }
+    if (f.kmin > f.kmax) Fail(r.Key("kmin"), r.Get("kmin"), "expected kmin <= kmax");
+    e.by_rate.push_back(f);
   }
+  sw.ecmp_hash = ReadString(sec, "ecmp_hash", "dcqcn", {"dcqcn", "hpcc"}) == "hpcc"
+                     ? SwitchConfig::EcmpHash::kHpcc
+                     : SwitchConfig::EcmpHash::kDcqcn;
+}
+
+std::vector<Section> Loader::ReadByRate(const Section& sec,
+                                        std::vector<std::string_view> keys) const {
+  std::vector<Section> tables;
+  const toml::node* node = sec.Get("by_rate");
+  if (node == nullptr) return tables;
+  const std::string fields = fmt::format("{}", fmt::join(keys, ", "));
+  const toml::array* list = node->as_array();
+  if (list == nullptr) {
+    Fail(sec.Key("by_rate"), node,
+         fmt::format("expected an array of tables {{{}}}, got {}", fields, Got(*node)));
+  }
+  for (size_t i = 0; i < list->size(); ++i) {
+    const Section r{list->get(i)->as_table(), fmt::format("{}[{}]", sec.Key("by_rate"), i)};
+    if (r.table == nullptr) {
+      Fail(r.path, list->get(i), fmt::format("expected a table, got {}", Got(*list->get(i))));
+    }
+    for (auto&& [key, value] : *r.table) {
+      if (std::find(keys.begin(), keys.end(), key.str()) == keys.end()) {
+        Fail(r.Key(key.str()), &value, fmt::format("unknown key (known keys: {})", fields));
+      }
+    }
+    for (std::string_view required : keys) {
+      if (r.Get(required) == nullptr) Fail(r.Key(required), r.table, "required");
+    }
+    tables.push_back(r);
+  }
+  return tables;
 }
 
 void Loader::ReadHost(const Section& sec, HostConfig& host) const {
@@ -877,6 +911,8 @@ void Loader::ReadFlows(const Section& root, Scenario& s) {
     flow.priority =
         static_cast<int>(ReadInt(f, "priority", flow.priority, 1, 7, "an 802.1p priority"));
     if (f.Get("tag") != nullptr) flow.tag = ReadTag(f);
+    flow.dport =
+        static_cast<uint16_t>(ReadInt(f, "dport", flow.dport, 0, UINT16_MAX, "a UDP port number"));
     s.flows.push_back(flow);
     flow_nodes_.push_back(f.table);
   }

@@ -76,6 +76,12 @@ constexpr KeySchema kSwitchKeys[] = {
      "Priority flow control (802.1Qbb) and the buffer accounting behind it."},
     {"ecn", K::kTable, "table", "", "the paper's RED at 40G",
      "ECN marking at egress: DCQCN's congestion point."},
+    {"ecmp_hash", K::kValue, "string", "", "\"dcqcn\"",
+     "How a switch picks among equal-cost next hops for a flow: \"dcqcn\" (a 64-bit mix of "
+     "source, destination and UDP source port with a per-switch seed from the run's seed) or "
+     "\"hpcc\" (HPCC ns-3: murmur3 of source IP, destination IP and the UDP ports, seeded with "
+     "the switch's node id, over next hops in that simulator's order; source ports count from "
+     "10000 per host pair)."},
 };
 
 constexpr KeySchema kPfcKeys[] = {
@@ -87,10 +93,10 @@ constexpr KeySchema kPfcKeys[] = {
      "the free shared buffer (Broadcom's dynamic threshold, the paper testbed's Trident II)."},
     {"alpha", K::kValue, "number", "", "0.125",
      "Factor of the dynamic threshold. HPCC: shift 3 = 1/8."},
-    {"headroom", K::kValue, "size or \"auto\"", "", "\"auto\"",
+    {"headroom", K::kValue, "size, \"auto\" or \"hpcc\"", "", "\"auto\"",
      "Bytes reserved per (ingress port, priority) for what arrives after XOFF; \"auto\": two "
      "one-way BDPs of the port's link plus three MTU frames and a PFC frame, which keeps PFC "
-     "lossless."},
+     "lossless; \"hpcc\": three one-way BDPs in whole bytes (HPCC ns-3's rule)."},
     {"reserve", K::kValue, "size", "", "\"4KB\"",
      "Guaranteed bytes per (ingress port, priority) before the shared buffer is used. HPCC: 4 KB."},
     {"xon_offset", K::kValue, "size", "", "depends on `host.mtu`: 2 data frames",
@@ -101,6 +107,10 @@ constexpr KeySchema kPfcKeys[] = {
      "congested."},
     {"pause_until_resume", K::kValue, "boolean", "", "false",
      "A PAUSE lasts until an explicit RESUME (HPCC's semantics) instead of its quanta."},
+    {"by_rate", K::kValue, "list of tables", "", "[]",
+     "Dynamic-threshold alpha for ports of a given link rate, e.g. `[{rate = \"400Gbps\", "
+     "alpha = 0.5}]`; other ports use alpha. HPCC ns-3 halves its shift per doubling of a port's "
+     "rate over the hosts' (1/8 at 100G, 1/2 at 400G)."},
 };
 
 constexpr KeySchema kEcnKeys[] = {
@@ -165,6 +175,9 @@ constexpr KeySchema kFlowKeys[] = {
     {"start", K::kValue, "time", "", "\"0us\"", "When the flow starts."},
     {"priority", K::kValue, "integer", "802.1p class", "3",
      "Priority of the data, 1..7 (0 is the control queue)."},
+    {"dport", K::kValue, "integer", "UDP port", "4791",
+     "UDP destination port (RoCEv2: 4791; HPCC flow files: 100). Only the \"hpcc\" ECMP hash "
+     "reads it."},
     {"tag", K::kValue, "string", "", "none",
      "A label for the flow (1 to 64 letters, digits, `_` or `-`); summary.json and sweep.csv "
      "report per tag."},

@@ -99,7 +99,7 @@ Scenario PaperSwitch() {
   Scenario s = IncastScenario(31, 100000);
   s.cc.algorithm = "dcqcn";
   s.sw.buffer = 12000000;
-  s.sw.pfc.headroom_auto = false;
+  s.sw.pfc.headroom_rule = PfcConfig::HeadroomRule::kFixed;
   s.sw.pfc.headroom = 22400;
   s.sw.pfc.alpha = 1;  // beta = 8 * alpha = 8
   return s;
@@ -168,7 +168,7 @@ TEST(BufferWarnings, StaticThreshold) {
 
 TEST(BufferWarnings, HeadroomSmallerThanInFlightBytes) {
   Scenario s = IncastScenario(8, 100000);
-  s.sw.pfc.headroom_auto = false;
+  s.sw.pfc.headroom_rule = PfcConfig::HeadroomRule::kFixed;
   s.sw.pfc.headroom = 10000;  // below the 13342 bytes a 40 Gb/s, 1 us port has in flight
   std::vector<std::string> w = BufferWarnings(s);
   ASSERT_EQ(w.size(), 1u) << Joined(w);

@@ -163,8 +163,9 @@ TEST_F(HpccConfigTest, MapsEveryKeyOntoTheScenario) {
   EXPECT_EQ(setup.dports, (std::vector<uint16_t>{100, 100}));
   EXPECT_EQ(setup.fct_output_file, (dir_ / "fct.txt").string());
   EXPECT_EQ(setup.pfc_output_file, (dir_ / "pfc.txt").string());
-  // The 400G ports get their own ECN entry (switch.ecn.by_rate); their PFC alpha still differs:
-  // one approximation warning, no others.
+  // The 400G ports get their own ECN entry (switch.ecn.by_rate) and PFC alpha 1/2
+  // (switch.pfc.by_rate: shift 3, minus one per doubling over the hosts' 100G); HPCC's headroom
+  // rule and ECMP hash; no warnings.
   ASSERT_EQ(s.sw.ecn.by_rate.size(), 1u);
   EXPECT_EQ(s.sw.ecn.by_rate[0].rate, 400 * kGbps);
   EXPECT_EQ(s.sw.ecn.by_rate[0].kmin, 1600000);
@@ -172,8 +173,13 @@ TEST_F(HpccConfigTest, MapsEveryKeyOntoTheScenario) {
   EXPECT_DOUBLE_EQ(s.sw.ecn.by_rate[0].pmax, 0.2);
   EXPECT_EQ(s.sw.ecn.ForPortRate(400 * kGbps).kmax, 6400000);
   EXPECT_EQ(s.sw.ecn.ForPortRate(100 * kGbps).kmax, s.sw.ecn.kmax);
-  EXPECT_EQ(setup.warnings.size(), 1u) << ::testing::PrintToString(setup.warnings);
-  EXPECT_TRUE(HasWarning(setup, "400Gbps at 1/2"));
+  ASSERT_EQ(s.sw.pfc.by_rate.size(), 1u);
+  EXPECT_EQ(s.sw.pfc.by_rate[0].rate, 400 * kGbps);
+  EXPECT_DOUBLE_EQ(s.sw.pfc.by_rate[0].alpha, 0.5);
+  EXPECT_DOUBLE_EQ(s.sw.pfc.AlphaForRate(100 * kGbps), 0.125);
+  EXPECT_EQ(s.sw.pfc.headroom_rule, PfcConfig::HeadroomRule::kHpcc);
+  EXPECT_EQ(s.sw.ecmp_hash, SwitchConfig::EcmpHash::kHpcc);
+  EXPECT_TRUE(setup.warnings.empty()) << ::testing::PrintToString(setup.warnings);
 }
 
 TEST_F(HpccConfigTest, WarnsAboutWhatWeDoNotModel) {

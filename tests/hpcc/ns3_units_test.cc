@@ -43,5 +43,18 @@ TEST(Ns3Units, Seconds) {
   EXPECT_EQ(ParseSeconds("-1"), std::nullopt);
 }
 
+TEST(Ns3Units, FlowStartsAreDoublesTruncatedToNanoseconds) {
+  // The reference FCT file (fct_fat_ws30_5ms_dcqcn.txt) prints these flows' starts.
+  EXPECT_EQ(ParseNs3Seconds("2.000013072"), 2000013071 * kNanosecond);
+  EXPECT_EQ(ParseNs3Seconds("2.000014650"), 2000014649 * kNanosecond);
+  EXPECT_EQ(ParseNs3Seconds("2.000011970"), 2000011970 * kNanosecond);
+  // 2.001428604 as a double times 1e9 is 2001428603.99999999998 (a long double rounds it up).
+  EXPECT_EQ(ParseNs3Seconds("2.001428604"), 2001428603 * kNanosecond);
+  EXPECT_EQ(ParseNs3Seconds("1e-3"), 1000000 * kNanosecond);
+  EXPECT_EQ(ParseNs3Seconds("2"), 2 * kSecond);
+  EXPECT_EQ(ParseNs3Seconds("2.0000000005"), 2 * kSecond);  // below a nanosecond: dropped
+  EXPECT_EQ(ParseNs3Seconds("x"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace dcqcn

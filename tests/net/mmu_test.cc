@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "net/network.h"  // PortHeadroom
+
 namespace dcqcn {
 namespace {
 
@@ -71,9 +73,9 @@ TEST(MmuTest, DynamicThresholdShrinksAsTheSharedBufferFills) {
   c.pfc.reserve = 0;
   c.pfc.alpha = 0.5;
   Mmu mmu(c, {10000, 10000}, 1, 1066);
-  EXPECT_EQ(mmu.PauseThreshold(), 50000);
+  EXPECT_EQ(mmu.PauseThreshold(0), 50000);
   for (int i = 0; i < 20; ++i) ASSERT_TRUE(mmu.Admit(1, 3, 1000));
-  EXPECT_EQ(mmu.PauseThreshold(), 40000);  // 0.5 * (100000 - 20000)
+  EXPECT_EQ(mmu.PauseThreshold(0), 40000);  // 0.5 * (100000 - 20000)
   // Port 0 pauses when its own shared bytes reach alpha * free.
   int admitted = 0;
   while (!mmu.ShouldPause(0, 3)) {
@@ -82,6 +84,39 @@ TEST(MmuTest, DynamicThresholdShrinksAsTheSharedBufferFills) {
   }
   // q >= 0.5 * (80000 - q)  <=>  q >= 26667
   EXPECT_EQ(admitted, 27);
+}
+
+TEST(MmuTest, EachPortHasItsOwnAlpha) {
+  // HPCC ns-3 on a fat tree: 1/8 on 100G ports, 1/2 on 400G ports (shift 3 - 2 doublings).
+  SwitchConfig c;
+  c.buffer = 100000 + 2 * 10000;
+  c.pfc.reserve = 0;
+  c.pfc.alpha = 0.125;
+  Mmu mmu(c, {10000, 10000}, 1, 1066, {0.125, 0.5});
+  EXPECT_EQ(mmu.PauseThreshold(0), 12500);
+  EXPECT_EQ(mmu.PauseThreshold(1), 50000);
+  for (int i = 0; i < 13; ++i) ASSERT_TRUE(mmu.Admit(1, 3, 1000));
+  EXPECT_FALSE(mmu.ShouldPause(1, 3));  // 13000 < 0.5 * 87000
+  for (int i = 0; i < 11; ++i) ASSERT_TRUE(mmu.Admit(0, 3, 1000));
+  // Port 0's 10th KB would exceed 1/8 of the free 78000 (9750): it and the 11th go to headroom.
+  EXPECT_EQ(mmu.shared_used(0, 3), 9000);
+  EXPECT_EQ(mmu.headroom_used(0, 3), 2000);
+  EXPECT_TRUE(mmu.ShouldPause(0, 3));
+}
+
+TEST(PortHeadroom, AutoHpccAndFixedRules) {
+  PfcConfig pfc;
+  // Spec 4.5: 2 one-way BDPs + 3 MTU frames + a PAUSE frame (wire bytes).
+  EXPECT_EQ(PortHeadroom(pfc, 40 * kGbps, kMicrosecond, 1086),
+            AutoHeadroom(40 * kGbps, kMicrosecond, 1086));
+  // HPCC ns-3: rate * delay / 8 / 1e9 * 3 in integers (delay in whole ns).
+  pfc.headroom_rule = PfcConfig::HeadroomRule::kHpcc;
+  EXPECT_EQ(PortHeadroom(pfc, 100 * kGbps, kMicrosecond, 1048), 37500);
+  EXPECT_EQ(PortHeadroom(pfc, 400 * kGbps, kMicrosecond, 1048), 150000);
+  EXPECT_EQ(PortHeadroom(pfc, 25 * kGbps, 1001 * kNanosecond + 999, 1048), 3 * 3128);
+  pfc.headroom_rule = PfcConfig::HeadroomRule::kFixed;
+  pfc.headroom = 30000;
+  EXPECT_EQ(PortHeadroom(pfc, 100 * kGbps, kMicrosecond, 1048), 30000);
 }
 
 TEST(MmuTest, WithoutPfcDropsOnlyWhenTheBufferIsFull) {

@@ -36,6 +36,26 @@ TEST(RouteTableTest, LeafSpineHasEveryUplinkAsAnEqualCostPath) {
   EXPECT_EQ(down[0], 1);
 }
 
+TEST(RouteTableTest, VisitRankOrdersNextHopsAsTheSearchReachedThem) {
+  // Leaf s0 (node 4) has hosts 0,1 and uplinks to spines s2, s3 (nodes 6, 7) on ports 2, 3.
+  auto adj = Cables(8, {{0, 4}, {1, 4}, {2, 5}, {3, 5}, {4, 6}, {4, 7}, {5, 6}, {5, 7}});
+  // Without a rank: port order.
+  RouteTable plain(4, adj);
+  auto [up, n_up] = plain.Ports(0, 2);
+  ASSERT_EQ(n_up, 2u);
+  EXPECT_EQ(up[0], 2);
+  EXPECT_EQ(up[1], 3);
+  // Spine s3 (node 7) ranked first: the search from s1 reaches it first, so it leads the list.
+  const std::vector<int> rank = {0, 1, 2, 3, 10, 11, 13, 12};
+  RouteTable ranked(4, adj, &rank);
+  auto [r_up, r_n] = ranked.Ports(0, 2);
+  ASSERT_EQ(r_n, 2u);
+  EXPECT_EQ(r_up[0], 3);
+  EXPECT_EQ(r_up[1], 2);
+  // Single next hops are unaffected.
+  EXPECT_EQ(ranked.Ports(2, 3).first[0], 1);
+}
+
 TEST(RouteTableTest, UnreachableHostHasNoPorts) {
   auto adj = Cables(4, {{0, 2}, {1, 3}});  // two islands
   RouteTable routes(2, adj);

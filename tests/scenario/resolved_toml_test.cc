@@ -38,7 +38,9 @@ void ExpectSameRun(const Scenario& a, const Scenario& b) {
   EXPECT_EQ(a.sw.pfc.dynamic_threshold, b.sw.pfc.dynamic_threshold);
   EXPECT_EQ(a.sw.pfc.alpha, b.sw.pfc.alpha);  // exact, not approximately
   EXPECT_EQ(a.sw.pfc.static_threshold, b.sw.pfc.static_threshold);
-  EXPECT_EQ(a.sw.pfc.headroom_auto, b.sw.pfc.headroom_auto);
+  EXPECT_EQ(a.sw.pfc.headroom_rule, b.sw.pfc.headroom_rule);
+  EXPECT_EQ(a.sw.pfc.by_rate.size(), b.sw.pfc.by_rate.size());
+  EXPECT_EQ(a.sw.ecmp_hash, b.sw.ecmp_hash);
   EXPECT_EQ(a.sw.pfc.headroom, b.sw.pfc.headroom);
   EXPECT_EQ(a.sw.pfc.reserve, b.sw.pfc.reserve);
   EXPECT_EQ(a.sw.pfc.xon_offset, b.sw.pfc.xon_offset);

@@ -63,7 +63,7 @@ TEST(ScenarioLoader, OnlyFlowsGivesStructDefaults) {
   EXPECT_TRUE(s.sw.pfc.enabled);
   EXPECT_TRUE(s.sw.pfc.dynamic_threshold);
   EXPECT_DOUBLE_EQ(s.sw.pfc.alpha, 0.125);
-  EXPECT_TRUE(s.sw.pfc.headroom_auto);
+  EXPECT_EQ(s.sw.pfc.headroom_rule, PfcConfig::HeadroomRule::kAuto);
   EXPECT_EQ(s.sw.pfc.reserve, d.sw.pfc.reserve);
   EXPECT_EQ(s.sw.pfc.pause_quanta, 65535);
   EXPECT_EQ(s.sw.ecn.kmin, 5000);
@@ -154,7 +154,7 @@ interval = "5us"
   EXPECT_FALSE(s.sw.pfc.dynamic_threshold);
   EXPECT_EQ(s.sw.pfc.static_threshold, 24470);
   EXPECT_DOUBLE_EQ(s.sw.pfc.alpha, 0.25);
-  EXPECT_FALSE(s.sw.pfc.headroom_auto);
+  EXPECT_EQ(s.sw.pfc.headroom_rule, PfcConfig::HeadroomRule::kFixed);
   EXPECT_EQ(s.sw.pfc.headroom, 100000);
   EXPECT_EQ(s.sw.pfc.reserve, 2000);
   EXPECT_EQ(s.sw.pfc.xon_offset, 3000);
@@ -374,7 +374,7 @@ TEST(ScenarioLoader, ZeroAndNegativeQuantities) {
                                       "headroom = \"0B\"\n") +
                           kOneFlow);
   EXPECT_EQ(s.sw.pfc.reserve, 0);
-  EXPECT_FALSE(s.sw.pfc.headroom_auto);
+  EXPECT_EQ(s.sw.pfc.headroom_rule, PfcConfig::HeadroomRule::kFixed);
   EXPECT_EQ(s.sw.pfc.headroom, 0);
   EXPECT_EQ(s.sw.pfc.xon_offset, 2 * (1000 + 66));  // resolved: two MTU frames
 }
@@ -383,11 +383,11 @@ TEST(ScenarioLoader, PfcThresholdAndHeadroomForms) {
   Scenario s =
       Load(std::string("[switch.pfc]\nthreshold = \"dynamic\"\nheadroom = \"auto\"\n") + kOneFlow);
   EXPECT_TRUE(s.sw.pfc.dynamic_threshold);
-  EXPECT_TRUE(s.sw.pfc.headroom_auto);
+  EXPECT_EQ(s.sw.pfc.headroom_rule, PfcConfig::HeadroomRule::kAuto);
   s = Load(std::string("[switch.pfc]\nthreshold = \"24.47KB\"\nheadroom = \"30KB\"\n") + kOneFlow);
   EXPECT_FALSE(s.sw.pfc.dynamic_threshold);
   EXPECT_EQ(s.sw.pfc.static_threshold, 24470);
-  EXPECT_FALSE(s.sw.pfc.headroom_auto);
+  EXPECT_EQ(s.sw.pfc.headroom_rule, PfcConfig::HeadroomRule::kFixed);
   EXPECT_EQ(s.sw.pfc.headroom, 30000);
   ExpectError(std::string("[switch.pfc]\nthreshold = \"dyn\"\n") + kOneFlow,
               {"test.toml:2:", "switch.pfc.threshold", "\"dynamic\" or a"});

@@ -44,7 +44,7 @@ TEST(IncastTest, QueueStaysWithinThresholdPlusHeadroom) {
 
 TEST(IncastTest, UndersizedHeadroomDropsAndCountsThem) {
   Scenario s = IncastScenario(8, 100000);
-  s.sw.pfc.headroom_auto = false;
+  s.sw.pfc.headroom_rule = PfcConfig::HeadroomRule::kFixed;
   s.sw.pfc.headroom = 1100;  // about one frame: far below the in-flight bytes
   s.sw.pfc.dynamic_threshold = false;
   s.sw.pfc.static_threshold = 5000;
