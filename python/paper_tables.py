@@ -41,6 +41,10 @@ VICTIM = "victim"
 CONVERGENCE = "convergence"
 INCAST = "incast"
 STABILITY = {"default": "stability", "fix": "stability-fixed"}
+CNP_LIMIT = "cnp-limit"
+# The receiver NIC's CNP generator in the CNP-limit sweep: cc.cnp_service_time -> row label.
+CNP_GENERATORS = {"0us": "unlimited", "250ns": "ConnectX-4, 0.25 us",
+                  "2500ns": "ConnectX-3 Pro, 2.5 us", "5us": "ConnectX-3 Pro, 5 us"}
 # Parameter sensitivity: (folder, knob, how a row's value is printed from its sweep.csv row).
 SENSITIVITY = [
     ("sens-ecn", "Kmax / Pmax",
@@ -324,7 +328,7 @@ def _last_pause(sweep_dir, r):
         return ""
     path = os.path.join(sweep_dir, r["dir"], "timeseries", "pfc.csv")
     if not os.path.isfile(path):
-        raise InputError(f"{path}: missing (incast_sweep.toml must record pfc)")
+        raise InputError(f"{path}: missing (the scenario must record pfc)")
     p = pd.read_csv(path)
     p = p[p["paused"] == 1]
     return ms(p["time_ns"].max(), 2) if len(p) else ""
@@ -345,6 +349,63 @@ def table_stability(out):
     return markdown(["N", "default: mean / std of queue (KB)", "fix: mean / std of queue (KB)",
                      "utilisation default / fix", "max queue default / fix (MB)",
                      "PAUSE default / fix"], rows)
+
+
+def _first_cuts(run_dir, start_ns):
+    """(flows in rate.csv, when the last of them was first cut below its starting rate, in ns
+    after start_ns; None if one never was) from a run's timeseries/rate.csv."""
+    path = os.path.join(run_dir, "timeseries", "rate.csv")
+    if not os.path.isfile(path):
+        raise InputError(f"{path}: missing (cnp_limit.toml must record rate)")
+    r = pd.read_csv(path).sort_values(["flow_id", "time_ns"], kind="stable")
+    start = r.groupby("flow_id")["rc_gbps"].transform("first")
+    cut = r[r["rc_gbps"] < start].groupby("flow_id")["time_ns"].min()
+    flows = r["flow_id"].nunique()
+    return flows, (cut.max() - start_ns if len(cut) == flows and flows else None)
+
+
+def _paused_share(run_dir, s, senders):
+    """The mean share of the active interval that a sender's link was paused: each PAUSE frame
+    a host received (timeseries/pfc.csv) pauses its (port, priority) until the RESUME that
+    follows it, or until the end of the run."""
+    path = os.path.join(run_dir, "timeseries", "pfc.csv")
+    if not os.path.isfile(path):
+        raise InputError(f"{path}: missing (cnp_limit.toml must record pfc)")
+    p = pd.read_csv(path)
+    p = p[p["node"].astype(str).str.startswith("h")]
+    end, start = float(s["sim_time_ns"]), float(s["active_start_ns"])
+    paused = 0.0
+    for _, g in p.sort_values("time_ns", kind="stable").groupby(["node", "port", "priority"]):
+        since = None
+        for t, on in zip(g["time_ns"], g["paused"]):
+            if on == 1 and since is None:
+                since = t
+            elif on == 0 and since is not None:
+                paused += t - since
+                since = None
+        if since is not None:
+            paused += end - since
+    return paused / (senders * (end - start)) if senders and end > start else None
+
+
+def table_cnp_limit(out):
+    d = folder(out, CNP_LIMIT)
+    t, src = sweep(d), os.path.join(d, "sweep.csv")
+    rows = []
+    for n in sorted(t["workload.senders"].unique()):
+        for key, label in CNP_GENERATORS.items():
+            r = row(t, {"workload.senders": n, "cc.cnp_service_time": key}, src)
+            run_dir = os.path.join(d, r["dir"])
+            s = summary(run_dir)
+            flows, last_cut = _first_cuts(run_dir, float(s["active_start_ns"]))
+            cut = "never" if last_cut is None else num(last_cut / 1e3, 0)
+            rows.append([str(n), label, cut, count(r["cnps"]), num(r["max_queue_bytes"] / 1e6),
+                         count(r["pfc_pause_frames"]), _last_pause(d, r),
+                         pct(_paused_share(run_dir, s, int(n))),
+                         pct(r["bottleneck.utilisation"])])
+    return markdown(["senders", "CNP generator", "last flow's first cut (us)", "CNPs",
+                     "peak queue (MB)", "PAUSE frames", "last PAUSE (ms)", "senders paused",
+                     "bottleneck busy"], rows)
 
 
 # summary.json convergence.status -> the table's short form.
@@ -390,6 +451,7 @@ TABLES = {
     "incast": table_incast,
     "stability": table_stability,
     "sensitivity": table_sensitivity,
+    "cnp-limit": table_cnp_limit,
 }
 
 

@@ -9,8 +9,10 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string_view>
 #include <thread>
@@ -21,6 +23,7 @@
 #include "fluid/fluid_model.h"
 #include "fluid/oscillation.h"
 #include "net/headers.h"
+#include "net/network.h"
 #include "output/atomic_file.h"
 #include "output/staged_folder.h"
 #include "scenario/scenario_loader.h"
@@ -41,37 +44,182 @@ T Positive(std::string_view option, const std::string& text,
   return *v;
 }
 
+// The flag defaults where neither a flag nor a scenario gives N, C or tau*.
+constexpr int kDefaultFlows = 10;
+constexpr const char* kDefaultRate = "40Gbps";
+constexpr const char* kDefaultDelay = "85us";
+
+// What an incast scenario implies for the model (docs/fluid.md, "From a scenario file").
+struct Incast {
+  int flows = 0;
+  std::string receiver;      // "h0"
+  Rate capacity = 0;         // C: the slowest link that every flow's path crosses
+  std::string bottleneck;    // that link, "s0 -> h0"
+  Time delay = 0;            // tau*: the longest control loop over the flows
+  Time delay_min = 0;        // the shortest
+  Time propagation = 0;      // of the longest loop: twice the path's link delays
+  Time serialisation = 0;    // of the longest loop: a data frame out and a CNP back per hop
+  int hops = 0;              // links on that flow's path
+  std::vector<Time> starts;  // per flow, from the first flow's start
+  Time first_start = 0;
+  Bytes min_size = 0;  // the smallest flow's size
+};
+
+std::string NodeList(const TopologyConfig& topo, const std::set<int>& nodes) {
+  std::vector<std::string> names;
+  for (int n : nodes) {
+    if (names.size() == 4) {
+      names.push_back("...");
+      break;
+    }
+    names.push_back(topo.node_name(n));
+  }
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// N, C and tau* of the incast `s`, with the paths its packets take in the network `dcqcn run`
+// would build. Throws InputError naming `path` for anything but N flows into one receiver.
+Incast ReadIncast(const Scenario& s, const std::string& path, std::vector<std::string>* warnings) {
+  const std::string need =
+      "the fluid model needs N senders into one receiver (workload.type = \"incast\", or "
+      "[[flow]] tables that all have the same dst)";
+  const std::string workload = s.workload.type.empty() || s.workload.type == "incast"
+                                   ? std::string()
+                                   : fmt::format(" (workload.type = \"{}\")", s.workload.type);
+  if (s.flows.empty()) {
+    throw InputError(fmt::format("{}: not an incast: the scenario has no flows; {}", path, need));
+  }
+  std::set<int> receivers;
+  for (const FlowSpec& f : s.flows) receivers.insert(f.dst);
+  if (receivers.size() > 1) {
+    throw InputError(fmt::format("{}: not an incast{}: its {} flows go to {} receivers ({}); {}",
+                                 path, workload, s.flows.size(), receivers.size(),
+                                 NodeList(s.topology, receivers), need));
+  }
+  const Network net(ToNetworkConfig(s));
+  const TopologyConfig& topo = s.topology;
+  const int n = static_cast<int>(s.flows.size());
+  std::vector<std::vector<LinkSpec>> paths;
+  std::map<std::pair<int, int>, int> crossings;  // (from, to): flows whose path crosses it
+  for (const Flow& f : net.flows()) {
+    paths.push_back(net.PathOf(f));
+    for (const LinkSpec& l : paths.back()) ++crossings[{l.a, l.b}];
+  }
+  Incast inc;
+  inc.flows = n;
+  inc.receiver = topo.node_name(s.flows.front().dst);
+  // C: the slowest link every flow crosses (the nearest the receiver of equally slow ones).
+  for (const LinkSpec& l : paths.front()) {
+    if (crossings[{l.a, l.b}] == n && (inc.capacity == 0 || l.rate <= inc.capacity)) {
+      inc.capacity = l.rate;
+      inc.bottleneck = fmt::format("{} -> {}", topo.node_name(l.a), topo.node_name(l.b));
+    }
+  }
+  if (inc.capacity == 0) {
+    throw InputError(
+        fmt::format("{}: not an incast: no link is on every flow's path; {}", path, need));
+  }
+  // tau*: data out to the receiver, CNP back over the same cables (full duplex: the same rate
+  // and delay each way). RED marks at dequeue, so no queueing delay is part of the loop.
+  const WireFormat& w = s.wire;
+  const Bytes frame = w.DataFrame(s.host.mtu);
+  inc.delay_min = kTimeNever;
+  for (int i = 0; i < n; ++i) {
+    Time propagation = 0, serialisation = 0;
+    for (const LinkSpec& l : paths[i]) {
+      propagation += 2 * l.delay;
+      serialisation += w.TxTime(frame, l.rate) + w.TxTime(w.cnp_frame, l.rate);
+      if (l.rate < inc.capacity && warnings) {
+        warnings->push_back(fmt::format(
+            "{}: flow {}'s path crosses {} -> {} at {}, slower than the shared bottleneck {} "
+            "at {}: the model limits every flow only by the shared bottleneck",
+            path, i, topo.node_name(l.a), topo.node_name(l.b), FormatRate(l.rate), inc.bottleneck,
+            FormatRate(inc.capacity)));
+      }
+    }
+    const Time loop = propagation + serialisation;
+    inc.delay_min = std::min(inc.delay_min, loop);
+    if (loop > inc.delay) {
+      inc.delay = loop;
+      inc.propagation = propagation;
+      inc.serialisation = serialisation;
+      inc.hops = static_cast<int>(paths[i].size());
+    }
+  }
+  if (inc.delay_min != inc.delay && warnings) {
+    warnings->push_back(fmt::format(
+        "{}: the flows' control loops differ ({} to {}); tau* is the longest, the model has one",
+        path, FormatTime(inc.delay_min), FormatTime(inc.delay)));
+  }
+  inc.first_start = kTimeNever;
+  inc.min_size = s.flows.front().size;
+  for (const FlowSpec& f : s.flows) {
+    inc.first_start = std::min(inc.first_start, f.start);
+    inc.min_size = std::min(inc.min_size, f.size);
+  }
+  for (const FlowSpec& f : s.flows) inc.starts.push_back(f.start - inc.first_start);
+  return inc;
+}
+
 struct Setup {
   fluid::FluidParams params;
   fluid::FluidOptions options;
   int flows = 0;
-  Time stagger = 0;
+  std::vector<Time> starts;  // per flow
+  std::optional<Time> stagger;
+  std::string scenario;   // the file, or empty
+  nlohmann::json origin;  // where N, C, tau* and the starts came from
+  nlohmann::json loop;    // the scenario's control loop, or null
 };
 
 Setup MakeSetup(const FluidCommandOptions& o, std::vector<std::string>* warnings) {
-  if (o.flows < 1) throw InputError(fmt::format("--flows: expected at least 1, got {}", o.flows));
-  const Scenario s = DefaultScenario(o.sets);
-  const DcqcnParams d = ResolveDcqcnParams(s);
   auto warn = [&](std::string w) {
     if (warnings) warnings->push_back(std::move(w));
   };
-  if (!s.sw.ecn.enabled) throw InputError("switch.ecn.enabled: the fluid model needs ECN marking");
+  const Scenario s =
+      o.scenario.empty() ? DefaultScenario(o.sets) : LoadScenarioFile(o.scenario, o.sets);
+  const std::string where = o.scenario.empty() ? std::string() : o.scenario + ": ";
+  if (s.cc.algorithm != "dcqcn") {
+    throw InputError(fmt::format("{}cc.algorithm: the fluid model is DCQCN's, got \"{}\"", where,
+                                 s.cc.algorithm));
+  }
+  std::optional<Incast> inc;
+  if (!o.scenario.empty()) inc = ReadIncast(s, o.scenario, warnings);
+  const DcqcnParams d = ResolveDcqcnParams(s);
+  if (!s.sw.ecn.enabled) {
+    throw InputError(where + "switch.ecn.enabled: the fluid model needs ECN marking");
+  }
   if (d.cnp_interval <= 0 || d.cnp_on_ack) {
-    throw InputError("cc.cnp_interval: the fluid model needs a CNP interval above 0");
+    throw InputError(where + "cc.cnp_interval: the fluid model needs a CNP interval above 0");
   }
   if (d.mode != DcqcnParams::Mode::kPaper) {
     warn("cc.mode: the fluid model follows the paper mode (a cut per CNP)");
   }
   warn("the fluid model has no hyper increase (cc.rhai) and always clamps Rt to Rc on a cut");
   Setup st;
+  st.scenario = o.scenario;
+  // "flag" when given, else "scenario" (with the file and how) when there is one, else "default".
+  auto origin = [&](bool flag, const std::string& how) {
+    if (flag) return nlohmann::json{{"from", "flag"}};
+    if (inc) return nlohmann::json{{"from", "scenario"}, {"scenario", o.scenario}, {"how", how}};
+    return nlohmann::json{{"from", "default"}};
+  };
   fluid::FluidParams& p = st.params;
-  p.capacity = Positive<Rate>("--rate", o.rate, ParseRate, "40Gbps");
-  p.delay = Positive<Time>("--delay", o.delay, ParseTime, "85us");
-  p.packet = o.packet.empty() ? DataFrameBytes(s.host.mtu)
+  st.flows = o.flows ? *o.flows : inc ? inc->flows : kDefaultFlows;
+  if (st.flows < 1) throw InputError(fmt::format("--flows: expected at least 1, got {}", st.flows));
+  p.capacity = o.rate || !inc
+                   ? Positive<Rate>("--rate", o.rate.value_or(kDefaultRate), ParseRate, "40Gbps")
+                   : inc->capacity;
+  p.delay = o.delay || !inc
+                ? Positive<Time>("--delay", o.delay.value_or(kDefaultDelay), ParseTime, "85us")
+                : inc->delay;
+  p.packet = o.packet.empty() ? s.wire.DataFrame(s.host.mtu)
                               : Positive<Bytes>("--packet", o.packet, ParseSize, "1000B");
-  p.kmin = s.sw.ecn.kmin;
-  p.kmax = s.sw.ecn.kmax;
-  p.pmax = s.sw.ecn.pmax;
+  // The bottleneck port's thresholds (switch.ecn.by_rate may give ports of C their own).
+  const auto ecn = s.sw.ecn.ForPortRate(p.capacity);
+  p.kmin = ecn.kmin;
+  p.kmax = ecn.kmax;
+  p.pmax = ecn.pmax;
   p.g = d.g;
   p.cnp_interval = d.cnp_interval;
   p.alpha_period = d.alpha_period;
@@ -84,17 +232,64 @@ Setup MakeSetup(const FluidCommandOptions& o, std::vector<std::string>* warnings
   st.options.step = Positive<Time>("--step", o.step, ParseTime, "1us");
   st.options.sample = Positive<Time>("--sample", o.sample, ParseTime, "10us");
   if (st.options.step > p.delay) {
-    warn(fmt::format("--step {} is longer than the delay; using {}", o.step, o.delay));
+    warn(fmt::format("--step {} is longer than the delay; using {}", o.step, FormatTime(p.delay)));
     st.options.step = p.delay;
   }
-  st.flows = o.flows;
-  if (!o.stagger.empty()) {
-    const std::optional<Time> v = ParseTime(o.stagger);
+  st.starts.assign(st.flows, 0);
+  std::string starts_from = "default";
+  if (o.stagger) {
+    const std::optional<Time> v = ParseTime(*o.stagger);
     if (!v || *v < 0) {
       throw InputError(
-          fmt::format("--stagger: expected a time such as \"1ms\", got \"{}\"", o.stagger));
+          fmt::format("--stagger: expected a time such as \"1ms\", got \"{}\"", *o.stagger));
     }
     st.stagger = *v;
+    for (int i = 0; i < st.flows; ++i) st.starts[i] = i * *v;
+    starts_from = "flag";
+  } else if (inc && !o.flows) {
+    st.starts = inc->starts;
+    starts_from = "scenario";
+  }
+  st.origin = {
+      {"flows", origin(o.flows.has_value(),
+                       inc ? fmt::format("{} flows into {}", inc->flows, inc->receiver) : "")},
+      {"rate",
+       origin(o.rate.has_value(),
+              inc ? fmt::format("the slowest link every flow crosses: {}", inc->bottleneck) : "")},
+      {"delay", origin(o.delay.has_value(),
+                       inc ? fmt::format("base RTT over {} links: {} propagation (twice "
+                                         "the link delays) + {} serialising one data "
+                                         "frame out and one CNP back per link",
+                                         inc->hops, FormatTime(inc->propagation),
+                                         FormatTime(inc->serialisation))
+                           : "")},
+      {"starts", starts_from == "scenario"
+                     ? origin(false, fmt::format("the flows' starts, from the first at {}",
+                                                 FormatTime(inc->first_start)))
+                     : nlohmann::json{{"from", starts_from}}}};
+  if (inc) {
+    st.loop = {{"receiver", inc->receiver},
+               {"bottleneck", inc->bottleneck},
+               {"bottleneck_gbps", static_cast<double>(inc->capacity) / 1e9},
+               {"hops", inc->hops},
+               {"delay_ns", static_cast<double>(inc->delay) / kNanosecond},
+               {"delay_min_ns", static_cast<double>(inc->delay_min) / kNanosecond},
+               {"propagation_ns", static_cast<double>(inc->propagation) / kNanosecond},
+               {"serialisation_ns", static_cast<double>(inc->serialisation) / kNanosecond},
+               {"data_frame_bytes", s.wire.DataFrame(s.host.mtu)},
+               {"cnp_frame_bytes", s.wire.cnp_frame},
+               {"first_start_ns", static_cast<double>(inc->first_start) / kNanosecond}};
+    // The model's flows never end; the scenario's may end well within the integrated time.
+    const double finish_s =
+        static_cast<double>(inc->min_size) * 8 / (static_cast<double>(p.capacity) / st.flows);
+    if (finish_s < static_cast<double>(st.options.duration) / kSecond) {
+      warn(fmt::format(
+          "{}: the model's flows never end, but a flow of {} at the fair share C/N would end "
+          "after about {:.3g} ms, within --duration {}",
+          o.scenario, FormatSize(inc->min_size), finish_s * 1e3, o.duration));
+    }
+  } else {
+    st.loop = nullptr;
   }
   return st;
 }
@@ -111,13 +306,13 @@ Trace Integrate(const Setup& st, fluid::FluidOptions options) {
   const int cols = std::min(st.flows, kMaxFlowColumns);
   tr.rc.resize(cols);
   std::vector<fluid::FluidFlow> flows = fluid::IdenticalFlows(st.flows);
-  for (int i = 0; i < st.flows; ++i) flows[i].start = i * st.stagger;
+  for (int i = 0; i < st.flows; ++i) flows[i].start = st.starts[i];
   const auto t0 = std::chrono::steady_clock::now();
   tr.stats = fluid::RunFluid(st.params, flows, options, [&](const fluid::FluidState& s) {
     tr.t.push_back(s.time_s);
     tr.q.push_back(s.queue_bytes);
     tr.p.push_back(s.mark_prob);
-    // Means over the flows started (flow i starts at i * stagger).
+    // Means over the flows started.
     double rc = 0, rt = 0, alpha = 0;
     int n = 0;
     for (size_t i = 0; i < s.rc_bps.size(); ++i) {
@@ -159,6 +354,43 @@ nlohmann::json StatsJson(const fluid::WindowStats& s, double scale) {
           {"stddev", s.stddev * scale}};
 }
 
+nlohmann::json ParamsJson(const fluid::FluidParams& p) {
+  return {{"kmin_bytes", p.kmin},
+          {"kmax_bytes", p.kmax},
+          {"pmax", p.pmax},
+          {"g", p.g},
+          {"cnp_interval_ns", static_cast<double>(p.cnp_interval) / kNanosecond},
+          {"alpha_period_ns", static_cast<double>(p.alpha_period) / kNanosecond},
+          {"timer_ns", static_cast<double>(p.timer) / kNanosecond},
+          {"byte_counter_bytes", p.byte_counter},
+          {"f", p.f},
+          {"rai_gbps", static_cast<double>(p.rai) / 1e9},
+          {"min_rate_gbps", static_cast<double>(p.min_rate) / 1e9}};
+}
+
+// The share of [from, end] that the bottleneck is busy: all of it while the queue is positive,
+// else sum Rc / C.
+double Utilisation(const Trace& tr, double from, double c_bps) {
+  double busy = 0, span = 0;
+  for (size_t k = 1; k < tr.t.size(); ++k) {
+    if (tr.t[k] < from) continue;
+    const double dt = tr.t[k] - tr.t[k - 1];
+    busy += (tr.q[k] > 0 ? 1.0 : std::min(1.0, tr.rc_sum[k] / c_bps)) * dt;
+    span += dt;
+  }
+  return span > 0 ? busy / span : NAN;
+}
+
+// "a,b,c" as a list; empty items dropped.
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
 std::string Csv(const Trace& tr) {
   std::string out = "time_ns,queue_bytes,mark_prob,rc_gbps_mean,rt_gbps_mean,alpha_mean";
   for (size_t i = 0; i < tr.rc.size(); ++i) out += fmt::format(",rc_gbps_{}", i);
@@ -179,20 +411,33 @@ CLI::App* AddFluidCommand(CLI::App& app, FluidCommandOptions& o) {
       "fluid",
       "the DCQCN fluid model (CoNEXT'16) for N flows into one bottleneck: fixed point, "
       "oscillation verdict, time series");
-  c->add_option("--flows", o.flows, "N, flows starting together at line rate (default 10)");
-  c->add_option("--rate", o.rate, "bottleneck rate C (default 40Gbps)");
-  c->add_option("--delay", o.delay, "tau*, the whole control-loop delay (default 85us)");
+  c->add_option("scenario", o.scenario,
+                "an incast scenario (TOML, as for `dcqcn run`; --set applies on top): N = its "
+                "flows, C = the slowest link on every flow's path, tau* = the base RTT of the "
+                "path, the flows' starts and every DCQCN and ECN parameter. --flows, --rate, "
+                "--delay and --stagger override what it gives");
+  // Optional values, set only when given, so that the scenario's stand otherwise.
+  c->add_option_function<int>(
+      "--flows", [&o](const int& v) { o.flows = v; },
+      "N, flows starting together at line rate (default: the scenario's flows, else 10)");
+  c->add_option_function<std::string>(
+      "--rate", [&o](const std::string& v) { o.rate = v; },
+      "bottleneck rate C (default: the scenario's bottleneck, else 40Gbps)");
+  c->add_option_function<std::string>(
+      "--delay", [&o](const std::string& v) { o.delay = v; },
+      "tau*, the whole control-loop delay (default: the scenario's base RTT, else 85us)");
   c->add_option("--duration", o.duration, "time to integrate (default 100ms)");
   c->add_option("--packet", o.packet,
                 "the model's packet; queue and marking count in these (default: the scenario's "
                 "data frame, 1066B; the CoNEXT'16 model files use 1000B)");
-  c->add_option("--stagger", o.stagger,
-                "flow i starts at i times this (default 0: all start together)");
+  c->add_option_function<std::string>(
+      "--stagger", [&o](const std::string& v) { o.stagger = v; },
+      "flow i starts at i times this (default: the scenario's starts, else 0: all together)");
   c->add_option("--step", o.step, "RK4 step (default 1us)");
   c->add_option("--sample", o.sample, "time-series period (default 10us)");
   c->add_option("--set", o.sets,
-                "a DCQCN or ECN parameter as for `dcqcn run`: --set cc.rai=10Mbps "
-                "--set switch.ecn.kmax=1000KB");
+                "a scenario key as for `dcqcn run`, e.g. the DCQCN and ECN parameters: --set "
+                "cc.rai=10Mbps --set switch.ecn.kmax=1000KB");
   c->add_option("--out", o.out_dir, "output folder (default results/fluid/)");
   c->add_flag("--force", o.force,
               "replace an --out folder even if it holds files that are not a dcqcn result");
@@ -202,11 +447,15 @@ CLI::App* AddFluidCommand(CLI::App& app, FluidCommandOptions& o) {
               "stability map: the verdict for every N in --map-flows and delay in --map-delays");
   c->add_option("--map-flows", o.map_flows, "comma-separated N values for --map");
   c->add_option("--map-delays", o.map_delays, "comma-separated delays for --map");
+  c->add_option("--map-param", o.map_param,
+                "KEY=V1,V2,...: a third --map axis, any key --set accepts (e.g. "
+                "cc.rai=5Mbps,10Mbps,40Mbps); one grid per value");
   c->add_option("--jobs", o.jobs, "runs in parallel for --map (default: every core)");
   return c;
 }
 
 nlohmann::json RunFluidCommand(const FluidCommandOptions& o, std::vector<std::string>* warnings) {
+  if (!o.map_param.empty()) throw InputError("--map-param: a third axis of --map; add --map");
   const Setup st = MakeSetup(o, warnings);
   StagedFolder folder(o.out_dir, o.force);
   Trace tr;
@@ -222,23 +471,20 @@ nlohmann::json RunFluidCommand(const FluidCommandOptions& o, std::vector<std::st
 
   nlohmann::json j;
   j["model"] = "DCQCN fluid model, CoNEXT'16 per-flow form (docs/fluid.md)";
+  j["scenario"] = st.scenario.empty() ? nlohmann::json(nullptr) : nlohmann::json(st.scenario);
   j["flows"] = st.flows;
   j["rate_gbps"] = c_bps / 1e9;
   j["delay_ns"] = static_cast<double>(p.delay) / kNanosecond;
+  j["origin"] = st.origin;
+  j["control_loop"] = st.loop;
   j["duration_ns"] = std::round(end * 1e9);
   j["packet_bytes"] = p.packet;
-  j["stagger_ns"] = static_cast<double>(st.stagger) / kNanosecond;
-  j["parameters"] = {{"kmin_bytes", p.kmin},
-                     {"kmax_bytes", p.kmax},
-                     {"pmax", p.pmax},
-                     {"g", p.g},
-                     {"cnp_interval_ns", static_cast<double>(p.cnp_interval) / kNanosecond},
-                     {"alpha_period_ns", static_cast<double>(p.alpha_period) / kNanosecond},
-                     {"timer_ns", static_cast<double>(p.timer) / kNanosecond},
-                     {"byte_counter_bytes", p.byte_counter},
-                     {"f", p.f},
-                     {"rai_gbps", static_cast<double>(p.rai) / 1e9},
-                     {"min_rate_gbps", static_cast<double>(p.min_rate) / 1e9}};
+  j["stagger_ns"] = st.stagger ? nlohmann::json(static_cast<double>(*st.stagger) / kNanosecond)
+                               : nlohmann::json(0);
+  nlohmann::json starts = nlohmann::json::array();
+  for (Time t : st.starts) starts.push_back(static_cast<double>(t) / kNanosecond);
+  j["flow_starts_ns"] = starts;
+  j["parameters"] = ParamsJson(p);
   const fluid::FixedPoint exact = fluid::ExactFixedPoint(p, st.flows);
   const fluid::FixedPoint approx = fluid::ApproxFixedPoint(p, st.flows);
   j["fixed_point"] = {{"exact", FixedPointJson(exact)}, {"approx", FixedPointJson(approx)}};
@@ -252,15 +498,6 @@ nlohmann::json RunFluidCommand(const FluidCommandOptions& o, std::vector<std::st
   // Queue oscillation: a swing of more than 2 packets or 5% of the mean queue.
   const double tolerance = std::max(2.0 * static_cast<double>(p.packet), 0.05 * q.mean);
   const fluid::OscillationReport osc = fluid::Oscillation(tr.t, tr.q, from, end, tolerance);
-  // Utilisation: the bottleneck is busy while the queue is positive, else it carries sum Rc.
-  double busy = 0, span = 0;
-  for (size_t k = 1; k < tr.t.size(); ++k) {
-    if (tr.t[k] < from) continue;
-    const double dt = tr.t[k] - tr.t[k - 1];
-    const double carried = tr.q[k] > 0 ? 1.0 : std::min(1.0, tr.rc_sum[k] / c_bps);
-    busy += carried * dt;
-    span += dt;
-  }
   j["window"] = {{"from_ns", from * 1e9}, {"to_ns", end * 1e9}, {"what", "the last half"}};
   j["queue_bytes"] = StatsJson(q, 1);
   j["rc_gbps_mean_of_flows"] = StatsJson(rc, 1e-9);
@@ -277,7 +514,9 @@ nlohmann::json RunFluidCommand(const FluidCommandOptions& o, std::vector<std::st
       {"queue_peak_to_peak_last_quarter_bytes", osc.peak_to_peak},
       {"tolerance_bytes", tolerance},
       {"period_ns", osc.period_s ? nlohmann::json(*osc.period_s * 1e9) : nlohmann::json(nullptr)}};
-  j["utilisation"] = span > 0 ? nlohmann::json(busy / span) : nlohmann::json(nullptr);
+  const double utilisation = Utilisation(tr, from, c_bps);
+  j["utilisation"] =
+      std::isnan(utilisation) ? nlohmann::json(nullptr) : nlohmann::json(utilisation);
   j["step_ns"] = tr.stats.step_s * 1e9;
   j["substeps"] = tr.stats.substeps;
   j["splits_at_kmin_kmax"] = tr.stats.splits;
@@ -307,16 +546,8 @@ nlohmann::json RunFluidCommand(const FluidCommandOptions& o, std::vector<std::st
 }
 
 std::string RunFluidMap(const FluidCommandOptions& o, std::vector<std::string>* warnings) {
-  auto split = [](const std::string& text) {
-    std::vector<std::string> out;
-    std::stringstream ss(text);
-    for (std::string item; std::getline(ss, item, ',');) {
-      if (!item.empty()) out.push_back(item);
-    }
-    return out;
-  };
   std::vector<int> ns;
-  for (const std::string& t : split(o.map_flows)) {
+  for (const std::string& t : SplitList(o.map_flows)) {
     int n = 0;
     try {
       n = std::stoi(t);
@@ -326,16 +557,66 @@ std::string RunFluidMap(const FluidCommandOptions& o, std::vector<std::string>* 
       throw InputError(fmt::format("--map-flows: expected counts such as 2,10,64, got \"{}\"", t));
     ns.push_back(n);
   }
-  std::vector<std::string> delays = split(o.map_delays);
+  std::vector<std::string> delays = SplitList(o.map_delays);
   if (ns.empty() || delays.empty()) throw InputError("--map: need at least one N and one delay");
-  // Validate every delay (and the rest) before running anything.
+  // The third axis: one --set KEY=V per value ("" = no third axis).
+  std::string param_key;
+  std::vector<std::string> values = {""};
+  if (!o.map_param.empty()) {
+    const size_t eq = o.map_param.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw InputError(
+          fmt::format("--map-param {}: expected KEY=V1,V2,... such as cc.rai=5Mbps,10Mbps,40Mbps",
+                      o.map_param));
+    }
+    param_key = o.map_param.substr(0, eq);
+    values = SplitList(o.map_param.substr(eq + 1));
+    if (values.empty()) throw InputError(fmt::format("--map-param {}: no values", o.map_param));
+    if (std::set<std::string>(values.begin(), values.end()).size() != values.size()) {
+      throw InputError(fmt::format("--map-param {}: a value is repeated", o.map_param));
+    }
+  }
+  // v: the third axis's value; nullptr = leave the key as it is.
+  auto cell_options = [&](int n, const std::string& d, const std::string* v) {
+    FluidCommandOptions one = o;
+    one.flows = n;
+    one.delay = d;
+    if (v != nullptr && !param_key.empty()) one.sets.push_back(param_key + "=" + *v);
+    return one;
+  };
+  // Validate the rest before the third axis, so that its errors name --map-param alone.
+  std::vector<std::string> all_warnings;
+  MakeSetup(cell_options(ns.front(), delays.front(), nullptr), &all_warnings);
+  std::vector<fluid::FluidParams> value_params;
+  for (const std::string& v : values) {
+    if (param_key.empty()) break;
+    try {
+      value_params.push_back(
+          MakeSetup(cell_options(ns.front(), delays.front(), &v), &all_warnings).params);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("--map-param {}={}: {}", param_key, v, e.what()));
+    }
+  }
+  if (values.size() > 1 &&
+      std::all_of(value_params.begin(), value_params.end(),
+                  [&](const fluid::FluidParams& p) { return p == value_params.front(); })) {
+    all_warnings.push_back(
+        fmt::format("--map-param {}: every value gives the same fluid model (it reads no such "
+                    "key); the grids will be the same",
+                    param_key));
+  }
+  if (warnings) {
+    std::set<std::string> seen;
+    for (std::string& w : all_warnings) {
+      if (seen.insert(w).second) warnings->push_back(std::move(w));
+    }
+  }
+  // Every cell, in the order (value, N, delay).
   std::vector<Setup> setups;
-  for (int n : ns) {
-    for (const std::string& d : delays) {
-      FluidCommandOptions one = o;
-      one.flows = n;
-      one.delay = d;
-      setups.push_back(MakeSetup(one, setups.empty() ? warnings : nullptr));
+  for (const std::string& v : values) {
+    for (int n : ns) {
+      for (const std::string& d : delays)
+        setups.push_back(MakeSetup(cell_options(n, d, &v), nullptr));
     }
   }
   StagedFolder folder(o.out_dir, o.force);
@@ -360,17 +641,7 @@ std::string RunFluidMap(const FluidCommandOptions& o, std::vector<std::string>* 
         c.rc = fluid::Stats(tr.t, tr.rc_mean, from, end);
         const double tol = std::max(2.0 * static_cast<double>(st.params.packet), 0.05 * c.q.mean);
         c.osc = fluid::Oscillation(tr.t, tr.q, from, end, tol);
-        double busy = 0, span = 0;
-        for (size_t k = 1; k < tr.t.size(); ++k) {
-          if (tr.t[k] < from) continue;
-          const double dt = tr.t[k] - tr.t[k - 1];
-          busy += (tr.q[k] > 0
-                       ? 1.0
-                       : std::min(1.0, tr.rc_sum[k] / static_cast<double>(st.params.capacity))) *
-                  dt;
-          span += dt;
-        }
-        c.utilisation = span > 0 ? busy / span : 0;
+        c.utilisation = Utilisation(tr, from, static_cast<double>(st.params.capacity));
         c.fp = fluid::ExactFixedPoint(st.params, st.flows);
       } catch (const std::exception& e) {
         std::lock_guard<std::mutex> lock(error_mutex);
@@ -387,50 +658,82 @@ std::string RunFluidMap(const FluidCommandOptions& o, std::vector<std::string>* 
   for (std::thread& t : threads) t.join();
   if (!error.empty()) throw InputError(error);
 
-  std::string csv =
+  // A value as a CSV cell: quoted when it holds a quote (commas split the list already).
+  auto csv_cell = [](const std::string& v) {
+    if (v.find('"') == std::string::npos) return v;
+    std::string out = "\"";
+    for (char ch : v) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return out + "\"";
+  };
+  std::string csv = param_key.empty() ? std::string() : csv_cell(param_key) + ",";
+  csv +=
       "flows,delay_ns,verdict,period_ns,queue_mean_bytes,queue_peak_to_peak_bytes,rc_gbps_mean,"
       "utilisation,fixed_point_queue_bytes\n";
-  std::string grid = fmt::format("{:>6}", "N");
-  for (const std::string& d : delays) grid += fmt::format(" {:>6}", d);
-  grid += "\n";
+  std::string grid;
   nlohmann::json cells_json = nlohmann::json::array();
-  for (size_t r = 0; r < ns.size(); ++r) {
-    grid += fmt::format("{:>6}", ns[r]);
-    for (size_t k = 0; k < delays.size(); ++k) {
-      const size_t i = r * delays.size() + k;
-      const Cell& c = cells[i];
-      const std::string verdict(fluid::VerdictName(c.osc.verdict));
-      const double delay_ns = static_cast<double>(setups[i].params.delay) / kNanosecond;
-      csv +=
-          fmt::format("{},{:.0f},{},{},{:.1f},{:.1f},{:.6f},{:.6f},{}\n", ns[r], delay_ns, verdict,
-                      c.osc.period_s ? fmt::format("{:.0f}", *c.osc.period_s * 1e9) : "", c.q.mean,
-                      c.q.peak_to_peak(), c.rc.mean / 1e9, c.utilisation,
-                      c.fp.queue_bytes ? fmt::format("{:.1f}", *c.fp.queue_bytes) : "");
-      grid += fmt::format(" {:>6}", static_cast<char>(std::toupper(verdict[0])));
-      cells_json.push_back({{"flows", ns[r]},
-                            {"delay_ns", delay_ns},
-                            {"verdict", verdict},
-                            {"period_ns", c.osc.period_s ? nlohmann::json(*c.osc.period_s * 1e9)
-                                                         : nlohmann::json(nullptr)},
-                            {"queue_mean_bytes", c.q.mean},
-                            {"queue_peak_to_peak_bytes", c.q.peak_to_peak()},
-                            {"utilisation", c.utilisation},
-                            {"fixed_point_queue_bytes", OrNull(c.fp.queue_bytes)}});
-    }
+  size_t i = 0;
+  for (const std::string& v : values) {
+    if (!param_key.empty()) grid += fmt::format("{}={}\n", param_key, v);
+    grid += fmt::format("{:>6}", "N");
+    for (const std::string& d : delays) grid += fmt::format(" {:>6}", d);
     grid += "\n";
+    for (int n : ns) {
+      grid += fmt::format("{:>6}", n);
+      for (size_t k = 0; k < delays.size(); ++k, ++i) {
+        const Cell& c = cells[i];
+        const std::string verdict(fluid::VerdictName(c.osc.verdict));
+        const double delay_ns = static_cast<double>(setups[i].params.delay) / kNanosecond;
+        if (!param_key.empty()) csv += csv_cell(v) + ",";
+        csv += fmt::format("{},{:.0f},{},{},{:.1f},{:.1f},{:.6f},{:.6f},{}\n", n, delay_ns, verdict,
+                           c.osc.period_s ? fmt::format("{:.0f}", *c.osc.period_s * 1e9) : "",
+                           c.q.mean, c.q.peak_to_peak(), c.rc.mean / 1e9, c.utilisation,
+                           c.fp.queue_bytes ? fmt::format("{:.1f}", *c.fp.queue_bytes) : "");
+        grid += fmt::format(" {:>6}", static_cast<char>(std::toupper(verdict[0])));
+        nlohmann::json cell = {{"flows", n},
+                               {"delay_ns", delay_ns},
+                               {"verdict", verdict},
+                               {"period_ns", c.osc.period_s ? nlohmann::json(*c.osc.period_s * 1e9)
+                                                            : nlohmann::json(nullptr)},
+                               {"queue_mean_bytes", c.q.mean},
+                               {"queue_peak_to_peak_bytes", c.q.peak_to_peak()},
+                               {"utilisation", c.utilisation},
+                               {"fixed_point_queue_bytes", OrNull(c.fp.queue_bytes)}};
+        if (!param_key.empty()) cell["param"] = v;
+        cells_json.push_back(std::move(cell));
+      }
+      grid += "\n";
+    }
   }
-  const fluid::FluidParams& p = setups.front().params;
+  const Setup& first = setups.front();
+  const fluid::FluidParams& p = first.params;
   nlohmann::json j = {
       {"model", "DCQCN fluid model stability map (docs/fluid.md)"},
+      {"scenario",
+       first.scenario.empty() ? nlohmann::json(nullptr) : nlohmann::json(first.scenario)},
       {"rate_gbps", static_cast<double>(p.capacity) / 1e9},
+      {"origin", {{"rate", first.origin["rate"]}, {"starts", first.origin["starts"]}}},
       {"packet_bytes", p.packet},
       {"kmin_bytes", p.kmin},
       {"kmax_bytes", p.kmax},
       {"pmax", p.pmax},
       {"rai_gbps", static_cast<double>(p.rai) / 1e9},
-      {"duration_ns", static_cast<double>(setups.front().options.duration) / kNanosecond},
+      {"parameters", ParamsJson(p)},
+      {"duration_ns", static_cast<double>(first.options.duration) / kNanosecond},
       {"window", "the last half"},
+      {"map_flows", ns},
+      {"map_delays", delays},
+      {"map_param", nullptr},
       {"cells", cells_json}};
+  if (!param_key.empty()) {
+    nlohmann::json per_value = nlohmann::json::array();
+    for (size_t k = 0; k < values.size(); ++k) {
+      const Setup& st = setups[k * ns.size() * delays.size()];
+      per_value.push_back({{"value", values[k]},
+                           {"rate_gbps", static_cast<double>(st.params.capacity) / 1e9},
+                           {"parameters", ParamsJson(st.params)}});
+    }
+    j["map_param"] = {{"key", param_key}, {"values", values}, {"by_value", per_value}};
+  }
   WriteFileAtomic(folder.path() + "/map.csv", csv);
   WriteFileAtomic(folder.path() + "/summary.json", j.dump(2) + "\n");
   folder.Commit();
@@ -456,6 +759,17 @@ std::string FluidSummaryText(const nlohmann::json& j, const std::string& out_dir
   s += fmt::format("  fixed point exact: p* {:.4f}%, q* {}; cube-root approx: p* {:.4f}%, q* {}\n",
                    ex["p"].get<double>() * 100, queue(ex["queue_bytes"]),
                    ap["p"].get<double>() * 100, queue(ap["queue_bytes"]));
+  if (j["scenario"].is_string()) {
+    // Where N, C and tau* came from, when a scenario could have given them.
+    auto from = [&](const char* key) {
+      const nlohmann::json& o = j["origin"][key];
+      const std::string f = o["from"].get<std::string>();
+      return f == "scenario" ? fmt::format("scenario: {}", o["how"].get<std::string>())
+                             : fmt::format("--{}", key);
+    };
+    s += fmt::format("  from {}: N ({}), C ({}), tau* ({})\n", j["scenario"].get<std::string>(),
+                     from("flows"), from("rate"), from("delay"));
+  }
   if (j["fixed_point"].contains("note"))
     s += "  " + j["fixed_point"]["note"].get<std::string>() + "\n";
   const nlohmann::json& q = j["queue_bytes"];

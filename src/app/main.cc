@@ -214,7 +214,7 @@ int main(int argc, char** argv) {
       }
     } else if (*check) {
       Scenario s = dcqcn::LoadScenarioFile(check_file, check_sets);
-      dcqcn::Network net(s);  // topology, routes and buffers must build too
+      dcqcn::Network net(dcqcn::ToNetworkConfig(s));  // topology, routes and buffers must build too
       fmt::print("{}", dcqcn::ResolvedToml(s));
       fmt::print(stderr, "{}: ok ({} hosts, {} switches, {} flows)\n", check_file, s.topology.hosts,
                  s.topology.switches, s.flows.size());

@@ -24,7 +24,7 @@ std::string Settings(const SwitchNode& sw, int port) {
 }  // namespace
 
 std::string PortSettingsText(const Network& net, bool every_port) {
-  const TopologyConfig& topo = net.scenario().topology;
+  const Topology& topo = net.config().topology;
   std::string out;
   if (every_port) {
     out += "switch ports (port -> peer, link, settings):\n";

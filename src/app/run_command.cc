@@ -33,7 +33,7 @@ class WarmupEnd : public EventHandler {
 
 nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   auto wall_start = std::chrono::steady_clock::now();
-  Network net(s);
+  Network net(ToNetworkConfig(s));
   Simulator& sim = net.sim();
   TimeSeriesSampler sampler(&net, s.output);
   ProgressLine progress(options.progress, net.first_start(), s.duration);
@@ -75,7 +75,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   info.delivered = sampler.DeliveredByFlow();
   info.outcomes = FlowOutcomes(net);
 
-  nlohmann::json summary = Summary(net, info);
+  nlohmann::json summary = Summary(s, net, info);
   if (options.after_run) options.after_run(net);
   if (!options.out_dir.empty()) {
     const std::string& dir = options.out_dir;

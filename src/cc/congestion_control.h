@@ -2,11 +2,12 @@
 // (sender) and the notification point (receiver) hooks. One object serves every flow of a NIC.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
+#include "cc/cc_flow.h"
 #include "core/units.h"
-#include "net/flow.h"
 
 namespace dcqcn {
 
@@ -19,6 +20,15 @@ struct CcCounters {
   uint64_t timer_events = 0;
   uint64_t byte_counter_events = 0;
   uint64_t flows_with_state = 0;  // flows that ever saw a CNP
+  // A NIC's CNP generator when it takes time per CNP (DCQCN cnp_service_time > 0): the CNPs that
+  // waited behind other flows' CNPs, the sum and the largest of those waits (not counting a
+  // CNP's own service time), the longest queue of due CNPs (the one in service included; the
+  // largest over NICs), and the marks folded into a CNP that was still waiting.
+  uint64_t cnps_delayed = 0;
+  Time cnp_wait_total = 0;
+  Time cnp_wait_max = 0;
+  uint64_t cnp_queue_max = 0;
+  uint64_t cnp_marks_coalesced = 0;
 
   CcCounters& operator+=(const CcCounters& o) {
     rate_cuts += o.rate_cuts;
@@ -28,6 +38,11 @@ struct CcCounters {
     timer_events += o.timer_events;
     byte_counter_events += o.byte_counter_events;
     flows_with_state += o.flows_with_state;
+    cnps_delayed += o.cnps_delayed;
+    cnp_wait_total += o.cnp_wait_total;
+    cnp_wait_max = std::max(cnp_wait_max, o.cnp_wait_max);
+    cnp_queue_max = std::max(cnp_queue_max, o.cnp_queue_max);
+    cnp_marks_coalesced += o.cnp_marks_coalesced;
     return *this;
   }
 };
@@ -37,28 +52,28 @@ class CcHost {
  public:
   virtual ~CcHost() = default;
   // New pacer rate for a flow; the NIC re-times its next departure.
-  virtual void SetRate(Flow& f, Rate rate) = 0;
+  virtual void SetRate(CcFlow& f, Rate rate) = 0;
   // Receiver side: send a CNP for flow `f` back to its sender (high priority, exempt from PFC).
-  virtual void SendCnp(Flow& f) = 0;
+  virtual void SendCnp(CcFlow& f) = 0;
 };
 
 class CongestionControl {
  public:
   virtual ~CongestionControl() = default;
   // Reaction point (sender).
-  virtual void OnFlowStart(Flow& f) = 0;  // must set the initial rate
-  virtual void OnPacketSent(Flow& f, Bytes bytes) {}
-  virtual void OnCnp(Flow& f) {}  // a CNP (or an ACK carrying one) arrived
-  virtual void OnFlowDone(Flow& f) {}
+  virtual void OnFlowStart(CcFlow& f) = 0;  // must set the initial rate
+  virtual void OnPacketSent(CcFlow& f, Bytes bytes) {}
+  virtual void OnCnp(CcFlow& f) {}  // a CNP (or an ACK carrying one) arrived
+  virtual void OnFlowDone(CcFlow& f) {}
   // Notification point (receiver): a data packet of `f` arrived, `ce` = ECN-marked.
-  virtual void OnDataArrival(Flow& f, bool ce) {}
+  virtual void OnDataArrival(CcFlow& f, bool ce) {}
   // The RP state of a flow for time series: current rate, target rate, alpha.
   struct RateSample {
     Rate rc;
     Rate rt;
     double alpha;
   };
-  virtual RateSample Sample(const Flow& f) const { return {f.rate, f.rate, 0.0}; }
+  virtual RateSample Sample(const CcFlow& f) const { return {f.rate, f.rate, 0.0}; }
   virtual CcCounters counters() const { return {}; }
   // Whether the NP reports congestion on the per-packet ACK (HPCC) instead of separate CNPs.
   virtual bool cnp_on_ack() const { return false; }
@@ -68,7 +83,7 @@ class CongestionControl {
 class LineRateCc : public CongestionControl {
  public:
   explicit LineRateCc(CcHost* host) : host_(host) {}
-  void OnFlowStart(Flow& f) override { host_->SetRate(f, f.line_rate); }
+  void OnFlowStart(CcFlow& f) override { host_->SetRate(f, f.line_rate); }
 
  private:
   CcHost* host_;

@@ -1,6 +1,8 @@
-// DCQCN NIC glue: lazily created per-flow state, timers with lazy cancellation, pacer updates.
+// DCQCN NIC glue: lazily created per-flow state, timers with lazy cancellation, pacer updates,
+// the CNP generator's queue.
 #include "cc/dcqcn.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace dcqcn {
@@ -16,13 +18,13 @@ void DcqcnCc::Apply(uint32_t slot) {
   }
 }
 
-void DcqcnCc::OnPacketSent(Flow& f, Bytes bytes) {
+void DcqcnCc::OnPacketSent(CcFlow& f, Bytes bytes) {
   if (f.cc_sender_slot == UINT32_MAX) return;  // never saw a CNP: no state, no work
   rps_[f.cc_sender_slot].rp.OnBytesSent(sim_->Now(), bytes);
   Apply(f.cc_sender_slot);
 }
 
-void DcqcnCc::OnCnp(Flow& f) {
+void DcqcnCc::OnCnp(CcFlow& f) {
   if (f.sender_done) return;
   if (f.cc_sender_slot == UINT32_MAX) {
     f.cc_sender_slot = static_cast<uint32_t>(rps_.size());
@@ -33,11 +35,11 @@ void DcqcnCc::OnCnp(Flow& f) {
   Apply(f.cc_sender_slot);
 }
 
-void DcqcnCc::OnFlowDone(Flow& f) {
+void DcqcnCc::OnFlowDone(CcFlow& f) {
   if (f.cc_sender_slot != UINT32_MAX) rps_[f.cc_sender_slot].rp.Stop();
 }
 
-void DcqcnCc::OnDataArrival(Flow& f, bool ce) {
+void DcqcnCc::OnDataArrival(CcFlow& f, bool ce) {
   if (!ce || p_->cnp_on_ack) return;
   Time now = sim_->Now();
   if (f.cc_receiver_slot == UINT32_MAX) {
@@ -45,8 +47,9 @@ void DcqcnCc::OnDataArrival(Flow& f, bool ce) {
     nps_.push_back({DcqcnNp(p_->cnp_interval), &f, kTimeNever});
   }
   NpSlot& s = nps_[f.cc_receiver_slot];
+  if (s.np.waiting()) ++cnp_counters_.cnp_marks_coalesced;
   if (s.np.OnMarkedPacket(now)) {
-    host_->SendCnp(f);
+    GenerateCnp(f.cc_receiver_slot);
     return;
   }
   Time deadline = s.np.next_deadline();
@@ -56,8 +59,47 @@ void DcqcnCc::OnDataArrival(Flow& f, bool ce) {
   }
 }
 
+void DcqcnCc::GenerateCnp(uint32_t slot) {
+  NpSlot& s = nps_[slot];
+  const Time now = sim_->Now();
+  if (p_->cnp_service_time == 0) {
+    s.np.OnCnpSent(now);
+    host_->SendCnp(*s.flow);
+    return;
+  }
+  s.cnp_due = now;
+  cnp_queue_.push_back(slot);
+  const size_t waiting = cnp_queue_.size() - cnp_head_;
+  cnp_counters_.cnp_queue_max = std::max<uint64_t>(cnp_counters_.cnp_queue_max, waiting);
+  if (waiting == 1) sim_->Schedule(now + p_->cnp_service_time, this, kCnpGenerated, 0);
+}
+
 void DcqcnCc::HandleEvent(uint32_t kind, uint64_t slot) {
   Time now = sim_->Now();
+  if (kind == kCnpGenerated) {
+    NpSlot& s = nps_[cnp_queue_[cnp_head_++]];
+    if (cnp_head_ == cnp_queue_.size()) {
+      cnp_queue_.clear();
+      cnp_head_ = 0;
+    } else if (cnp_head_ >= 64 && 2 * cnp_head_ >= cnp_queue_.size()) {
+      // Always busy: drop the served front now and then, so the vector stays within twice the
+      // queue.
+      cnp_queue_.erase(cnp_queue_.begin(), cnp_queue_.begin() + static_cast<ptrdiff_t>(cnp_head_));
+      cnp_head_ = 0;
+    }
+    const Time wait = now - s.cnp_due - p_->cnp_service_time;
+    if (wait > 0) {
+      ++cnp_counters_.cnps_delayed;
+      cnp_counters_.cnp_wait_total += wait;
+      cnp_counters_.cnp_wait_max = std::max(cnp_counters_.cnp_wait_max, wait);
+    }
+    s.np.OnCnpSent(now);
+    host_->SendCnp(*s.flow);
+    if (cnp_head_ < cnp_queue_.size()) {
+      sim_->Schedule(now + p_->cnp_service_time, this, kCnpGenerated, 0);
+    }
+    return;
+  }
   if (kind == kRpTimer) {
     RpSlot& s = rps_[slot];
     if (s.scheduled_at != now) return;  // superseded
@@ -69,17 +111,17 @@ void DcqcnCc::HandleEvent(uint32_t kind, uint64_t slot) {
   NpSlot& s = nps_[slot];
   if (s.scheduled_at != now) return;
   s.scheduled_at = kTimeNever;
-  if (s.np.OnTimer(now)) host_->SendCnp(*s.flow);
+  if (s.np.OnTimer(now)) GenerateCnp(static_cast<uint32_t>(slot));
 }
 
-CongestionControl::RateSample DcqcnCc::Sample(const Flow& f) const {
+CongestionControl::RateSample DcqcnCc::Sample(const CcFlow& f) const {
   if (f.cc_sender_slot == UINT32_MAX) return {f.rate, f.rate, 0.0};
   const DcqcnRp& rp = rps_[f.cc_sender_slot].rp;
   return {std::llround(rp.rc()), std::llround(rp.rt()), rp.alpha(sim_->Now())};
 }
 
 CcCounters DcqcnCc::counters() const {
-  CcCounters c;
+  CcCounters c = cnp_counters_;
   for (const RpSlot& s : rps_) {
     const DcqcnRpCounters& r = s.rp.counters();
     c.rate_cuts += r.cuts;

@@ -1,5 +1,6 @@
 // DCQCN parameters: one options struct whose fields mirror the firmware's knobs, the three
-// profiles of the spec's parameter table (paper, mlx5, hpcc), and the [cc] overrides.
+// profiles of the spec's parameter table (paper, mlx5, hpcc), paper and mlx5 with a NIC's CNP
+// generation limit (cx3pro, cx4), and the [cc] overrides.
 #pragma once
 
 #include <span>
@@ -8,8 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "cc/cc_config.h"
 #include "core/units.h"
-#include "scenario/scenario.h"
 
 namespace dcqcn {
 
@@ -50,13 +51,17 @@ struct DcqcnParams {
   // Notification point.
   Time cnp_interval = 50 * kMicrosecond;  // N: at most one CNP per flow per N; 0 = every mark
   bool cnp_on_ack = false;                // HPCC: the CNP is a bit on the per-packet ACK
+  // The NIC generates CNPs one at a time, this long each, for all the flows it receives; due
+  // CNPs wait first come, first served. 0 = unlimited (the paper's parameters, the firmware
+  // page and HPCC say nothing of it); cx3pro and cx4 set it from the paper authors' numbers.
+  Time cnp_service_time = 0;
 
-  static DcqcnParams Profile(const std::string& name);  // paper | mlx5 | hpcc
+  static DcqcnParams Profile(const std::string& name);  // paper | mlx5 | hpcc | cx3pro | cx4
 };
 
-// The profile named in s.cc.profile with every s.cc.params override applied. Throws InputError
-// naming the file, line and key for an unknown parameter or a bad value.
-DcqcnParams ResolveDcqcnParams(const Scenario& s);
+// The profile named in cc.profile with every cc.params override applied. Throws InputError
+// naming the file (`source`), line and key for an unknown parameter or a bad value.
+DcqcnParams ResolveDcqcnParams(const CcConfig& cc, std::string_view source);
 // Every parameter as (name, value text in the form [cc] accepts), for resolved.toml.
 std::vector<std::pair<std::string, std::string>> DcqcnParamsText(const DcqcnParams& p);
 // The names accepted in [cc] for DCQCN, for messages and documentation.
@@ -76,7 +81,7 @@ struct DcqcnProfileInfo {
   std::string_view name;    // the value of [cc] profile
   std::string_view source;  // where its values come from
 };
-// paper, mlx5, hpcc: the names DcqcnParams::Profile accepts.
+// paper, mlx5, hpcc, cx3pro, cx4: the names DcqcnParams::Profile accepts.
 std::span<const DcqcnProfileInfo> DcqcnProfiles();
 
 }  // namespace dcqcn

@@ -8,21 +8,20 @@
 
 namespace dcqcn {
 
-CcFactory::CcFactory(const Scenario& s) : algorithm_(s.cc.algorithm) {
-  const CcConfig& cc = s.cc;
+CcFactory::CcFactory(const CcConfig& cc, std::string_view source) : algorithm_(cc.algorithm) {
   if (cc.algorithm == "dcqcn") {
-    dcqcn_ = ResolveDcqcnParams(s);
+    dcqcn_ = ResolveDcqcnParams(cc, source);
     return;
   }
   if (cc.algorithm != "none") {
     throw InputError(
         fmt::format("{}: cc.algorithm: \"{}\" is not available (expected \"dcqcn\" "
                     "or \"none\")",
-                    s.source, cc.algorithm));
+                    source, cc.algorithm));
   }
   if (!cc.params.empty()) {
     const auto& [key, param] = *cc.params.begin();
-    std::string where = param.line > 0 ? fmt::format("{}:{}", s.source, param.line)
+    std::string where = param.line > 0 ? fmt::format("{}:{}", source, param.line)
                                        : fmt::format("--set cc.{}={}", key, param.value);
     throw InputError(fmt::format("{}: cc.{}: algorithm \"none\" takes no parameters", where, key));
   }

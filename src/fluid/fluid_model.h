@@ -28,6 +28,8 @@ struct FluidParams {
   int f = 5;                              // F: fast-recovery steps
   Rate rai = 40 * kMbps;                  // R_AI: additive-increase step
   Rate min_rate = 0;                      // floor of Rc (the paper's model has none)
+
+  bool operator==(const FluidParams&) const = default;
 };
 
 // One flow: when it starts and its state then. Before its start a flow sends nothing.

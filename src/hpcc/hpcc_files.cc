@@ -83,12 +83,10 @@ class TokenFile {
 
 }  // namespace
 
-int HpccNodeId(const TopologyConfig& topo, int node) { return topo.hpcc_id(node); }
-
 std::string HpccTopologyText(const TopologyConfig& topo) {
   std::string out = fmt::format("{} {} {}\n", topo.num_nodes(), topo.switches, topo.links.size());
   for (int sw = 0; sw < topo.switches; ++sw) {
-    out += fmt::format("{}{}", sw == 0 ? "" : " ", HpccNodeId(topo, topo.hosts + sw));
+    out += fmt::format("{}{}", sw == 0 ? "" : " ", topo.hpcc_id(topo.hosts + sw));
   }
   out += "\n";
   for (const LinkSpec& l : topo.links) {
@@ -98,8 +96,7 @@ std::string HpccTopologyText(const TopologyConfig& topo) {
     const std::string delay = l.delay % kNanosecond == 0
                                   ? fmt::format("{}ns", l.delay / kNanosecond)
                                   : fmt::format("{}ps", l.delay);
-    out +=
-        fmt::format("{} {} {} {} 0\n", HpccNodeId(topo, l.a), HpccNodeId(topo, l.b), rate, delay);
+    out += fmt::format("{} {} {} {} 0\n", topo.hpcc_id(l.a), topo.hpcc_id(l.b), rate, delay);
   }
   return out;
 }
@@ -111,9 +108,8 @@ std::string HpccFlowsText(const std::vector<FlowSpec>& flows, const TopologyConf
     // Whole nanoseconds plus half of one: that simulator reads the start into a double and
     // truncates it to the nanosecond, and "2.000013072" would become 2000013071 ns.
     const Time ns = f.start / kNanosecond;
-    out +=
-        fmt::format("{} {} {} {} {} {}.{:09}5\n", HpccNodeId(topo, f.src), HpccNodeId(topo, f.dst),
-                    f.priority, dport, f.size, ns / 1000000000, ns % 1000000000);
+    out += fmt::format("{} {} {} {} {} {}.{:09}5\n", topo.hpcc_id(f.src), topo.hpcc_id(f.dst),
+                       f.priority, dport, f.size, ns / 1000000000, ns % 1000000000);
   }
   return out;
 }
@@ -230,7 +226,7 @@ std::vector<HpccFlow> ReadHpccFlows(const std::string& path, const TopologyConfi
   // File id -> our host index (-1 for switches and ids beyond the topology).
   const int nodes = topo.num_nodes();
   std::vector<int> host_of(nodes, -1);
-  for (int h = 0; h < topo.hosts; ++h) host_of[HpccNodeId(topo, h)] = h;
+  for (int h = 0; h < topo.hosts; ++h) host_of[topo.hpcc_id(h)] = h;
 
   const int64_t count = in.Int("the number of flows", 1, 1LL << 31);
   std::vector<HpccFlow> flows;

@@ -46,7 +46,4 @@ std::string HpccTopologyText(const TopologyConfig& topo);
 std::string HpccFlowsText(const std::vector<FlowSpec>& flows, const TopologyConfig& topo,
                           uint16_t dport = 100);
 
-// The file's node id of our node `node` (itself when the topology did not come from a file).
-int HpccNodeId(const TopologyConfig& topo, int node);
-
 }  // namespace dcqcn

@@ -30,12 +30,12 @@ Time HpccStandaloneFct(const std::vector<LinkSpec>& path, Bytes size, Bytes payl
 }
 
 std::string HpccFctText(const Network& net, const std::vector<uint16_t>& dports) {
-  const TopologyConfig& topo = net.scenario().topology;
+  const Topology& topo = net.config().topology;
   const std::vector<Flow>& flows = net.flows();
   std::vector<std::pair<int, int>> src_dst;
   for (const Flow& f : flows) src_dst.emplace_back(f.src, f.dst);
   const std::vector<uint16_t> sport = HpccSourcePorts(src_dst);
-  const Bytes payload = net.scenario().host.mtu;
+  const Bytes payload = net.config().host.mtu;
   std::vector<const Flow*> done;
   for (const Flow& f : flows) {
     if (f.finish >= 0) done.push_back(&f);
@@ -47,21 +47,20 @@ std::string HpccFctText(const Network& net, const std::vector<uint16_t>& dports)
   out.reserve(done.size() * 64);
   for (const Flow* f : done) {
     fmt::format_to(std::back_inserter(out), "{:08x} {:08x} {} {} {} {} {} {}\n",
-                   HpccNodeIp(HpccNodeId(topo, f->src)), HpccNodeIp(HpccNodeId(topo, f->dst)),
-                   sport[f->id], f->id < dports.size() ? dports[f->id] : 0, f->size,
-                   f->start / kNanosecond, (f->finish - f->start) / kNanosecond,
+                   HpccNodeIp(topo.hpcc_id(f->src)), HpccNodeIp(topo.hpcc_id(f->dst)), sport[f->id],
+                   f->id < dports.size() ? dports[f->id] : 0, f->size, f->start / kNanosecond,
+                   (f->finish - f->start) / kNanosecond,
                    HpccStandaloneFct(net.PathOf(*f), f->size, payload) / kNanosecond);
   }
   return out;
 }
 
 std::string HpccPfcText(const Network& net) {
-  const TopologyConfig& topo = net.scenario().topology;
+  const Topology& topo = net.config().topology;
   std::string out;
   for (const PfcEvent& e : net.stats().pfc_log) {
     fmt::format_to(std::back_inserter(out), "{} {} {} {} {}\n", e.time / kNanosecond,
-                   HpccNodeId(topo, e.node), topo.is_host(e.node) ? 0 : 1, e.port + 1,
-                   e.pause ? 1 : 0);
+                   topo.hpcc_id(e.node), topo.is_host(e.node) ? 0 : 1, e.port + 1, e.pause ? 1 : 0);
   }
   return out;
 }

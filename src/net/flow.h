@@ -4,13 +4,14 @@
 
 #include <cstdint>
 
+#include "cc/cc_flow.h"
 #include "core/units.h"
 
 namespace dcqcn {
 
-struct Flow {
+// CcFlow holds the id, the rates and the congestion-control slots.
+struct Flow : CcFlow {
   // What the user asked for.
-  uint32_t id = 0;
   int32_t src = 0;
   int32_t dst = 0;
   Bytes size = 0;
@@ -20,8 +21,6 @@ struct Flow {
   uint32_t total_packets = 0;
 
   // Sender (requester) side.
-  Rate rate = 0;  // pacer rate Rc, set by congestion control
-  Rate line_rate = 0;
   uint32_t snd_nxt = 0;  // next PSN to send
   uint32_t snd_una = 0;  // oldest unacknowledged PSN
   Time next_avail = 0;   // pacer: earliest time the next packet may leave
@@ -31,9 +30,6 @@ struct Flow {
   bool started = false;
   uint8_t sched = 0;      // 0 idle, 1 in the NIC's ready ring, 2 in its pacer heap
   uint32_t high_psn = 0;  // one past the highest PSN ever sent (retransmission count)
-  uint32_t cc_sender_slot = UINT32_MAX;  // congestion control state of this flow, if any
-  uint32_t cc_receiver_slot = UINT32_MAX;
-  bool sender_done = false;
 
   // Receiver (responder) side.
   uint32_t rcv_nxt = 0;       // next expected PSN

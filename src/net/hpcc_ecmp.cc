@@ -8,36 +8,36 @@ namespace {
 
 uint32_t Rotl(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
 
-}  // namespace
-
-uint32_t Murmur3(const uint8_t* data, size_t len, uint32_t seed) {
-  auto mix = [](uint32_t k) { return Rotl(k * 0xcc9e2d51u, 15) * 0x1b873593u; };
-  uint32_t h = seed;
-  size_t i = 0;
-  for (; i + 4 <= len; i += 4) {
-    const uint32_t k = static_cast<uint32_t>(data[i]) | static_cast<uint32_t>(data[i + 1]) << 8 |
-                       static_cast<uint32_t>(data[i + 2]) << 16 |
-                       static_cast<uint32_t>(data[i + 3]) << 24;
-    h = Rotl(h ^ mix(k), 13) * 5 + 0xe6546b64u;
-  }
-  uint32_t tail = 0;
-  for (size_t j = len; j-- > i;) tail = tail << 8 | data[j];
-  if (len > i) h ^= mix(tail);
+uint32_t MixKey(uint32_t k) { return Rotl(k * 0xcc9e2d51u, 15) * 0x1b873593u; }
+uint32_t MixHash(uint32_t h, uint32_t k) { return Rotl(h ^ MixKey(k), 13) * 5 + 0xe6546b64u; }
+uint32_t Finish(uint32_t h, size_t len) {
   h ^= static_cast<uint32_t>(len);
   h ^= h >> 16;
   h *= 0x85ebca6bu;
   h ^= h >> 13;
   h *= 0xc2b2ae35u;
-  h ^= h >> 16;
-  return h;
+  return h ^ (h >> 16);
 }
 
-uint32_t HpccEcmpHash(const uint32_t key[3], uint32_t seed) {
-  uint8_t bytes[12];
-  for (int w = 0; w < 3; ++w) {
-    for (int b = 0; b < 4; ++b) bytes[4 * w + b] = static_cast<uint8_t>(key[w] >> (8 * b));
+}  // namespace
+
+uint32_t Murmur3(const uint8_t* data, size_t len, uint32_t seed) {
+  uint32_t h = seed;
+  size_t i = 0;
+  for (; i + 4 <= len; i += 4) {
+    h = MixHash(h, static_cast<uint32_t>(data[i]) | static_cast<uint32_t>(data[i + 1]) << 8 |
+                       static_cast<uint32_t>(data[i + 2]) << 16 |
+                       static_cast<uint32_t>(data[i + 3]) << 24);
   }
-  return Murmur3(bytes, sizeof bytes, seed);
+  uint32_t tail = 0;
+  for (size_t j = len; j-- > i;) tail = tail << 8 | data[j];
+  if (len > i) h ^= MixKey(tail);
+  return Finish(h, len);
+}
+
+// The same on three words (the bytes are the words, little-endian), without packing them.
+uint32_t HpccEcmpHash(const uint32_t key[3], uint32_t seed) {
+  return Finish(MixHash(MixHash(MixHash(seed, key[0]), key[1]), key[2]), 12);
 }
 
 uint32_t HpccNodeIp(int hpcc_id) {

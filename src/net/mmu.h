@@ -8,7 +8,7 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "net/headers.h"
-#include "scenario/scenario.h"
+#include "net/switch_config.h"
 
 namespace dcqcn {
 

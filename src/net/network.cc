@@ -30,11 +30,11 @@ Bytes PortHeadroom(const PfcConfig& pfc, Rate rate, Time delay, Bytes mtu_frame)
   return pfc.headroom;
 }
 
-Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
-  const TopologyConfig& topo = s.topology;
+Network::Network(const NetworkConfig& s) : config_(s), cc_factory_(s.cc, s.source) {
+  const Topology& topo = s.topology;
   const int num_hosts = topo.hosts;
   const int num_nodes = topo.num_nodes();
-  stats_.log_pfc = s.output.ts_pfc;
+  stats_.log_pfc = s.log_pfc;
 
   for (int h = 0; h < num_hosts; ++h) {
     hosts_.push_back(std::make_unique<RdmaNic>(&sim_, &stats_, &pool_, s.host, h, &flows_,
@@ -97,7 +97,7 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
 
   for (auto& h : hosts_) h->SetCongestionControl(cc_factory_.Make(&sim_, h.get()));
 
-  // Flows: ids in scenario order; the UDP source port is drawn per flow for ECMP entropy, or
+  // Flows: ids in config order; the UDP source port is drawn per flow for ECMP entropy, or
   // numbered as HPCC ns-3 does when its hash is emulated.
   const bool hpcc_ecmp = s.sw.ecmp_hash == SwitchConfig::EcmpHash::kHpcc;
   std::vector<uint16_t> hpcc_sports;
@@ -139,9 +139,9 @@ Network::Network(const Scenario& s) : scenario_(s), cc_factory_(s) {
 }
 
 void Network::BuildRoutes() {
-  const TopologyConfig& topo = scenario_.topology;
+  const Topology& topo = config_.topology;
   const int num_hosts = topo.hosts;
-  if (scenario_.sw.ecmp_hash == SwitchConfig::EcmpHash::kHpcc) {
+  if (config_.sw.ecmp_hash == SwitchConfig::EcmpHash::kHpcc) {
     // HPCC ns-3 searches routes over its nodes in the order of their addresses in memory
     // (std::map keyed by Ptr<Node>). Its switches are objects of over 2 MB (SwitchNode's
     // m_bytes table), so glibc maps each one separately, and Linux places every new mapping
@@ -158,25 +158,25 @@ void Network::BuildRoutes() {
   for (size_t sw = 0; sw < switches_.size(); ++sw) {
     switches_[sw]->SetRoutes(routes_.get(), static_cast<int>(sw));
   }
-  for (const FlowSpec& f : scenario_.flows) {
+  for (const FlowSpec& f : config_.flows) {
     int first = adjacency_[f.src][0].first;
     bool ok = first == f.dst ||
               (first >= num_hosts && routes_->Ports(first - num_hosts, f.dst).second > 0);
     if (!ok) {
       throw InputError(fmt::format("{}: flow from h{} to h{}: no route between the hosts",
-                                   scenario_.source, f.src, f.dst));
+                                   config_.source, f.src, f.dst));
     }
   }
 }
 
 const Link& Network::link(int node, int port) const {
-  const int hosts = scenario_.topology.hosts;
+  const int hosts = config_.topology.hosts;
   return node < hosts ? hosts_[node]->port().link() : switches_[node - hosts]->port(port).link();
 }
 
 std::vector<LinkSpec> Network::PathOf(const Flow& f) const {
   std::vector<LinkSpec> path;
-  const int num_hosts = scenario_.topology.hosts;
+  const int num_hosts = config_.topology.hosts;
   Packet probe;
   probe.src = f.src;
   probe.dst = f.dst;
@@ -199,8 +199,8 @@ Time Network::IdealFct(const Flow& f) const {
   // ACK serialized per hop) + all bytes with headers at the bottleneck rate.
   Time base_rtt = 0;
   Rate bottleneck = 0;
-  const WireFormat& w = scenario_.wire;
-  const Bytes mtu = scenario_.host.mtu;
+  const WireFormat& w = config_.wire;
+  const Bytes mtu = config_.host.mtu;
   for (const LinkSpec& l : PathOf(f)) {
     base_rtt += 2 * l.delay + w.TxTime(w.DataFrame(mtu), l.rate) + w.TxTime(w.ack_frame, l.rate);
     bottleneck = bottleneck == 0 ? l.rate : std::min(bottleneck, l.rate);
@@ -250,7 +250,7 @@ void Network::CheckInvariants(bool drained) {
     for (auto& sw : switches_) {
       if (!sw->mmu().Empty()) {
         throw InvariantError(fmt::format("switch s{}: buffer counters not zero after draining",
-                                         sw->node_id() - scenario_.topology.hosts));
+                                         sw->node_id() - config_.topology.hosts));
       }
     }
   }

@@ -1,4 +1,4 @@
-// A whole simulated network built from a scenario: hosts (RDMA NICs), switches, links, routes
+// A whole simulated network built from a NetworkConfig: hosts (RDMA NICs), switches, links, routes
 // and flows, sharing one simulator, packet pool and set of counters.
 #pragma once
 
@@ -9,20 +9,20 @@
 #include "core/simulator.h"
 #include "net/flow.h"
 #include "net/hpcc_ecmp.h"
+#include "net/network_config.h"
 #include "net/packet.h"
 #include "net/rdma_nic.h"
 #include "net/routing.h"
 #include "net/stats.h"
 #include "net/switch_node.h"
-#include "scenario/scenario.h"
 
 namespace dcqcn {
 
 class Network {
  public:
-  // Builds everything and schedules the flows' starts. Throws InputError when the scenario
+  // Builds everything and schedules the flows' starts. Throws InputError when the config
   // cannot be built (e.g. no route between a flow's hosts, buffer too small).
-  explicit Network(const Scenario& s);
+  explicit Network(const NetworkConfig& c);
 
   Simulator& sim() { return sim_; }
   NetStats& stats() { return stats_; }
@@ -33,7 +33,7 @@ class Network {
   std::vector<std::unique_ptr<SwitchNode>>& switches() { return switches_; }
   const std::vector<std::unique_ptr<SwitchNode>>& switches() const { return switches_; }
   std::vector<std::unique_ptr<RdmaNic>>& hosts() { return hosts_; }
-  const Scenario& scenario() const { return scenario_; }
+  const NetworkConfig& config() const { return config_; }
   int flows_done() const { return flows_done_; }
   // The first flow's start: the origin of the run's active interval (HPCC inputs start at 2 s).
   Time first_start() const { return first_start_; }
@@ -62,7 +62,7 @@ class Network {
 
  private:
   void BuildRoutes();
-  Scenario scenario_;
+  NetworkConfig config_;
   CcFactory cc_factory_;
   Simulator sim_;
   NetStats stats_;

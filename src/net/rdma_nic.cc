@@ -77,7 +77,8 @@ void RdmaNic::MakeReady(Flow& f) {
   ready_mask_ |= 1u << f.priority;
 }
 
-void RdmaNic::SetRate(Flow& f, Rate rate) {
+void RdmaNic::SetRate(CcFlow& cc_flow, Rate rate) {
+  Flow& f = (*flows_)[cc_flow.id];
   f.rate = rate;
   if (f.sched != kPacing || f.snd_nxt == 0) return;
   // Re-time the pending departure from the last one at the new rate; the old heap entry
@@ -170,9 +171,9 @@ void RdmaNic::SendControl(PacketType type, Flow& f, uint32_t psn, bool cnp_flag)
   port_.Kick();
 }
 
-void RdmaNic::SendCnp(Flow& f) {
+void RdmaNic::SendCnp(CcFlow& cc_flow) {
   ++stats_->cnps_sent;
-  SendControl(PacketType::kCnp, f, 0, false);
+  SendControl(PacketType::kCnp, (*flows_)[cc_flow.id], 0, false);
 }
 
 void RdmaNic::Receive(Packet* p, int) {

@@ -14,9 +14,9 @@
 #include "net/egress_port.h"
 #include "net/flow.h"
 #include "net/headers.h"
+#include "net/host_config.h"
 #include "net/node.h"
 #include "net/ring.h"
-#include "scenario/scenario.h"
 
 namespace dcqcn {
 
@@ -52,8 +52,9 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
 
   void Receive(Packet* p, int port) override;
   void HandleEvent(uint32_t kind, uint64_t arg) override;
-  void SetRate(Flow& f, Rate rate) override;
-  void SendCnp(Flow& f) override;
+  // Congestion control names a flow by its CcFlow part; the NIC works on the whole Flow.
+  void SetRate(CcFlow& f, Rate rate) override;
+  void SendCnp(CcFlow& f) override;
 
   size_t control_queued() const { return control_.size(); }
   Packet* NextPacket(Time now, Time* wake_at);

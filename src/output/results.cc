@@ -26,7 +26,7 @@ std::string FlowsCsv(const Network& net, const RunInfo& info) {
       "flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,"
       "delivered_bytes,avg_gbps,tag\n";
   const std::vector<FlowOutcome>& outcomes = info.outcomes;
-  const std::vector<FlowSpec>& specs = net.scenario().flows;
+  const std::vector<FlowSpec>& specs = net.config().flows;
   for (const Flow& f : net.flows()) {
     const FlowOutcome& o = outcomes[f.id];
     fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},", f.id, f.src, f.dst,
@@ -44,7 +44,7 @@ std::string FlowsCsv(const Network& net, const RunInfo& info) {
 }
 
 std::string LinksCsv(const Network& net) {
-  const TopologyConfig& topo = net.scenario().topology;
+  const Topology& topo = net.config().topology;
   std::string out = "node,port,peer,peer_port,rate_gbps,delay_ns\n";
   for (int node = 0; node < topo.num_nodes(); ++node) {
     for (int p = 0; p < net.num_ports(node); ++p) {
@@ -64,9 +64,8 @@ double PeakRssMb() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux reports KiB
 }
 
-nlohmann::json Summary(const Network& net, const RunInfo& info) {
+nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& info) {
   const NetStats& st = net.stats();
-  const Scenario& s = net.scenario();
   const Time end = info.sim_time;
   // Rates and utilisations count over the active interval: from the first flow's start.
   const Time active_start = std::min(net.first_start(), end);
@@ -141,7 +140,12 @@ nlohmann::json Summary(const Network& net, const RunInfo& info) {
              {"hyper_increase_events", cc.hyper_increase},
              {"timer_events", cc.timer_events},
              {"byte_counter_events", cc.byte_counter_events},
-             {"flows_that_saw_cnps", cc.flows_with_state}};
+             {"flows_that_saw_cnps", cc.flows_with_state},
+             {"cnps_delayed", cc.cnps_delayed},
+             {"cnp_wait_total_ns", static_cast<double>(cc.cnp_wait_total) / kNanosecond},
+             {"cnp_wait_max_ns", static_cast<double>(cc.cnp_wait_max) / kNanosecond},
+             {"cnp_queue_max", cc.cnp_queue_max},
+             {"cnp_marks_coalesced", cc.cnp_marks_coalesced}};
   j["max_queue_bytes"] = st.max_queue_bytes;
   j["max_link_utilisation"] = max_util;
   j["bottleneck"] = bottleneck;

@@ -9,6 +9,7 @@
 #include "net/network.h"
 #include "output/convergence.h"
 #include "output/metrics.h"
+#include "scenario/scenario.h"
 
 namespace dcqcn {
 
@@ -29,7 +30,8 @@ std::vector<FlowOutcome> FlowOutcomes(const Network& net);
 std::string FlowsCsv(const Network& net, const RunInfo& info);
 // Every port of every node and what it is cabled to: node,port,peer,peer_port,rate_gbps,delay_ns.
 std::string LinksCsv(const Network& net);
-nlohmann::json Summary(const Network& net, const RunInfo& info);
+// `s` is the scenario `net` was built from (its name, seed, [output] and [cc]).
+nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& info);
 
 // Peak resident memory of this process so far, in MiB (getrusage's ru_maxrss).
 double PeakRssMb();

@@ -56,7 +56,7 @@ DeliveredSamples TimeSeriesSampler::DeliveredByFlow() const {
 }
 
 void TimeSeriesSampler::Write(const std::string& dir) const {
-  const int hosts = net_->scenario().topology.hosts;
+  const int hosts = net_->config().topology.hosts;
   if (config_.ts_queue) {
     // Only ports that ever held data: a fabric has many idle ports.
     std::string out = "time_ns,switch,port,queue_bytes,tx_gbps\n";
@@ -106,7 +106,7 @@ void TimeSeriesSampler::Write(const std::string& dir) const {
   }
   if (config_.ts_pfc) {
     std::string out = "time_ns,node,port,priority,paused\n";
-    const TopologyConfig& topo = net_->scenario().topology;
+    const Topology& topo = net_->config().topology;
     for (const PfcEvent& e : net_->stats().pfc_log) {
       fmt::format_to(std::back_inserter(out), "{:.3f},{},{},{},{}\n",
                      static_cast<double>(e.time) / kNanosecond, topo.node_name(e.node), e.port,

@@ -7,6 +7,7 @@
 
 #include "net/network.h"
 #include "output/convergence.h"
+#include "scenario/scenario.h"
 
 namespace dcqcn {
 

@@ -827,7 +827,8 @@ void Loader::ReadWire(const Section& sec, WireFormat& wire) const {
 
 void Loader::ReadCc(const Section& sec, CcConfig& cc) const {
   cc.algorithm = ReadString(sec, "algorithm", cc.algorithm, {"none", "dcqcn"});
-  cc.profile = ReadString(sec, "profile", cc.profile, {"paper", "mlx5", "hpcc"});
+  cc.profile = ReadString(sec, "profile", cc.profile,
+                          {"paper", "mlx5", "hpcc", "cx3pro", "cx4"});  // DcqcnProfiles()
   if (sec.table == nullptr) return;
   for (auto&& [key, value] : *sec.table) {
     if (key.str() == "algorithm" || key.str() == "profile") continue;

@@ -164,8 +164,9 @@ constexpr KeySchema kCcKeys[] = {
     {"algorithm", K::kValue, "string", "", "\"dcqcn\"",
      "`\"dcqcn\"`, or `\"none\"` (every flow at line rate, PFC alone; takes no parameters)."},
     {"profile", K::kValue, "string", "", "\"paper\"",
-     "DCQCN's parameter set: `\"paper\"`, `\"mlx5\"` or `\"hpcc\"`; any parameter below "
-     "overrides it."},
+     "DCQCN's parameter set: `\"paper\"`, `\"mlx5\"`, `\"hpcc\"`, `\"cx3pro\"` (paper with a "
+     "ConnectX-3 Pro CNP generator) or `\"cx4\"` (mlx5 with a ConnectX-4 one); any parameter "
+     "below overrides it."},
 };
 
 constexpr KeySchema kFlowKeys[] = {

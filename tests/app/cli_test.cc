@@ -70,6 +70,38 @@ TEST_F(CliTest, DefaultScenarioRuns) {
   EXPECT_NE(r.out.find("8 of 8 flows finished"), std::string::npos) << r.out;
 }
 
+TEST_F(CliTest, CheckShowsWhichPortsGotWhichSettings) {
+  // A fabric with 100G hosts and 400G switch links: thresholds and alpha by port rate.
+  fs::path scen = Write("f.toml", R"([topology]
+type = "leaf_spine"
+leaves = 2
+spines = 2
+hosts_per_leaf = 2
+link_rate = "100Gbps"
+fabric_rate = "400Gbps"
+[switch.ecn]
+by_rate = [{rate = "400Gbps", kmin = "1600KB", kmax = "6400KB", pmax = 0.2}]
+[switch.pfc]
+by_rate = [{rate = "400Gbps", alpha = 0.5}]
+[[flow]]
+src = 0
+dst = 3
+size = "10KB"
+)");
+  Result r = RunCli("check " + scen.string(), "2>&1 >/dev/null");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("100Gbps 1us: 4 ports on 2 switches: ECN kmin 5KB kmax 200KB pmax 0.01, "
+                       "PFC alpha 0.125"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("400Gbps 1us: 8 ports on 4 switches: ECN kmin 1.6MB kmax 6.4MB pmax 0.2, "
+                       "PFC alpha 0.5"),
+            std::string::npos)
+      << r.out;
+  r = RunCli("check " + scen.string() + " --ports", "2>&1 >/dev/null");
+  EXPECT_NE(r.out.find("s0:2 -> s2  400Gbps 1us  ECN kmin 1.6MB"), std::string::npos) << r.out;
+}
+
 TEST_F(CliTest, CheckPrintsTheResolvedScenario) {
   fs::path scen = Write("s.toml", kSmallIncast);
   Result r = RunCli("check " + scen.string());

@@ -85,5 +85,181 @@ TEST(FluidCli, BadOptionsAreInputErrors) {
   EXPECT_NE(r.out.find("--delay"), std::string::npos) << r.out;
 }
 
+// A 4:1 incast on one switch: 40 Gb/s links of 1 us.
+constexpr const char* kStarIncast = R"(name = "star4"
+[topology]
+type = "star"
+hosts = 5
+link_rate = "40Gbps"
+link_delay = "1us"
+[workload]
+type = "incast"
+senders = 4
+size = "1GB"
+)";
+
+using FluidScenarioCli = TempDirTest;
+
+TEST_F(FluidScenarioCli, StarIncastGivesNCAndLoopDelay) {
+  const std::filesystem::path file = Write("star4.toml", kStarIncast);
+  const Result r = RunCli("fluid '" + file.string() + "' --duration 2ms --no-check --out '" +
+                          (dir_ / "out").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("4 flows into h0"), std::string::npos) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(ReadFile(dir_ / "out/summary.json"));
+  EXPECT_EQ(j["scenario"], file.string());
+  EXPECT_EQ(j["flows"], 4);
+  EXPECT_DOUBLE_EQ(j["rate_gbps"].get<double>(), 40);
+  // Two links: 2 x 2 x 1 us of propagation, and per link a data frame (1000 + 66 bytes + 20 of
+  // preamble and gap = 1086 bytes, 217.2 ns at 40 Gb/s) out and a CNP (82 + 20 = 102 bytes,
+  // 20.4 ns) back: 4000 + 2 x 237.6 = 4475.2 ns.
+  EXPECT_DOUBLE_EQ(j["delay_ns"].get<double>(), 4475.2);
+  EXPECT_DOUBLE_EQ(j["control_loop"]["propagation_ns"].get<double>(), 4000);
+  EXPECT_DOUBLE_EQ(j["control_loop"]["serialisation_ns"].get<double>(), 475.2);
+  EXPECT_EQ(j["control_loop"]["bottleneck"], "s0 -> h0");
+  EXPECT_EQ(j["control_loop"]["hops"], 2);
+  for (const char* key : {"flows", "rate", "delay", "starts"}) {
+    EXPECT_EQ(j["origin"][key]["from"], "scenario") << key;
+    EXPECT_EQ(j["origin"][key]["scenario"], file.string()) << key;
+  }
+  EXPECT_EQ(j["flow_starts_ns"], nlohmann::json::array({0.0, 0.0, 0.0, 0.0}));
+  EXPECT_EQ(j["packet_bytes"], 1066);
+  EXPECT_EQ(j["parameters"]["kmax_bytes"], 200000);
+}
+
+TEST_F(FluidScenarioCli, SlowestSharedLinkAndPerFlowStarts) {
+  // Senders h3..h5 on s1, receiver h0 on s0, a 10 Gb/s s1-s0 link: three links per path.
+  const std::filesystem::path file = Write("dumbbell.toml", R"(name = "db"
+[topology]
+type = "dumbbell"
+hosts = 6
+link_rate = "40Gbps"
+bottleneck_rate = "10Gbps"
+link_delay = "1us"
+[switch.ecn]
+kmax = "400KB"
+[cc]
+rai = "10Mbps"
+[[flow]]
+src = 3
+dst = 0
+size = "1GB"
+start = "1ms"
+[[flow]]
+src = 4
+dst = 0
+size = "1GB"
+start = "1.1ms"
+[[flow]]
+src = 5
+dst = 0
+size = "1GB"
+start = "1.25ms"
+)");
+  const Result r =
+      RunCli("fluid '" + file.string() + "' --set switch.ecn.pmax=0.02 --duration 2ms --no-check" +
+             " --out '" + (dir_ / "out").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(ReadFile(dir_ / "out/summary.json"));
+  EXPECT_EQ(j["flows"], 3);
+  EXPECT_DOUBLE_EQ(j["rate_gbps"].get<double>(), 10);
+  EXPECT_EQ(j["control_loop"]["bottleneck"], "s1 -> s0");
+  // 6 us of propagation; at 40 Gb/s twice 237.6 ns, at 10 Gb/s (1086 + 102) x 8 / 10 = 950.4 ns.
+  EXPECT_DOUBLE_EQ(j["delay_ns"].get<double>(), 6000 + 2 * 237.6 + 950.4);
+  EXPECT_EQ(j["flow_starts_ns"], nlohmann::json::array({0.0, 100000.0, 250000.0}));
+  EXPECT_DOUBLE_EQ(j["control_loop"]["first_start_ns"].get<double>(), 1e6);
+  EXPECT_DOUBLE_EQ(j["parameters"]["rai_gbps"].get<double>(), 0.01);
+  EXPECT_EQ(j["parameters"]["kmax_bytes"], 400000);
+  EXPECT_DOUBLE_EQ(j["parameters"]["pmax"].get<double>(), 0.02);
+}
+
+TEST_F(FluidScenarioCli, FlagsOverrideTheScenario) {
+  const std::filesystem::path file = Write("star4.toml", kStarIncast);
+  const Result r = RunCli("fluid '" + file.string() +
+                          "' --flows 8 --delay 85us --quiet --duration 2ms --no-check --out '" +
+                          (dir_ / "out").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(ReadFile(dir_ / "out/summary.json"));
+  EXPECT_EQ(j["flows"], 8);
+  EXPECT_DOUBLE_EQ(j["delay_ns"].get<double>(), 85000);
+  EXPECT_DOUBLE_EQ(j["rate_gbps"].get<double>(), 40);
+  EXPECT_EQ(j["origin"]["flows"]["from"], "flag");
+  EXPECT_EQ(j["origin"]["delay"]["from"], "flag");
+  EXPECT_EQ(j["origin"]["rate"]["from"], "scenario");
+  EXPECT_EQ(j["origin"]["starts"]["from"], "default");  // N is not the scenario's
+  // Without a scenario nothing comes from one.
+  const Result flags =
+      RunCli("fluid --quiet --duration 1ms --no-check --out '" + (dir_ / "flags").string() + "'");
+  ASSERT_EQ(flags.code, 0) << flags.out;
+  const nlohmann::json f = nlohmann::json::parse(ReadFile(dir_ / "flags/summary.json"));
+  EXPECT_TRUE(f["scenario"].is_null());
+  EXPECT_EQ(f["origin"]["flows"]["from"], "default");
+  EXPECT_TRUE(f["control_loop"].is_null());
+}
+
+TEST_F(FluidScenarioCli, NotAnIncastIsAnInputErrorNamingTheFile) {
+  const std::filesystem::path perm = Write("perm.toml", R"(name = "perm"
+[topology]
+type = "star"
+hosts = 4
+[workload]
+type = "permutation"
+size = "1MB"
+)");
+  Result r = RunCli("fluid '" + perm.string() + "' --out '" + (dir_ / "out").string() + "'");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find(perm.string() + ": not an incast"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("4 receivers"), std::string::npos) << r.out;
+  const std::filesystem::path none = Write("none.toml", "name = \"none\"\n");
+  r = RunCli("fluid '" + none.string() + "' --out '" + (dir_ / "out").string() + "'");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("no flows"), std::string::npos) << r.out;
+  const std::filesystem::path star = Write("star4.toml", kStarIncast);
+  r = RunCli("fluid '" + star.string() + "' --set cc.algorithm=none --out '" +
+             (dir_ / "out").string() + "'");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("cc.algorithm"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "out"));
+}
+
+TEST_F(FluidScenarioCli, MapParamIsAThirdAxis) {
+  const Result r = RunCli(
+      "fluid --map --map-flows 2,10 --map-delays 4us --map-param cc.rai=10Mbps,40Mbps "
+      "--duration 5ms --packet 1000B --jobs 2 --out '" +
+      (dir_ / "map").string() + "'");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("cc.rai=10Mbps\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("cc.rai=40Mbps\n"), std::string::npos) << r.out;
+  const std::string csv = ReadFile(dir_ / "map/map.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "cc.rai,flows,delay_ns,verdict,period_ns,queue_mean_bytes,queue_peak_to_peak_bytes,"
+            "rc_gbps_mean,utilisation,fixed_point_queue_bytes");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 4) << csv;
+  EXPECT_NE(csv.find("\n10Mbps,2,4000,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\n40Mbps,10,4000,"), std::string::npos) << csv;
+  const nlohmann::json j = nlohmann::json::parse(ReadFile(dir_ / "map/summary.json"));
+  EXPECT_EQ(j["map_param"]["key"], "cc.rai");
+  EXPECT_EQ(j["map_param"]["values"], nlohmann::json::array({"10Mbps", "40Mbps"}));
+  EXPECT_DOUBLE_EQ(j["map_param"]["by_value"][0]["parameters"]["rai_gbps"].get<double>(), 0.01);
+  ASSERT_EQ(j["cells"].size(), 4u);
+  EXPECT_EQ(j["cells"][3]["param"], "40Mbps");
+  // The fixed point depends on R_AI: the two values give different q*.
+  EXPECT_NE(j["cells"][0]["fixed_point_queue_bytes"], j["cells"][2]["fixed_point_queue_bytes"]);
+}
+
+TEST_F(FluidScenarioCli, BadMapParamNamesTheOption) {
+  const std::string out = " --duration 1ms --out '" + (dir_ / "map").string() + "'";
+  for (const char* bad : {"cc.rai", "cc.nonsense=1,2", "cc.rai=1Mbps,fast", "cc.rai=1Mbps,1Mbps"}) {
+    const Result r =
+        RunCli(std::string("fluid --map --map-flows 2 --map-delays 4us --map-param ") + bad + out);
+    EXPECT_EQ(r.code, 1) << bad;
+    EXPECT_NE(r.out.find("--map-param"), std::string::npos) << bad << ": " << r.out;
+  }
+  const Result r = RunCli("fluid --map-param cc.rai=1Mbps" + out);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("--map"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir_ / "map"));
+}
+
 }  // namespace
 }  // namespace dcqcn::testing

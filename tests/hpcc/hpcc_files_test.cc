@@ -72,8 +72,8 @@ TEST_F(HpccFilesTest, MapsHostsFirstAndKeepsTheFileIds) {
   EXPECT_EQ(t.links[2].rate, 400 * kGbps);
   EXPECT_EQ(t.links[3].b, 2);
   EXPECT_EQ(t.links[3].rate, 25 * kGbps);
-  EXPECT_EQ(HpccNodeId(t, 2), 4);
-  EXPECT_EQ(HpccNodeId(t, 4), 3);
+  EXPECT_EQ(t.hpcc_id(2), 4);
+  EXPECT_EQ(t.hpcc_id(4), 3);
 }
 
 TEST_F(HpccFilesTest, FlowsUseFileIdsAndAbsoluteStarts) {

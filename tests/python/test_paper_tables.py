@@ -175,6 +175,36 @@ class PaperTablesTest(unittest.TestCase):
         self.assertEqual(lines[3], "| 2.0-6.0 | 3 | 12.28 | 5.50 | 6.50 | 7.50 |")
         self.assertEqual(lines[4], "| 6.0-10.0 | 2 | 18.42 |  | 10.50 | 11.50 |")
 
+    def test_cnp_limit_reads_first_cuts_and_paused_share(self):
+        # Two senders, 1 ms runs; every generator setting has the same files but for the first.
+        d = os.path.join(self.out, "cnp-limit")
+        lines = ["run,dir,workload.senders,cc.cnp_service_time,cnps,max_queue_bytes,"
+                 "pfc_pause_frames,bottleneck.utilisation"]
+        for i, key in enumerate(paper_tables.CNP_GENERATORS):
+            run = os.path.join(d, f"runs/{i:03}")
+            pauses = 3 if i == 0 else 0
+            lines.append(f"{i},runs/{i:03},2,{key},1198,2700000,{pauses},0.429")
+            write_json(os.path.join(run, "summary.json"),
+                       {"active_start_ns": 1000, "sim_time_ns": 1001000})
+            # Flow 0 is first cut at 31 us (after the start); flow 1 at 41 us, or never in run 1.
+            rates = ["time_ns,flow_id,rc_gbps,rt_gbps,alpha"]
+            for t in range(2000, 60000, 10000):
+                rates.append(f"{t},0,{40 if t < 32000 else 20},40,1")
+                rates.append(f"{t},1,{40 if t < 42000 or i == 1 else 20},40,1")
+            write(os.path.join(run, "timeseries", "rate.csv"), "\n".join(rates) + "\n")
+            # h1 paused 0.1-0.3 ms (a refresh in between), h2 from 0.5 ms to the end; the
+            # switch's own pause (s0) does not count.
+            write(os.path.join(run, "timeseries", "pfc.csv"),
+                  "time_ns,node,port,priority,paused\n101000,h1,0,3,1\n201000,h1,0,3,1\n"
+                  "301000,h1,0,3,0\n501000,h2,0,3,1\n600000,s0,1,3,1\n")
+        write(os.path.join(d, "sweep.csv"), "\n".join(lines) + "\n")
+        table = paper_tables.table_cnp_limit(self.out).splitlines()
+        self.assertEqual(len(table), 2 + len(paper_tables.CNP_GENERATORS))
+        # Paused: 0.2 ms + 0.5 ms of 2 x 1 ms.
+        self.assertEqual(table[2], "| 2 | unlimited | 41 | 1,198 | 2.70 | 3 | 0.60 | 35.0% | "
+                                   "42.9% |")
+        self.assertEqual(table[3].split(" | ")[2], "never")
+
     def test_figures_pick_the_sweep_run(self):
         self.victim_sweep()
         [(d, figure, name)] = paper_tables.figure_sources(DOC, self.out)

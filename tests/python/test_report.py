@@ -971,5 +971,120 @@ class ErrorTest(unittest.TestCase):
         self.assertIn("DCQCN_PYTHON_DIR", r.stderr)
 
 
+# ---------------------------------------------------------------------------------------------
+# `dcqcn fluid` folders, through the real CLI.
+
+# A 4:1 incast at 40 Gb/s with 1 us links: N, C and tau* come from it.
+FLUID_SCENARIO = """name = "fluid-report"
+[topology]
+type = "star"
+hosts = 5
+[workload]
+type = "incast"
+senders = 4
+size = "1GB"
+"""
+
+
+class FluidReportTest(unittest.TestCase):
+    """A short fluid run from a scenario and a tiny map with a third axis, each reported once."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="dcqcn_fluid_report_")
+        cls.run_dir = os.path.join(cls.tmp, "run")
+        cls.map_dir = os.path.join(cls.tmp, "map")
+        if not os.path.exists(BINARY):
+            return
+        scenario = os.path.join(cls.tmp, "incast.toml")
+        write_text(scenario, FLUID_SCENARIO)
+        sim = run([BINARY, "fluid", scenario, "--duration", "20ms", "--no-check", "--quiet",
+                   "--out", cls.run_dir])
+        assert sim.returncode == 0, sim.stderr
+        sim = run([BINARY, "fluid", "--map", "--map-flows", "2,10", "--map-delays", "4us,85us",
+                   "--map-param", "cc.rai=10Mbps,40Mbps", "--duration", "20ms", "--packet",
+                   "1000B", "--jobs", "2", "--quiet", "--out", cls.map_dir])
+        assert sim.returncode == 0, sim.stderr
+        cls.run_result = run([BINARY, "report", cls.run_dir])
+        cls.map_result = run([BINARY, "report", cls.map_dir])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def setUp(self):
+        require_binary(self)
+
+    def summary(self, folder):
+        with open(os.path.join(folder, "summary.json")) as f:
+            return json.load(f)
+
+    def assert_png(self, path):
+        self.assertTrue(os.path.exists(path), f"{path} missing")
+        self.assertGreater(os.path.getsize(path), 5_000, f"{path} suspiciously small")
+        width, height = png_size(path)
+        self.assertGreaterEqual(width, 400, path)
+        self.assertGreaterEqual(height, 250, path)
+
+    def test_run_figures(self):
+        self.assertEqual(self.run_result.returncode, 0, self.run_result.stderr)
+        self.assertIn(os.path.join(self.run_dir, "report", "index.html"), self.run_result.stdout)
+        for name in ("fluid_queue", "fluid_rate"):
+            self.assert_png(os.path.join(self.run_dir, "report", f"{name}.png"))
+        # Not a packet run: none of its figures.
+        self.assertFalse(os.path.exists(os.path.join(self.run_dir, "report", "queue.png")))
+
+    def test_run_index_names_verdict_fixed_point_and_origins(self):
+        s = self.summary(self.run_dir)
+        page = read_text(os.path.join(self.run_dir, "report", "index.html"))
+        self.assertIn(s["oscillation"]["verdict"], page)
+        self.assertIn(f"{s['fixed_point']['exact']['queue_bytes'] / 1e3:.1f} KB", page)
+        self.assertIn("s0 -&gt; h0", page)  # C from the scenario's bottleneck
+        self.assertIn("4.475 \u00b5s", page)  # tau* from its path
+        self.assertIn('src="fluid_queue.png"', page)
+
+    def test_run_script_output_names_the_verdict(self):
+        s = self.summary(self.run_dir)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = dcqcn_report.main([self.run_dir])
+        self.assertEqual(code, 0)
+        self.assertIn(f"verdict: {s['oscillation']['verdict']}", out.getvalue())
+        self.assertIn("fluid_queue, fluid_rate", out.getvalue())
+
+    def test_map_figure_and_table(self):
+        self.assertEqual(self.map_result.returncode, 0, self.map_result.stderr)
+        self.assert_png(os.path.join(self.map_dir, "report", "fluid_map.png"))
+        page = read_text(os.path.join(self.map_dir, "report", "index.html"))
+        self.assertIn("cc.rai = 10Mbps, 40Mbps", page)
+        self.assertIn("<th>cc.rai</th>", page)  # map.csv's third-axis column in the table
+        verdicts = {c["verdict"] for c in self.summary(self.map_dir)["cells"]}
+        for v in verdicts:
+            self.assertIn(v, page)
+
+    def test_map_script_output_counts_the_verdicts(self):
+        cells = self.summary(self.map_dir)["cells"]
+        steady = sum(c["verdict"] == "steady" for c in cells)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = dcqcn_report.main([self.map_dir])
+        self.assertEqual(code, 0)
+        self.assertIn(f"verdicts: {steady} steady", out.getvalue())
+
+    def test_one_panel_per_map_param_value(self):
+        s = self.summary(self.map_dir)
+        df, key, values = dcqcn_report.read_fluid_map(self.map_dir, s)
+        self.assertEqual((key, values), ("cc.rai", ["10Mbps", "40Mbps"]))
+        fig = dcqcn_report.fig_fluid_map(df, key, values)
+        titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
+        plt.close(fig)
+        self.assertEqual(titles, ["cc.rai = 10Mbps", "cc.rai = 40Mbps"])
+
+    def test_run_options_are_errors_on_a_fluid_folder(self):
+        r = run([BINARY, "report", self.run_dir, "--tags", "incast"])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("dcqcn fluid", r.stderr)
+
+
 if __name__ == "__main__":
     unittest.main()

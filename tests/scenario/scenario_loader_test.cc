@@ -764,5 +764,32 @@ TEST(ScenarioLoader, EcnByPortRate) {
               {"switch.ecn.by_rate[0].kmid", "unknown key"});
 }
 
+TEST(ScenarioLoader, PfcByPortRateHeadroomRuleEcmpHashAndDport) {
+  const Scenario s = Load(std::string("[switch]\necmp_hash = \"hpcc\"\n[switch.pfc]\n"
+                                      "headroom = \"hpcc\"\n"
+                                      "by_rate = [{rate = \"400Gbps\", alpha = 0.5}]\n") +
+                          kOneFlow + "dport = 100\n");
+  EXPECT_EQ(s.sw.ecmp_hash, SwitchConfig::EcmpHash::kHpcc);
+  EXPECT_EQ(s.sw.pfc.headroom_rule, PfcConfig::HeadroomRule::kHpcc);
+  EXPECT_DOUBLE_EQ(s.sw.pfc.AlphaForRate(400 * kGbps), 0.5);
+  EXPECT_DOUBLE_EQ(s.sw.pfc.AlphaForRate(40 * kGbps), s.sw.pfc.alpha);
+  EXPECT_EQ(s.flows[0].dport, 100);
+  // resolved.toml keeps all four.
+  const Scenario again = LoadScenarioText(ResolvedToml(s), "resolved.toml");
+  EXPECT_EQ(again.sw.ecmp_hash, SwitchConfig::EcmpHash::kHpcc);
+  EXPECT_EQ(again.sw.pfc.headroom_rule, PfcConfig::HeadroomRule::kHpcc);
+  ASSERT_EQ(again.sw.pfc.by_rate.size(), 1u);
+  EXPECT_DOUBLE_EQ(again.sw.pfc.by_rate[0].alpha, 0.5);
+  EXPECT_EQ(again.flows[0].dport, 100);
+  ExpectError(std::string("[switch]\necmp_hash = \"random\"\n") + kOneFlow,
+              {"test.toml:2:", "switch.ecmp_hash", "hpcc"});
+  ExpectError(std::string("[switch.pfc]\nby_rate = [{rate = \"400Gbps\", alpha = 0}]\n") + kOneFlow,
+              {"switch.pfc.by_rate[0].alpha", "> 0"});
+  ExpectError(std::string("[switch.pfc]\nby_rate = [{rate = \"400Gbps\"}]\n") + kOneFlow,
+              {"switch.pfc.by_rate[0].alpha", "required"});
+  ExpectError(std::string("[switch.pfc]\nheadroom = \"hpc\"\n") + kOneFlow,
+              {"switch.pfc.headroom", "\"auto\", \"hpcc\""});
+}
+
 }  // namespace
 }  // namespace dcqcn

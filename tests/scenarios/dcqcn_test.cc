@@ -157,7 +157,7 @@ TEST(DcqcnConvergenceTest, ALateFlowConvergesToItsFairShare) {
 }
 
 TEST(DcqcnProfilesTest, EveryProfileKeepsAnIncastLossless) {
-  for (const char* profile : {"paper", "mlx5", "hpcc"}) {
+  for (const char* profile : {"paper", "mlx5", "hpcc", "cx3pro", "cx4"}) {
     Scenario s = DcqcnIncast(4, 5000000, profile);
     nlohmann::json j = RunScenario(s, {});
     EXPECT_EQ(j["flows_finished"], 4) << profile;

@@ -33,7 +33,7 @@ TEST(IncastTest, QueueStaysWithinThresholdPlusHeadroom) {
   s.sw.pfc.static_threshold = 20000;
   s.sw.pfc.reserve = 0;
   nlohmann::json j = RunScenario(s, {});
-  Network probe(s);
+  Network probe(ToNetworkConfig(s));
   Bytes headroom = probe.headroom(0, 1);
   // Each of the 8 ingress queues holds at most threshold + headroom; the egress queue to the
   // receiver is the sum of them.

@@ -130,6 +130,26 @@ TEST(PaperTest, IncastQueueGrowsWithTheDegreeAndPfcAlonePausesAtEveryDegree) {
   }
 }
 
+// examples/paper/cnp_limit.toml's claims (docs/paper.md, "CNP generation limit").
+TEST(PaperTest, ConnectX3CnpLimitSlowsTheReactionAndBringsPfcBack) {
+  std::map<std::string, nlohmann::json> run;
+  for (const char* t : {"0us", "250ns", "2500ns"}) {
+    run[t] = RunScenario(
+        Example("cnp_limit.toml", {"workload.senders=32", std::string("cc.cnp_service_time=") + t,
+                                   "output.timeseries=[]"}),
+        {});
+  }
+  // The ConnectX-4 generator is as good as an unlimited one.
+  EXPECT_EQ(run["0us"]["pfc_pause_frames"], 0);
+  EXPECT_LT(run["250ns"]["pfc_pause_frames"].get<int>(), 50);
+  EXPECT_EQ(run["0us"]["cc"]["cnps_delayed"], 0);
+  // The ConnectX-3 Pro one makes CNPs wait behind each other and PFC comes back.
+  EXPECT_GT(run["2500ns"]["cc"]["cnps_delayed"].get<int>(), 100);
+  EXPECT_GT(run["2500ns"]["cc"]["cnp_wait_max_ns"].get<double>(), 20 * 2500.0);
+  EXPECT_GT(run["2500ns"]["pfc_pause_frames"].get<int>(), 200);
+  EXPECT_EQ(run["2500ns"]["drops"], 0);
+}
+
 TEST(PaperTest, SmallerAdditiveIncreaseAndLargerKmaxDampTheLongDelayOscillation) {
   // N = 10 flows with an 85 us feedback delay: the CoNEXT'16 fix (R_AI 10 Mb/s, Kmax 1000 KB)
   // reduces the queue's oscillation.

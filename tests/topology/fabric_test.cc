@@ -220,7 +220,7 @@ void ExpectEveryHostReachesEveryOther(const TopologyConfig& topo) {
       if (src != dst) s.flows.push_back({src, dst, 1000, 0, 3, ""});
     }
   }
-  Network net(s);
+  Network net(ToNetworkConfig(s));
   for (const Flow& f : net.flows()) {
     const std::vector<LinkSpec> path = net.PathOf(f);
     ASSERT_FALSE(path.empty());
@@ -244,7 +244,7 @@ TEST(Fabrics, EveryHostReachesEveryOtherOnAShortestPath) {
 std::map<int, int> CoreUse(int k, const std::vector<std::pair<int, int>>& pairs) {
   Scenario s = WithTopology(FatTree(k));
   for (auto [src, dst] : pairs) s.flows.push_back({src, dst, 1000, 0, 3, ""});
-  Network net(s);
+  Network net(ToNetworkConfig(s));
   const int core0 = s.topology.hosts + k * k;
   std::map<int, int> use;
   for (const Flow& f : net.flows()) {

@@ -1,0 +1,29 @@
+// Everything a Network is built from: the scenario layer fills it in, the model only reads it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cc/cc_config.h"
+#include "net/flow_spec.h"
+#include "net/headers.h"
+#include "net/host_config.h"
+#include "net/switch_config.h"
+#include "net/topology.h"
+
+namespace dcqcn {
+
+struct NetworkConfig {
+  std::string source;  // the input it came from, for messages
+  uint64_t seed = 1;
+  Topology topology;
+  SwitchConfig sw;
+  HostConfig host;
+  WireFormat wire;
+  CcConfig cc;
+  std::vector<FlowSpec> flows;
+  bool log_pfc = false;  // keep every PFC frame (timeseries/pfc.csv, HPCC's PFC file)
+};
+
+}  // namespace dcqcn

@@ -1,0 +1,85 @@
+// A switch's buffer, PFC, ECN and ECMP settings (the MMU and the ports read them).
+#pragma once
+
+#include <vector>
+
+#include "core/units.h"
+
+namespace dcqcn {
+
+struct PfcConfig {
+  bool enabled = true;
+  bool dynamic_threshold = true;  // Broadcom dynamic threshold (paper testbed, Trident II)
+  double alpha = 0.125;           // XOFF at alpha * free shared buffer; HPCC shift 3 = 1/8
+  Bytes static_threshold = 0;     // when !dynamic_threshold
+  // Headroom per (ingress port, lossless priority), from each port's link:
+  //  kAuto:  spec 4.5, 2 * one-way BDP + 3 MTU frames + a PFC frame;
+  //  kHpcc:  3 * one-way BDP in whole bytes (HPCC ns-3 third.cc: rate * delay / 8 / 1e9 * 3);
+  //  kFixed: `headroom` bytes on every port.
+  enum class HeadroomRule { kAuto, kHpcc, kFixed };
+  HeadroomRule headroom_rule = HeadroomRule::kAuto;
+  Bytes headroom = 0;               // when kFixed
+  Bytes reserve = 4000;             // guaranteed bytes per (ingress port, priority); HPCC 4 KB
+  Bytes xon_offset = 0;             // 0 = 2 MTU frames below XOFF (paper); HPCC uses 3 KB
+  int pause_quanta = 65535;         // 802.1Qbb maximum; refreshed before expiry while congested
+  bool pause_until_resume = false;  // HPCC semantics: a PAUSE lasts until an explicit RESUME
+  // Ports whose link has one of these rates use its alpha instead (HPCC ns-3 halves its
+  // threshold shift per doubling of a port's rate over the hosts': 1/2 on 400G with 100G NICs).
+  struct ForRate {
+    Rate rate = 0;
+    double alpha = 0;
+  };
+  std::vector<ForRate> by_rate;
+  // The dynamic-threshold alpha of a port of `rate`.
+  double AlphaForRate(Rate rate) const {
+    for (const ForRate& r : by_rate) {
+      if (r.rate == rate) return r.alpha;
+    }
+    return alpha;
+  }
+};
+
+struct EcnConfig {
+  bool enabled = true;
+  Bytes kmin = 5000;    // paper 40G: 5 KB
+  Bytes kmax = 200000;  // paper 40G: 200 KB
+  double pmax = 0.01;   // paper: 1%
+  // Ports whose link has one of these rates use its thresholds instead (HPCC's KMIN_MAP,
+  // KMAX_MAP and PMAX_MAP: a fabric's 400G ports need other thresholds than its 100G ones).
+  struct ForRate {
+    Rate rate = 0;
+    Bytes kmin = 0;
+    Bytes kmax = 0;
+    double pmax = 0;
+  };
+  std::vector<ForRate> by_rate;
+  // The thresholds of a port of `rate`.
+  EcnConfig ForPortRate(Rate rate) const {
+    EcnConfig e = *this;
+    for (const ForRate& r : by_rate) {
+      if (r.rate == rate) {
+        e.kmin = r.kmin;
+        e.kmax = r.kmax;
+        e.pmax = r.pmax;
+      }
+    }
+    e.by_rate.clear();
+    return e;
+  }
+};
+
+struct SwitchConfig {
+  Bytes buffer = 12000000;  // paper testbed: Arista 7050QX32, 12 MB shared
+  // How a switch picks among equal-cost next hops for a flow:
+  //  kDcqcn: a 64-bit mix of (source, destination, UDP source port) with a per-switch seed
+  //          drawn from the run's seed;
+  //  kHpcc:  HPCC ns-3's SwitchNode::GetOutDev: murmur3 of (sip, dip, sport | dport << 16)
+  //          seeded with the switch's node id, over next hops in that simulator's order, with
+  //          its addresses and source ports (docs/validation.md).
+  enum class EcmpHash { kDcqcn, kHpcc };
+  EcmpHash ecmp_hash = EcmpHash::kDcqcn;
+  PfcConfig pfc;
+  EcnConfig ecn;
+};
+
+}  // namespace dcqcn

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "net/link_spec.h"
+
+namespace dcqcn {
+
+// The shape of a network: hosts, switches and the cables between them. Node ids: hosts
+// 0..hosts-1, then switches hosts..hosts+switches-1.
+struct Topology {
+  int hosts = 0;
+  int switches = 0;
+  std::vector<LinkSpec> links;
+  // For every node of ours (hosts first, then switches), its node id in the HPCC topology file
+  // it came from (empty otherwise): that simulator's ECMP and output files use those ids.
+  std::vector<int> hpcc_ids;
+
+  int num_nodes() const { return hosts + switches; }
+  bool is_host(int node) const { return node < hosts; }
+  // Node `node`'s id in the HPCC topology file (itself when the topology is not from a file).
+  int hpcc_id(int node) const {
+    return node < static_cast<int>(hpcc_ids.size()) ? hpcc_ids[node] : node;
+  }
+  // "h3" for host 3, "s0" for the first switch: the names scenario files and outputs use.
+  std::string node_name(int node) const {
+    return is_host(node) ? "h" + std::to_string(node) : "s" + std::to_string(node - hosts);
+  }
+};
+
+}  // namespace dcqcn
