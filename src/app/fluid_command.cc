@@ -204,30 +204,19 @@ Setup MakeSetup(const FluidCommandOptions& o, std::vector<std::string>* warnings
     if (inc) return nlohmann::json{{"from", "scenario"}, {"scenario", o.scenario}, {"how", how}};
     return nlohmann::json{{"from", "default"}};
   };
-  fluid::FluidParams& p = st.params;
   st.flows = o.flows ? *o.flows : inc ? inc->flows : kDefaultFlows;
   if (st.flows < 1) throw InputError(fmt::format("--flows: expected at least 1, got {}", st.flows));
-  p.capacity = o.rate || !inc
-                   ? Positive<Rate>("--rate", o.rate.value_or(kDefaultRate), ParseRate, "40Gbps")
-                   : inc->capacity;
-  p.delay = o.delay || !inc
-                ? Positive<Time>("--delay", o.delay.value_or(kDefaultDelay), ParseTime, "85us")
-                : inc->delay;
-  p.packet = o.packet.empty() ? s.wire.DataFrame(s.host.mtu)
-                              : Positive<Bytes>("--packet", o.packet, ParseSize, "1000B");
+  const Rate capacity =
+      o.rate || !inc ? Positive<Rate>("--rate", o.rate.value_or(kDefaultRate), ParseRate, "40Gbps")
+                     : inc->capacity;
+  const Time delay = o.delay || !inc ? Positive<Time>("--delay", o.delay.value_or(kDefaultDelay),
+                                                      ParseTime, "85us")
+                                     : inc->delay;
+  const Bytes packet = o.packet.empty() ? s.wire.DataFrame(s.host.mtu)
+                                        : Positive<Bytes>("--packet", o.packet, ParseSize, "1000B");
   // The bottleneck port's thresholds (switch.ecn.by_rate may give ports of C their own).
-  const auto ecn = s.sw.ecn.ForPortRate(p.capacity);
-  p.kmin = ecn.kmin;
-  p.kmax = ecn.kmax;
-  p.pmax = ecn.pmax;
-  p.g = d.g;
-  p.cnp_interval = d.cnp_interval;
-  p.alpha_period = d.alpha_period;
-  p.timer = d.timer;
-  p.byte_counter = d.byte_counter;
-  p.f = d.f;
-  p.rai = d.rai;
-  p.min_rate = d.min_rate;
+  st.params = fluid::FluidParamsFrom(s.sw.ecn.ForPortRate(capacity), d, capacity, packet, delay);
+  const fluid::FluidParams& p = st.params;
   st.options.duration = Positive<Time>("--duration", o.duration, ParseTime, "100ms");
   st.options.step = Positive<Time>("--step", o.step, ParseTime, "1us");
   st.options.sample = Positive<Time>("--sample", o.sample, ParseTime, "10us");

@@ -178,4 +178,24 @@ FluidRunStats RunFluid(const FluidParams& params, std::span<const FluidFlow> flo
   return stats;
 }
 
+FluidParams FluidParamsFrom(const EcnConfig& ecn, const DcqcnParams& dcqcn, Rate capacity,
+                            Bytes packet, Time delay) {
+  FluidParams p;
+  p.capacity = capacity;
+  p.packet = packet;
+  p.delay = delay;
+  p.kmin = ecn.kmin;
+  p.kmax = ecn.kmax;
+  p.pmax = ecn.pmax;
+  p.g = dcqcn.g;
+  p.cnp_interval = dcqcn.cnp_interval;
+  p.alpha_period = dcqcn.alpha_period;
+  p.timer = dcqcn.timer;
+  p.byte_counter = dcqcn.byte_counter;
+  p.f = dcqcn.f;
+  p.rai = dcqcn.rai;
+  p.min_rate = dcqcn.min_rate;
+  return p;
+}
+
 }  // namespace dcqcn::fluid

@@ -7,6 +7,8 @@
 #include <span>
 #include <vector>
 
+#include "cc/dcqcn_params.h"
+#include "cc/ecn_config.h"
 #include "core/units.h"
 
 namespace dcqcn::fluid {
@@ -31,6 +33,12 @@ struct FluidParams {
 
   bool operator==(const FluidParams&) const = default;
 };
+
+// The model's parameters from the packet model's: `ecn`, the bottleneck port's RED curve, and
+// `dcqcn`, the reaction and notification points' parameters (the model has no hyper increase and
+// follows the paper mode); C, the model's packet and tau* from the caller.
+FluidParams FluidParamsFrom(const EcnConfig& ecn, const DcqcnParams& dcqcn, Rate capacity,
+                            Bytes packet, Time delay);
 
 // One flow: when it starts and its state then. Before its start a flow sends nothing.
 struct FluidFlow {

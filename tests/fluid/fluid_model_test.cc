@@ -123,3 +123,19 @@ TEST(FluidModel, RejectsBadParameters) {
 
 }  // namespace
 }  // namespace dcqcn::fluid
+
+namespace dcqcn::fluid {
+namespace {
+
+// The fluid model reads the packet model's own parameter types: the paper profile and the
+// default RED curve give the CoNEXT'16 model's parameters (spec 5) but for the rate floor.
+TEST(FluidParamsFrom, PaperProfileIsTheModelsDefaults) {
+  const FluidParams p = FluidParamsFrom(EcnConfig{}, DcqcnParams::Profile("paper"), 40 * kGbps,
+                                        1000, 85 * kMicrosecond);
+  FluidParams want;
+  want.min_rate = 100 * kMbps;  // rpg_min_rate; the paper's model has no floor
+  EXPECT_EQ(p, want);
+}
+
+}  // namespace
+}  // namespace dcqcn::fluid
