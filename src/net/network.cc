@@ -63,6 +63,20 @@ Network::Network(const NetworkConfig& s) : config_(s), cc_factory_(s.cc, s.sourc
     return node < num_hosts ? static_cast<Node*>(hosts_[node].get())
                             : switches_[node - num_hosts].get();
   };
+  // Port numbers are 16-bit (routes, packets' ingress port): check before building anything.
+  {
+    std::vector<int> ports(num_nodes, 0);
+    for (const LinkSpec& l : topo.links) {
+      for (int end : {l.a, l.b}) {
+        if (++ports[end] > kMaxSwitchPorts) {
+          throw InputError(
+              fmt::format("{}: topology: switch {} has more than {} ports (links); "
+                          "port numbers are 16-bit",
+                          s.source, topo.node_name(end), kMaxSwitchPorts));
+        }
+      }
+    }
+  }
   for (const LinkSpec& l : topo.links) {
     EgressPort& pa = add_port(l.a);
     int ia = static_cast<int>(adjacency_[l.a].size());
@@ -127,7 +141,14 @@ Network::Network(const NetworkConfig& s) : config_(s), cc_factory_(s.cc, s.sourc
     f.priority = static_cast<uint8_t>(spec.priority);
     f.sport = static_cast<uint16_t>(49152 + sport_rng.Below(16384));
     if (hpcc_ecmp) f.sport = hpcc_sports[i];
-    f.total_packets = static_cast<uint32_t>((spec.size + s.host.mtu - 1) / s.host.mtu);
+    const Bytes packets = (spec.size + s.host.mtu - 1) / s.host.mtu;
+    if (spec.size <= 0 || spec.size > INT64_MAX / 2 || packets > UINT32_MAX) {
+      throw InputError(
+          fmt::format("{}: flow {} (h{} -> h{}): {} bytes is {} packets of {} bytes; "
+                      "at most {} (PSNs are 32-bit)",
+                      s.source, i, spec.src, spec.dst, spec.size, packets, s.host.mtu, UINT32_MAX));
+    }
+    f.total_packets = static_cast<uint32_t>(packets);
   }
   for (auto& h : hosts_) {
     h->SetOnFlowDone([this](Flow&) { ++flows_done_; });

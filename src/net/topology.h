@@ -7,6 +7,9 @@
 
 namespace dcqcn {
 
+// Most ports one switch may have: port numbers are 16-bit in routes and packets.
+inline constexpr int kMaxSwitchPorts = 65535;
+
 // The shape of a network: hosts, switches and the cables between them. Node ids: hosts
 // 0..hosts-1, then switches hosts..hosts+switches-1.
 struct Topology {

@@ -29,6 +29,9 @@
 #include "workload/generators.h"
 
 namespace dcqcn {
+
+// Samples per time series (output.interval over the duration): the sampler keeps them all.
+constexpr Time kMaxSamplesPerSeries = 10000000;
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -1122,6 +1125,18 @@ Scenario Loader::Build(const toml::table& root_table) {
   if (s.sw.pfc.xon_offset == 0) s.sw.pfc.xon_offset = 2 * s.wire.DataFrame(s.host.mtu);
   ReadCc(Sub(root, "cc"), s.cc);
   ReadOutput(Sub(root, "output"), s.output);
+  {
+    // The sampler keeps every sample of a run in memory (convergence needs each flow's).
+    const Section out = Sub(root, "output");
+    const Time samples = s.duration / s.output.interval;
+    if (samples > kMaxSamplesPerSeries) {
+      Fail(out.Key("interval"), out.Get("interval"),
+           fmt::format("\"{}\" over duration \"{}\" is {} samples; at most {} million per "
+                       "series (choose a longer interval)",
+                       FormatTime(s.output.interval), FormatTime(s.duration), samples,
+                       kMaxSamplesPerSeries / 1000000));
+    }
+  }
   ReadFlows(root, s);
   s.explicit_flows = static_cast<int>(s.flows.size());
   const Section workload = Sub(root, "workload");

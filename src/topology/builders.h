@@ -12,8 +12,6 @@ namespace dcqcn {
 // Largest host or switch count we accept: beyond it a typo ("hosts = 90000000") would exhaust
 // memory instead of producing an error.
 inline constexpr int kMaxTopologyNodes = 1 << 20;
-// Most ports one switch may have: ports are numbered with 16 bits in the route table.
-inline constexpr int kMaxSwitchPorts = 65535;
 
 // Fills topo.links (and topo.switches: 1 for a star, 2 for a dumbbell) from topo.type.
 // Node ids: hosts 0..H-1, switches H..H+S-1.

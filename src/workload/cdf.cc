@@ -16,6 +16,10 @@
 #include "core/error.h"
 
 namespace dcqcn {
+
+namespace {
+constexpr double kMaxCdfFlowSize = 1e15;
+}  // namespace
 namespace {
 
 // Parses a whole token as a finite double; false when it is not one.
@@ -52,6 +56,10 @@ FlowSizeCdf FlowSizeCdf::Parse(std::string_view text, const std::string& source)
                                 line.substr(0, line.find_last_not_of(" \t\r") + 1)));
     }
     if (p.size < 0) fail(line_no, fmt::format("expected a size >= 0 bytes, got {}", size_text));
+    // Sizes become 64-bit byte counts (and packet counts, times): 1 PB is far beyond any flow.
+    if (p.size > kMaxCdfFlowSize) {
+      fail(line_no, fmt::format("expected a size of at most 1e15 bytes (1 PB), got {}", size_text));
+    }
     if (p.percent < 0 || p.percent > 100) {
       fail(line_no, fmt::format("expected a cumulative percent in 0..100, got {}", percent_text));
     }

@@ -19,6 +19,17 @@ namespace {
   throw InputError(fmt::format("{}: workload: {}", s.source, what));
 }
 
+// Generated workloads are held in memory, so their size is bounded where it is decided.
+constexpr double kMaxGeneratedFlows = 20e6;
+
+void CheckExpectedFlows(const Scenario& s, double expected, const char* key) {
+  if (expected > kMaxGeneratedFlows) {
+    Fail(s, fmt::format("{} and window would generate about {:.3g} flows; at most {:.0f} million "
+                        "are supported (lower workload.{} or workload.window)",
+                        key, expected, kMaxGeneratedFlows / 1e6, key));
+  }
+}
+
 struct Timed {
   Time start;
   size_t order;  // generation order, the tie-break
@@ -47,8 +58,13 @@ void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows) {
   if (w.incast_fanin > 0 && (w.incast_size <= 0 || !(w.incast_rate > 0))) {
     Fail(s, "incast events need a size > 0 and a rate > 0 events per second");
   }
+  if (w.start > kTimeNever - w.window) Fail(s, "start + window is beyond the largest time");
   const Time end = w.start + w.window;
   std::vector<Timed> made;
+  // Expected flows, checked before generating: a tiny load or rate must not make the arrival
+  // loop run past the window, and a huge one must not exhaust memory.
+  double expected = 0;
+  const double window_s = static_cast<double>(w.window) / static_cast<double>(kSecond);
 
   if (w.load > 0) {
     const FlowSizeCdf cdf = LoadFlowSizeCdf(w.cdf);
@@ -59,6 +75,10 @@ void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows) {
       if (l.a < hosts) host_rate[l.a] = l.rate;
       if (l.b < hosts) host_rate[l.b] = l.rate;
     }
+    for (int h = 0; h < hosts; ++h) {
+      expected += PoissonArrivalsPerSecond(w.load, host_rate[h], mean_size) * window_s;
+    }
+    CheckExpectedFlows(s, expected, "load");
     Rng rng(s.seed, kPoissonRngStream);
     for (int h = 0; h < hosts; ++h) {
       if (host_rate[h] <= 0) continue;  // an unconnected host (the topology check reports it)
@@ -68,6 +88,7 @@ void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows) {
       double t = static_cast<double>(w.start);
       for (;;) {
         t += rng.Exponential(mean_gap);
+        if (!(t < static_cast<double>(end))) break;  // also when the gap is beyond any time
         const Time start = std::llround(t);
         if (start >= end) break;
         FlowSpec f;
@@ -90,10 +111,12 @@ void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows) {
     // uniform, because a partial shuffle of any arrangement is.
     std::vector<int> pool(hosts);
     std::iota(pool.begin(), pool.end(), 0);
+    CheckExpectedFlows(s, w.incast_rate * window_s * w.incast_fanin, "incast.rate");
     const double mean_gap = static_cast<double>(kSecond) / w.incast_rate;
     double t = static_cast<double>(w.start);
     for (;;) {
       t += rng.Exponential(mean_gap);
+      if (!(t < static_cast<double>(end))) break;
       const Time start = std::llround(t);
       if (start >= end) break;
       for (int i = 0; i <= w.incast_fanin; ++i) {

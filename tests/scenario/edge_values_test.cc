@@ -1,0 +1,91 @@
+// Accepted-looking values at the edges of the ranges (issue #12): each is a clear InputError
+// naming what to change, never a wrap, an endless loop or an exhausted memory.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "core/error.h"
+#include "net/network.h"
+#include "scenario/scenario_loader.h"
+
+namespace dcqcn {
+namespace {
+
+std::string ErrorOf(const std::string& text, bool build_network = false) {
+  try {
+    const Scenario s = LoadScenarioText(text, "edge.toml");
+    if (build_network) Network net(ToNetworkConfig(s));
+  } catch (const InputError& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    return std::string("wrong exception type: ") + e.what();
+  }
+  return "";
+}
+
+void ExpectError(const std::string& text, const std::vector<std::string>& parts,
+                 bool build_network = false) {
+  const std::string message = ErrorOf(text, build_network);
+  ASSERT_FALSE(message.empty()) << "accepted:\n" << text;
+  for (const std::string& part : parts) {
+    EXPECT_NE(message.find(part), std::string::npos) << "lacks \"" << part << "\": " << message;
+  }
+}
+
+TEST(EdgeValues, MoreThan65535PortsOnASwitch) {
+  // A star of 65,536 hosts: s0 would need port 65,536, beyond 16 bits.
+  ExpectError(
+      "[topology]\ntype = \"star\"\nhosts = 65536\n[[flow]]\nsrc = 65535\ndst = 0\n"
+      "size = \"1KB\"\n",
+      {"edge.toml", "topology", "s0", "65535 ports"}, true);
+}
+
+TEST(EdgeValues, FlowOfMoreThan2To32Packets) {
+  // 2^32 packets of 1000 bytes would wrap the 32-bit packet count to 0.
+  ExpectError("[[flow]]\nsrc = 1\ndst = 0\nsize = \"4294967296000B\"\n",
+              {"edge.toml", "flow 0", "4294967296 packets"}, true);
+}
+
+TEST(EdgeValues, TinyPoissonLoadOrIncastRateEndsTheArrivalLoop) {
+  // The first gap is beyond any time: no flows (an error), not an endless loop.
+  ExpectError(
+      "[workload]\ntype = \"poisson\"\ncdf = \"websearch\"\nload = 1e-300\n"
+      "window = \"1ms\"\n",
+      {"no flows"});
+  ExpectError(
+      "[workload]\ntype = \"poisson\"\nload = 0\nwindow = \"1ms\"\n"
+      "[workload.incast]\nfanin = 3\nsize = \"10KB\"\nrate = 1e-300\n",
+      {"no flows"});
+}
+
+TEST(EdgeValues, HugeGeneratedWorkloadIsRefusedBeforeGenerating) {
+  ExpectError(
+      "[workload]\ntype = \"poisson\"\ncdf = \"websearch\"\nload = 0.5\n"
+      "window = \"10000s\"\n",
+      {"edge.toml", "workload", "load", "million"});
+  ExpectError(
+      "[workload]\ntype = \"poisson\"\nload = 0\nwindow = \"1ms\"\n"
+      "[workload.incast]\nfanin = 3\nsize = \"10KB\"\nrate = 1e300\n",
+      {"edge.toml", "incast.rate"});
+}
+
+TEST(EdgeValues, CdfSizesBeyondAPetabyte) {
+  const auto path = std::filesystem::temp_directory_path() / "dcqcn_edge_cdf.txt";
+  std::ofstream(path) << "1 0\n1e300 100\n";
+  ExpectError("[workload]\ntype = \"poisson\"\ncdf = \"" + path.string() +
+                  "\"\nload = 0.3\nwindow = \"1ms\"\n",
+              {path.string() + ":2", "1 PB"});
+  std::filesystem::remove(path);
+}
+
+TEST(EdgeValues, SampleIntervalSoShortItWouldExhaustMemory) {
+  ExpectError(
+      "duration = \"10ms\"\n[output]\ninterval = \"1ps\"\n[[flow]]\nsrc = 1\ndst = 0\n"
+      "size = \"1KB\"\n",
+      {"edge.toml:3", "output.interval", "samples"});
+}
+
+}  // namespace
+}  // namespace dcqcn
