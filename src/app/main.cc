@@ -87,14 +87,13 @@ int main(int argc, char** argv) {
 
   std::string run_file, out_dir;
   std::vector<std::string> run_sets;
-  int64_t seed = -1;
+  std::string seed;  // checked by the scenario loader, as `--set seed=...`
   bool quiet = false;
   CLI::App* run = app.add_subcommand("run", "simulate a scenario (default: the built-in one)");
   run->add_option("scenario", run_file, "scenario TOML file");
   run->add_option("--out", out_dir, "output folder (default results/<scenario name>/)");
   run->add_option("--set", run_sets, "override a scenario key: --set switch.ecn.kmax=400KB");
-  run->add_option("--seed", seed, "random seed (overrides the scenario's)")
-      ->check(CLI::NonNegativeNumber);
+  run->add_option("--seed", seed, "random seed (overrides the scenario's)");
   run->add_flag("--quiet", quiet, "print nothing but errors");
   bool force = false;
   run->add_flag("--force", force,
@@ -184,7 +183,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (*run) {
-      if (seed >= 0) run_sets.push_back(fmt::format("seed={}", seed));
+      if (!seed.empty()) run_sets.push_back("seed=" + seed);
       Scenario s = Load(run_file, run_sets);
       if (out_dir.empty()) out_dir = "results/" + s.name;
       if (!quiet) {

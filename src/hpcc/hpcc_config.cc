@@ -18,6 +18,7 @@
 #include "cc/dcqcn_params.h"
 #include "core/edit_distance.h"
 #include "core/error.h"
+#include "core/input_file.h"
 #include "hpcc/hpcc_files.h"
 #include "hpcc/ns3_units.h"
 
@@ -90,14 +91,7 @@ struct Entry {
 class Config {
  public:
   explicit Config(const std::string& path) : path_(path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-      throw InputError(fmt::format("{}: cannot read HPCC config: it is a directory", path));
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      throw InputError(fmt::format("{}: cannot read HPCC config: {}", path, std::strerror(errno)));
-    }
+    std::istringstream in(ReadInputFile(path, "HPCC config", size_t{64} << 20));
     std::string line;
     int line_no = 0;
     while (std::getline(in, line)) {

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "hpcc/ns3_units.h"
 #include "topology/builders.h"
 
@@ -29,15 +30,7 @@ struct Token {
 class TokenFile {
  public:
   TokenFile(const std::string& path, std::string_view what) : path_(path), what_(what) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-      throw InputError(fmt::format("{}: cannot read {} file: it is a directory", path, what));
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      throw InputError(
-          fmt::format("{}: cannot read {} file: {}", path, what, std::strerror(errno)));
-    }
+    std::istringstream in(ReadInputFile(path, fmt::format("{} file", what), size_t{4} << 30));
     std::string line;
     int line_no = 0;
     while (std::getline(in, line)) {

@@ -69,7 +69,7 @@ std::optional<Rate> ParseNs3DataRate(std::string_view text) {
   } else if (prefix == "Gi") {
     bits = Scaled(number, 1024.0 * 1024 * 1024);
   }
-  if (!bits) return std::nullopt;
+  if (!bits || (bytes && *bits > INT64_MAX / 8)) return std::nullopt;  // beyond 64 bits
   return bytes ? *bits * 8 : *bits;
 }
 

@@ -11,9 +11,15 @@ Mmu::Mmu(const SwitchConfig& config, std::vector<Bytes> headroom, int lossless_c
   int ports = static_cast<int>(headroom_.size());
   if (alpha_.empty()) alpha_.assign(ports, config_.pfc.alpha);
   ingress_.resize(static_cast<size_t>(ports) * kNumPriorities);
+  // Saturating: a headroom or reserve beyond the buffer must fail below, not wrap.
   Bytes carved = 0;
   for (Bytes h : headroom_) {
-    carved += lossless_classes * (config_.pfc.reserve + (config_.pfc.enabled ? h : 0));
+    const Bytes per_port = config_.pfc.reserve + (config_.pfc.enabled ? h : 0);
+    if (__builtin_mul_overflow(per_port, static_cast<Bytes>(lossless_classes), &h) ||
+        __builtin_add_overflow(carved, h, &carved)) {
+      carved = INT64_MAX;
+      break;
+    }
   }
   shared_pool_ = config_.buffer - carved;
   if (shared_pool_ <= 0) {

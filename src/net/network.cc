@@ -105,7 +105,12 @@ Network::Network(const NetworkConfig& s) : config_(s), cc_factory_(s.cc, s.sourc
       const Link& link = switches_[sw]->port(p).link();
       headroom.push_back(PortHeadroom(s.sw.pfc, link.rate(), link.delay(), mtu_frame));
     }
-    switches_[sw]->InitMmu(lossless, mtu_frame, std::move(headroom));
+    try {
+      switches_[sw]->InitMmu(lossless, mtu_frame, std::move(headroom));
+    } catch (const InputError& e) {
+      throw InputError(
+          fmt::format("{}: switch {}: {}", s.source, topo.node_name(num_hosts + sw), e.what()));
+    }
   }
   BuildRoutes();
 

@@ -20,6 +20,7 @@
 
 #include "core/edit_distance.h"
 #include "core/error.h"
+#include "core/input_file.h"
 #include "hpcc/hpcc_files.h"
 #include "net/headers.h"
 #include "scenario/resolved_toml.h"
@@ -1179,25 +1180,7 @@ Scenario LoadScenarioText(std::string_view toml_text, const std::string& source_
 }
 
 Scenario LoadScenarioFile(const std::string& path, const std::vector<std::string>& overrides) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    throw InputError(fmt::format("{}: cannot read scenario file: it is a directory", path));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError(fmt::format("{}: cannot read scenario file: {}", path, std::strerror(errno)));
-  }
-  // Bounded, so that a device such as /dev/zero given by mistake is an error, not a hang.
-  constexpr size_t kMaxScenarioBytes = 64 << 20;
-  std::string text;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    text.append(chunk, static_cast<size_t>(in.gcount()));
-    if (text.size() > kMaxScenarioBytes) {
-      throw InputError(fmt::format("{}: cannot read scenario file: larger than 64 MiB", path));
-    }
-  }
-  if (in.bad()) throw InputError(fmt::format("{}: cannot read scenario file", path));
+  const std::string text = ReadInputFile(path, "scenario file", size_t{64} << 20);
   return LoadScenarioText(text, path, overrides);
 }
 

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/input_file.h"
 
 namespace dcqcn {
 
@@ -118,19 +119,14 @@ FlowSizeCdf LoadFlowSizeCdf(const std::string& path_or_name) {
     return FlowSizeCdf::Parse(text, fmt::format("<built-in {}>", path_or_name));
   }
   std::error_code ec;
-  if (std::filesystem::is_directory(path_or_name, ec)) {
+  if (!std::filesystem::exists(path_or_name, ec)) {
     throw InputError(
-        fmt::format("{}: cannot read flow-size CDF file: it is a directory", path_or_name));
+        fmt::format("{}: cannot read flow-size CDF file: No such file or directory (built-in "
+                    "distributions: {})",
+                    path_or_name, fmt::join(BuiltinCdfNames(), ", ")));
   }
-  std::ifstream in(path_or_name, std::ios::binary);
-  if (!in) {
-    throw InputError(
-        fmt::format("{}: cannot read flow-size CDF file: {} (built-in distributions: {})",
-                    path_or_name, std::strerror(errno), fmt::join(BuiltinCdfNames(), ", ")));
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  return FlowSizeCdf::Parse(text.str(), path_or_name);
+  const std::string text = ReadInputFile(path_or_name, "flow-size CDF file", size_t{64} << 20);
+  return FlowSizeCdf::Parse(text, path_or_name);
 }
 
 }  // namespace dcqcn

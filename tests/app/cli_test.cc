@@ -70,6 +70,15 @@ TEST_F(CliTest, DefaultScenarioRuns) {
   EXPECT_NE(r.out.find("8 of 8 flows finished"), std::string::npos) << r.out;
 }
 
+TEST_F(CliTest, SeedOutOfRangeIsAnErrorNotClamped) {
+  for (const char* seed : {"99999999999999999999", "-5", "x"}) {
+    Result r =
+        RunCli(std::string("run --quiet --seed ") + seed + " --out " + (dir_ / "s").string());
+    EXPECT_EQ(r.code, 1) << seed;
+    EXPECT_NE(r.out.find("seed: expected an integer >= 0"), std::string::npos) << r.out;
+  }
+}
+
 TEST_F(CliTest, CheckShowsWhichPortsGotWhichSettings) {
   // A fabric with 100G hosts and 400G switch links: thresholds and alpha by port rate.
   fs::path scen = Write("f.toml", R"([topology]

@@ -43,6 +43,11 @@ TEST(Ns3Units, Seconds) {
   EXPECT_EQ(ParseSeconds("-1"), std::nullopt);
 }
 
+TEST(Ns3Units, RatesBeyond64BitsAreRejectedNotWrapped) {
+  EXPECT_EQ(ParseNs3DataRate("2000000000GBps"), std::nullopt);
+  EXPECT_EQ(ParseNs3DataRate("1000000000GBps"), int64_t{8} * 1000000000 * kGbps);
+}
+
 TEST(Ns3Units, FlowStartsAreDoublesTruncatedToNanoseconds) {
   // The reference FCT file (fct_fat_ws30_5ms_dcqcn.txt) prints these flows' starts.
   EXPECT_EQ(ParseNs3Seconds("2.000013072"), 2000013071 * kNanosecond);

@@ -136,6 +136,12 @@ TEST(MmuTest, BufferTooSmallForHeadroomIsAnInputError) {
   EXPECT_THROW(Mmu(c, {20000}, 1, 1066), InputError);
 }
 
+TEST(MmuTest, HeadroomBeyondAnyBufferIsAnInputErrorNotAWrap) {
+  // 2 ports x 2 classes x INT64_MAX / 2 used to wrap to a small carve and let the run go on.
+  SwitchConfig c;
+  EXPECT_THROW(Mmu(c, {INT64_MAX / 2, INT64_MAX / 2}, 2, 1066), InputError);
+}
+
 // RED: p = Pmax (q - Kmin) / (Kmax - Kmin) between the thresholds; 0 below, 1 above.
 TEST(EcnMarkingTest, ProbabilityBetweenKminAndKmax) {
   SwitchConfig c = StaticConfig(100000);

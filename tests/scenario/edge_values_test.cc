@@ -80,6 +80,11 @@ TEST(EdgeValues, CdfSizesBeyondAPetabyte) {
   std::filesystem::remove(path);
 }
 
+TEST(EdgeValues, HeadroomOfAHugeLinkDelayNamesTheSwitch) {
+  ExpectError("[topology]\nlink_delay = \"1000000s\"\n[[flow]]\nsrc = 1\ndst = 0\nsize = \"1KB\"\n",
+              {"edge.toml", "switch s0", "switch.buffer"}, true);
+}
+
 TEST(EdgeValues, SampleIntervalSoShortItWouldExhaustMemory) {
   ExpectError(
       "duration = \"10ms\"\n[output]\ninterval = \"1ps\"\n[[flow]]\nsrc = 1\ndst = 0\n"
