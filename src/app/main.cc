@@ -29,8 +29,13 @@ using dcqcn::Scenario;
 
 // Ctrl-C or SIGTERM: the run stops at its next slice and writes nothing; the previous results
 // stay as they were.
+// The exit status is the shell's for the signal: 130 (SIGINT) or 143 (SIGTERM).
 std::atomic<bool> g_stop{false};
-void RequestStop(int) { g_stop = true; }
+std::atomic<int> g_stop_signal{SIGINT};
+void RequestStop(int sig) {
+  g_stop_signal = sig;
+  g_stop = true;
+}
 
 Scenario Load(const std::string& file, const std::vector<std::string>& sets) {
   return file.empty() ? dcqcn::DefaultScenario(sets) : dcqcn::LoadScenarioFile(file, sets);
@@ -239,8 +244,8 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;
   } catch (const dcqcn::Interrupted& e) {
-    fmt::print(stderr, "{}\n", e.what());
-    return 130;
+    fmt::print(stderr, "{} ({})\n", e.what(), g_stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
+    return 128 + g_stop_signal;
   } catch (const dcqcn::InvariantError& e) {
     fmt::print(stderr, "internal error (invariant violated, please report): {}\n", e.what());
     return 3;

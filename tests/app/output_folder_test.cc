@@ -83,14 +83,18 @@ TEST_F(OutputFolderTest, AnInterruptedRunLeavesThePreviousResults) {
   const fs::path out = dir_ / "out";
   ASSERT_EQ(RunCli("run " + Scenario() + " --quiet --out " + out.string()).code, 0);
   const std::string flows = ReadFile(out / "flows.csv");
-  // A long run, stopped with SIGINT while it simulates.
-  const auto r = testing::RunCommand(
-      std::string(DCQCN_BINARY) + " run " + Scenario() + " --quiet --out " + out.string() +
-      " --set workload.size=10GB --set duration=10s 2>&1 & pid=$!; sleep 1; kill -INT $pid; "
-      "wait $pid; echo exit=$?");
-  EXPECT_NE(r.out.find("exit=130"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("interrupted"), std::string::npos) << r.out;
-  EXPECT_EQ(ReadFile(out / "flows.csv"), flows);
+  // A long run, stopped with SIGINT or SIGTERM while it simulates: the shell's status for it.
+  for (const auto& [signal, status] : {std::pair{"INT", "130"}, std::pair{"TERM", "143"}}) {
+    const auto r = testing::RunCommand(
+        std::string(DCQCN_BINARY) + " run " + Scenario() + " --quiet --out " + out.string() +
+        " --set workload.size=10GB --set duration=10s 2>&1 & pid=$!; sleep 1; kill -" + signal +
+        " $pid; wait $pid; echo exit=$?");
+    EXPECT_NE(r.out.find(std::string("exit=") + status), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(std::string("interrupted: no results written (SIG") + signal + ")"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(ReadFile(out / "flows.csv"), flows);
+  }
   for (const auto& e : fs::directory_iterator(dir_)) {
     EXPECT_EQ(e.path().filename().string().find(".partial"), std::string::npos) << e.path();
   }
