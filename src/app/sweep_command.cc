@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <exception>
+#include <filesystem>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -129,8 +130,11 @@ int RunSweepCommand(const SweepOptions& options) {
     combos.swap(next);
   }
 
-  // Load (and so validate) every run's scenario before running any.
-  std::vector<Scenario> scenarios;
+  // Each run's overrides and name; its scenario is loaded when it runs, so a large sweep neither
+  // holds every scenario in memory nor waits to load them all. The first is loaded now: it names
+  // the sweep and catches an error common to every run before anything starts.
+  std::vector<std::vector<std::string>> run_sets;
+  std::vector<std::string> suffixes;
   for (const auto& combo : combos) {
     std::vector<std::string> sets = options.sets;
     std::string suffix;
@@ -142,53 +146,67 @@ int RunSweepCommand(const SweepOptions& options) {
       }
       suffix += fmt::format("{}{}={}", suffix.empty() ? "" : ",", axes[a].key, value);
     }
-    Scenario s =
-        options.scenario.empty() ? DefaultScenario(sets) : LoadScenarioFile(options.scenario, sets);
-    s.name += "_" + suffix;
-    scenarios.push_back(std::move(s));
+    run_sets.push_back(std::move(sets));
+    suffixes.push_back(std::move(suffix));
   }
+  auto load = [&](size_t i) {
+    Scenario s = options.scenario.empty() ? DefaultScenario(run_sets[i])
+                                          : LoadScenarioFile(options.scenario, run_sets[i]);
+    s.name += "_" + suffixes[i];
+    return s;
+  };
+  const std::string base_name = load(0).name;
   std::string out_dir = options.out_dir;
-  if (out_dir.empty()) {
-    std::string base = scenarios.front().name.substr(0, scenarios.front().name.find('_'));
-    out_dir = "results/" + base + "-sweep";
-  }
+  if (out_dir.empty()) out_dir = "results/" + base_name.substr(0, base_name.find('_')) + "-sweep";
 
   StagedFolder folder(out_dir, options.force);
-  std::vector<nlohmann::json> summaries(scenarios.size());
-  std::vector<std::string> errors(scenarios.size());
-  std::vector<std::exception_ptr> failures(scenarios.size());
+  const size_t runs = combos.size();
+  std::vector<nlohmann::json> summaries(runs);
+  std::vector<std::string> names(runs), errors(runs);
+  std::exception_ptr interrupted;
+  std::atomic<bool> invariant_broken{false};
   std::atomic<size_t> next{0};
-  std::mutex print_mutex;
+  std::mutex mutex;
   auto worker = [&] {
-    for (size_t i = next++; i < scenarios.size(); i = next++) {
+    for (size_t i = next++; i < runs; i = next++) {
       RunOptions run;
       run.out_dir = fmt::format("{}/runs/{:03}", folder.path(), i);
       run.stop = options.stop;
       try {
-        summaries[i] = RunScenario(scenarios[i], run);
+        const Scenario s = load(i);
+        names[i] = s.name;
+        summaries[i] = RunScenario(s, run);
+      } catch (const Interrupted&) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!interrupted) interrupted = std::current_exception();
+        next = runs;  // start no other run
+        return;
       } catch (const std::exception& e) {
+        // A failed run is a row with its error; the others go on.
         errors[i] = e.what();
-        failures[i] = std::current_exception();
+        if (dynamic_cast<const InvariantError*>(&e) != nullptr) invariant_broken = true;
+        std::error_code ec;
+        std::filesystem::remove_all(run.out_dir, ec);
       }
-      if (!options.quiet) {
-        std::lock_guard<std::mutex> lock(print_mutex);
-        fmt::print(stderr, "  [{}/{}] {}{}\n", i + 1, scenarios.size(), scenarios[i].name,
-                   errors[i].empty() ? "" : ": " + errors[i]);
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!options.quiet || !errors[i].empty()) {
+        fmt::print(stderr, "  [{}/{}] {}{}\n", i + 1, runs,
+                   names[i].empty() ? suffixes[i] : names[i],
+                   errors[i].empty() ? "" : ": error: " + errors[i]);
       }
     }
   };
   std::vector<std::thread> threads;
-  int jobs = std::min<int>(options.jobs, static_cast<int>(scenarios.size()));
+  int jobs = std::min<int>(options.jobs, static_cast<int>(runs));
   for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
   worker();
   for (std::thread& t : threads) t.join();
-  for (const std::exception_ptr& failure : failures) {
-    if (failure) std::rethrow_exception(failure);  // keeps its kind: input error or invariant
-  }
+  if (interrupted) std::rethrow_exception(interrupted);  // nothing written, old results kept
 
   // Every tag that any run reported, in name order, gets its own columns.
   std::set<std::string> tags;
   for (const nlohmann::json& summary : summaries) {
+    if (!summary.contains("by_tag")) continue;  // a failed run
     for (const auto& [tag, metrics] : summary["by_tag"].items()) tags.insert(tag);
   }
   std::vector<std::string> columns = SweepColumns();
@@ -198,20 +216,27 @@ int RunSweepCommand(const SweepOptions& options) {
   std::string csv = "run,dir";
   for (const Axis& axis : axes) csv += "," + CsvCell(axis.key);
   for (const std::string& c : columns) csv += "," + CsvCell(c);
-  csv += "\n";
-  for (size_t i = 0; i < scenarios.size(); ++i) {
-    csv += fmt::format("{},runs/{:03}", i, i);
+  csv += ",error\n";
+  size_t failed = 0;
+  for (size_t i = 0; i < runs; ++i) {
+    failed += !errors[i].empty();
+    csv += errors[i].empty() ? fmt::format("{},runs/{:03}", i, i) : fmt::format("{},", i);
     for (const std::string& v : combos[i]) csv += "," + CsvCell(v);
     for (const std::string& c : columns) {
       // "tag.<tag>.<path>" is summary.json's by_tag.<tag>.<path>.
       const std::string path = c.rfind("tag.", 0) == 0 ? "by_tag." + c.substr(4) : c;
       csv += "," + CsvCell(Metric(summaries[i], path));
     }
-    csv += "\n";
+    csv += "," + CsvCell(errors[i]) + "\n";
   }
   WriteFileAtomic(folder.path() + "/sweep.csv", csv);
   folder.Commit();
-  if (!options.quiet) fmt::print("{} runs; table in {}/sweep.csv\n", scenarios.size(), out_dir);
+  if (failed > 0) {
+    fmt::print(stderr, "{} of {} runs failed (their error is in sweep.csv's error column)\n",
+               failed, runs);
+    return invariant_broken ? 3 : 1;  // as `dcqcn run` would have exited
+  }
+  if (!options.quiet) fmt::print("{} runs; table in {}/sweep.csv\n", runs, out_dir);
   return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "test_util.h"
 
@@ -61,6 +62,43 @@ TEST(SweepCommand, PerTagColumns) {
   EXPECT_LT(std::stod(jain[1]), 0.9);
   // An empty statistic is an empty cell, never 0.
   EXPECT_EQ(testing::CsvColumn(csv, "fct_slowdown.p50")[0], "");
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace dcqcn
+
+namespace dcqcn {
+namespace {
+
+// A run that fails (here: a buffer too small for its reserves) is a row with its error; the
+// other runs finish and sweep.csv is written; the command then exits 1.
+TEST(SweepCommand, AFailedRunIsARowWithItsError) {
+  const fs::path dir = fs::temp_directory_path() / "dcqcn_sweep_failed_run";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "s.toml") << kVictim;
+  SweepOptions options;
+  options.scenario = (dir / "s.toml").string();
+  options.vary = {"switch.buffer=12MB,1KB,6MB"};
+  options.sets = {"duration=1ms"};
+  options.out_dir = (dir / "out").string();
+  options.jobs = 2;
+  options.quiet = true;
+  EXPECT_EQ(RunSweepCommand(options), 1);
+  const std::string csv = (dir / "out/sweep.csv").string();
+  const auto error = testing::CsvColumn(csv, "error");
+  const auto run_dir = testing::CsvColumn(csv, "dir");
+  const auto flows = testing::CsvColumn(csv, "flows_total");
+  ASSERT_EQ(error.size(), 3u);
+  EXPECT_EQ(error[0], "");
+  EXPECT_NE(error[1].find("switch.buffer"), std::string::npos) << error[1];
+  EXPECT_EQ(error[2], "");
+  EXPECT_EQ(run_dir[1], "");
+  EXPECT_EQ(flows[0], "3");
+  EXPECT_EQ(flows[2], "3");
+  EXPECT_TRUE(fs::exists(dir / "out/runs/002/summary.json"));
+  EXPECT_FALSE(fs::exists(dir / "out/runs/001"));
   fs::remove_all(dir);
 }
 
