@@ -487,6 +487,17 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
                          c.UnknownKeysHint()));
     }
   }
+  for (const char* key : {"TOPOLOGY_FILE", "FLOW_FILE"}) {
+    // Named with the config's line here; errors inside the file name the file's own line.
+    const std::string path = c.Str(key, "");
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+      c.Fail(c.Line(key), key,
+             fmt::format("cannot read {}: {}", path,
+                         std::filesystem::exists(path, ec) ? "not a regular file"
+                                                           : "No such file or directory"));
+    }
+  }
   ReadHpccTopology(c.Str("TOPOLOGY_FILE", ""), s.topology, &c.warnings());
   const TopologyConfig& topo = s.topology;
 

@@ -892,7 +892,7 @@ void Loader::ReadFlows(const Section& root, Scenario& s) {
          fmt::format("expected [[flow]] tables (an array of tables), got {}", Got(*node)));
   }
   const int hosts = s.topology.hosts;
-  const std::string host_range = fmt::format("a host index 0..{}", hosts - 1);
+  const std::string host_range = "a host index";  // ReadInt adds the range
   for (size_t i = 0; i < flows->size(); ++i) {
     Section f{flows->get(i)->as_table(), fmt::format("flow[{}]", i)};
     if (f.table == nullptr) {
@@ -949,7 +949,7 @@ void Loader::ReadWorkload(const Section& sec, Scenario& s) const {
     OnlyFor(sec, {"senders", "receiver"}, "workload.type", "incast");
     return;
   }
-  const std::string host_range = fmt::format("a host index 0..{}", hosts - 1);
+  const std::string host_range = "a host index";  // ReadInt adds the range
   w.receiver = static_cast<int>(ReadInt(sec, "receiver", w.receiver, 0, hosts - 1, host_range));
   const toml::node* senders = sec.Get("senders");
   const std::string key = sec.Key("senders");

@@ -85,6 +85,14 @@ TEST(EdgeValues, HeadroomOfAHugeLinkDelayNamesTheSwitch) {
               {"edge.toml", "switch s0", "switch.buffer"}, true);
 }
 
+TEST(EdgeValues, HostOutOfRangeSaysTheRangeOnce) {
+  const std::string m =
+      ErrorOf("[topology]\nhosts = 3\n[[flow]]\nsrc = 5\ndst = 0\nsize = \"1KB\"\n");
+  EXPECT_NE(m.find("edge.toml:4: flow[0].src: expected a host index 0..2, got 5"),
+            std::string::npos)
+      << m;
+}
+
 TEST(EdgeValues, SampleIntervalSoShortItWouldExhaustMemory) {
   ExpectError(
       "duration = \"10ms\"\n[output]\ninterval = \"1ps\"\n[[flow]]\nsrc = 1\ndst = 0\n"
