@@ -182,6 +182,15 @@ TEST_F(HpccConfigTest, MapsEveryKeyOntoTheScenario) {
   EXPECT_TRUE(setup.warnings.empty()) << ::testing::PrintToString(setup.warnings);
 }
 
+TEST_F(HpccConfigTest, AFlowBetweenDisconnectedHostsNamesTheFlowFilesLine) {
+  // Without the 1 - 4 cable, hosts 0, 2, 3 (on switch 1) and 5 (on switch 4) are apart.
+  std::ofstream(dir_ / "topo.txt") << "6 2 4\n1 4\n0 1 100Gbps 0.001ms 0\n2 1 100Gbps 0.001ms 0\n"
+                                      "3 1 100Gbps 0.001ms 0\n5 4 100Gbps 0.001ms 0\n";
+  std::ofstream(dir_ / "flow.txt") << "2\n2 0 3 100 1000000 2\n5 0 3 100 1000000 2.000001\n";
+  const std::string m = ErrorOf(Config());
+  EXPECT_NE(m.find("flow.txt:3: flow from node 5 to node 0: no path"), std::string::npos) << m;
+}
+
 TEST_F(HpccConfigTest, WarnsAboutWhatWeDoNotModel) {
   std::string text;
   {
