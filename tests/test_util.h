@@ -7,9 +7,24 @@
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "scenario/scenario.h"
 
 namespace dcqcn::testing {
+
+// The message of the InputError that `f()` throws; "" when it throws none, and a note when it
+// throws another kind (a crash-like failure, not a clear input error).
+template <class F>
+std::string InputErrorOf(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    return std::string("wrong exception type: ") + e.what();
+  }
+  return "";
+}
 
 // A star: `hosts` hosts on switch s0 with identical links.
 inline Scenario StarScenario(int hosts, Rate rate = 40 * kGbps, Time delay = 1 * kMicrosecond) {

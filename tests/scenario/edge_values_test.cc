@@ -9,20 +9,16 @@
 #include "core/error.h"
 #include "net/network.h"
 #include "scenario/scenario_loader.h"
+#include "test_util.h"
 
 namespace dcqcn {
 namespace {
 
 std::string ErrorOf(const std::string& text, bool build_network = false) {
-  try {
+  return testing::InputErrorOf([&] {
     const Scenario s = LoadScenarioText(text, "edge.toml");
     if (build_network) Network net(ToNetworkConfig(s));
-  } catch (const InputError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("wrong exception type: ") + e.what();
-  }
-  return "";
+  });
 }
 
 void ExpectError(const std::string& text, const std::vector<std::string>& parts,

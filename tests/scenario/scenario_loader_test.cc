@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "scenario/resolved_toml.h"
+#include "test_util.h"
 
 namespace dcqcn {
 namespace {
@@ -25,14 +26,7 @@ Scenario Load(const std::string& text, const std::vector<std::string>& overrides
 
 // The message of the InputError that loading `text` throws ("" when it does not throw).
 std::string ErrorOf(const std::string& text, const std::vector<std::string>& overrides = {}) {
-  try {
-    Load(text, overrides);
-  } catch (const InputError& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    return std::string("wrong exception type: ") + e.what();
-  }
-  return "";
+  return testing::InputErrorOf([&] { Load(text, overrides); });
 }
 
 // Loading must fail with a message containing every one of `parts` (key, "test.toml:LINE", ...).
