@@ -100,6 +100,9 @@ int main(int argc, char** argv) {
   run->add_option("--set", run_sets, "override a scenario key: --set switch.ecn.kmax=400KB");
   run->add_option("--seed", seed, "random seed (overrides the scenario's)");
   run->add_flag("--quiet", quiet, "print nothing but errors");
+  bool check_invariants = false;
+  run->add_flag("--check-invariants", check_invariants,
+                "verify packet conservation and buffer accounting every 1024 events (slower)");
   bool force = false;
   run->add_flag("--force", force,
                 "replace an --out folder even if it holds files that are not a dcqcn result");
@@ -200,6 +203,7 @@ int main(int argc, char** argv) {
       options.out_dir = folder.path();
       options.progress = !quiet && isatty(STDERR_FILENO);
       options.stop = &g_stop;
+      options.check_invariants = check_invariants;
       nlohmann::json summary = dcqcn::RunScenario(s, options);
       folder.Commit();
       if (!quiet) PrintSummary(summary, folder.dir());

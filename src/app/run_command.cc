@@ -44,12 +44,13 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   }
 
   // Run in slices so the progress line stays live and a stop request is seen without a check
-  // per event.
-  constexpr uint64_t kSlice = 1 << 16;
+  // per event; with check_invariants, short slices so that the checks come often.
+  const uint64_t slice = options.check_invariants ? 1024 : 1 << 16;
   while (!net.all_done() && sim.pending() > 0 && sim.next_time() <= s.duration) {
-    sim.RunUntil(s.duration, kSlice);
+    sim.RunUntil(s.duration, slice);
     progress.Update(sim.Now(), sim.events_executed(), net.flows_done(),
                     static_cast<int>(net.flows().size()));
+    if (options.check_invariants) net.CheckInvariants(false);
     if (options.stop != nullptr && options.stop->load()) {
       progress.Finish();
       throw Interrupted("interrupted: no results written");

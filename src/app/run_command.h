@@ -20,6 +20,9 @@ struct RunOptions {
   // Called with the finished network before the output folder is written (`dcqcn hpcc` writes
   // its HPCC-format FCT and PFC files from it).
   std::function<void(const Network&)> after_run;
+  // Verify conservation and buffer accounting (Network::CheckInvariants) every 1024 events, not
+  // only at the end: slower, for tests and for chasing a bug.
+  bool check_invariants = false;
 };
 
 // Runs the scenario to completion (all flows done, or its duration) and returns summary.json's

@@ -264,6 +264,23 @@ void Network::CheckInvariants(bool drained) {
         fmt::format("packet conservation: {} packets allocated but {} found in queues and links",
                     pool_.live(), in_network));
   }
+  // Buffer accounting: every data-class byte a switch holds in its egress queues is charged to
+  // one ingress (port, priority) of its MMU, and no more; the queues fit in the buffer.
+  for (auto& sw : switches_) {
+    Bytes charged = 0;
+    Bytes queued = 0;
+    for (int p = 0; p < sw->num_ports(); ++p) {
+      for (int q = 0; q < kNumPriorities; ++q) {
+        charged += sw->mmu().ingress_bytes(p, q);
+        if (q != kControlQueue) queued += sw->port(p).queued_bytes(q);
+      }
+    }
+    if (charged != queued || queued > config_.sw.buffer) {
+      throw InvariantError(fmt::format(
+          "switch {}: {} bytes queued in data classes but {} charged to its buffer ({} bytes)",
+          config_.topology.node_name(sw->node_id()), queued, charged, config_.sw.buffer));
+    }
+  }
   if (drained) {
     if (in_network != 0) {
       throw InvariantError(fmt::format("{} packets left in a drained network", in_network));

@@ -27,6 +27,24 @@ TEST(IncastTest, PfcOnlyIncastIsLosslessAndPauses) {
   EXPECT_GT(j["max_link_utilisation"].get<double>(), 0.9);
 }
 
+// Conservation and buffer accounting hold after every slice of events, not just at the end:
+// PFC alone, DCQCN, ACKs queued in the data class (HPCC's switches) and drops from a headroom
+// too small.
+TEST(IncastTest, InvariantsHoldThroughoutTheRun) {
+  RunOptions check;
+  check.check_invariants = true;
+  Scenario pfc = IncastScenario(16, 1000000);
+  EXPECT_EQ(RunScenario(pfc, check)["drops"], 0);
+  Scenario dcqcn = IncastScenario(16, 1000000);
+  dcqcn.cc.algorithm = "dcqcn";
+  dcqcn.host.ack_in_data_class = true;
+  EXPECT_EQ(RunScenario(dcqcn, check)["flows_finished"], 16);
+  Scenario lossy = IncastScenario(16, 1000000);
+  lossy.sw.pfc.headroom_rule = PfcConfig::HeadroomRule::kFixed;
+  lossy.sw.pfc.headroom = 2000;
+  EXPECT_GT(RunScenario(lossy, check)["drops"].get<int>(), 0);
+}
+
 TEST(IncastTest, QueueStaysWithinThresholdPlusHeadroom) {
   Scenario s = IncastScenario(8, 300000);
   s.sw.pfc.dynamic_threshold = false;
