@@ -8,6 +8,7 @@
 #include <exception>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -155,7 +156,8 @@ int RunSweepCommand(const SweepOptions& options) {
     s.name += "_" + suffixes[i];
     return s;
   };
-  const std::string base_name = load(0).name;
+  std::optional<Scenario> first = load(0);  // run 0 uses it rather than loading it again
+  const std::string base_name = first->name;
   std::string out_dir = options.out_dir;
   if (out_dir.empty()) out_dir = "results/" + base_name.substr(0, base_name.find('_')) + "-sweep";
 
@@ -173,7 +175,7 @@ int RunSweepCommand(const SweepOptions& options) {
       run.out_dir = fmt::format("{}/runs/{:03}", folder.path(), i);
       run.stop = options.stop;
       try {
-        const Scenario s = load(i);
+        const Scenario s = i == 0 ? std::move(*first) : load(i);
         names[i] = s.name;
         summaries[i] = RunScenario(s, run);
       } catch (const Interrupted&) {

@@ -12,7 +12,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -22,6 +21,7 @@
 #include "core/input_file.h"
 #include "hpcc/hpcc_files.h"
 #include "hpcc/ns3_units.h"
+#include "topology/builders.h"
 
 namespace dcqcn {
 namespace {
@@ -572,23 +572,14 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
 
   // Flows.
   std::vector<HpccFlow> flows = ReadHpccFlows(c.Str("FLOW_FILE", ""), topo, &c.warnings());
-  {
-    // Every flow's hosts must be connected (a host has one link, so components over the links
-    // are the reachable sets); said here with the flow file's line and ids.
-    std::vector<int> parent(topo.num_nodes());
-    std::iota(parent.begin(), parent.end(), 0);
-    auto find = [&](int x) {
-      while (parent[x] != x) x = parent[x] = parent[parent[x]];
-      return x;
-    };
-    for (const LinkSpec& l : topo.links) parent[find(l.a)] = find(l.b);
-    for (const HpccFlow& f : flows) {
-      if (find(f.spec.src) != find(f.spec.dst)) {
-        throw InputError(fmt::format(
-            "{}:{}: flow from node {} to node {}: no path between them in "
-            "the topology",
-            c.Str("FLOW_FILE", ""), f.line, topo.hpcc_id(f.spec.src), topo.hpcc_id(f.spec.dst)));
-      }
+  // Said here with the flow file's line and ids (the network builder would name our indices).
+  const std::vector<int> component = ConnectedComponents(topo);
+  for (const HpccFlow& f : flows) {
+    if (component[f.spec.src] != component[f.spec.dst]) {
+      throw InputError(fmt::format(
+          "{}:{}: flow from node {} to node {}: no path between them in "
+          "the topology",
+          c.Str("FLOW_FILE", ""), f.line, topo.hpcc_id(f.spec.src), topo.hpcc_id(f.spec.dst)));
     }
   }
   int late = 0;

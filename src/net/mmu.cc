@@ -14,9 +14,10 @@ Mmu::Mmu(const SwitchConfig& config, std::vector<Bytes> headroom, int lossless_c
   // Saturating: a headroom or reserve beyond the buffer must fail below, not wrap.
   Bytes carved = 0;
   for (Bytes h : headroom_) {
-    const Bytes per_port = config_.pfc.reserve + (config_.pfc.enabled ? h : 0);
-    if (__builtin_mul_overflow(per_port, static_cast<Bytes>(lossless_classes), &h) ||
-        __builtin_add_overflow(carved, h, &carved)) {
+    const Bytes per_class = config_.pfc.reserve + (config_.pfc.enabled ? h : 0);
+    Bytes per_port = 0;
+    if (__builtin_mul_overflow(per_class, static_cast<Bytes>(lossless_classes), &per_port) ||
+        __builtin_add_overflow(carved, per_port, &carved)) {
       carved = INT64_MAX;
       break;
     }
