@@ -1,9 +1,23 @@
 #!/usr/bin/env bash
-# Builds everything (Release with assertions, warnings as errors) and runs the whole test suite
-# through ctest.
+# Builds everything (Release, warnings as errors) and runs the whole test suite through ctest;
+# then builds the C++ tests again with AddressSanitizer and UndefinedBehaviorSanitizer
+# (build-sanitize/) and runs them, so that a memory error or undefined behaviour fails CI.
+# DCQCN_SKIP_SANITIZE=1 skips the second pass (a quick local run); arguments go to both ctests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDCQCN_WERROR=ON >/dev/null
 cmake --build build
 ctest --test-dir build --output-on-failure -j2 "$@"
+
+if [[ ${DCQCN_SKIP_SANITIZE:-0} != 1 ]]; then
+  start=$SECONDS
+  # -O1 with line tables: quick to build, readable reports, assertions on.
+  cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DDCQCN_SANITIZE=ON -DDCQCN_WERROR=ON >/dev/null
+  cmake --build build-sanitize --target dcqcn dcqcn_tests
+  ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-sanitize --output-on-failure -j2 "$@"
+  echo "sanitizer build and tests: $((SECONDS - start)) s"
+fi

@@ -44,8 +44,9 @@ double PositiveNumber(std::string_view option, const std::string& text, std::str
 template <typename Parse>
 int64_t PositiveQuantity(std::string_view option, const std::string& text, Parse parse,
                          std::string_view what) {
-  const std::optional<int64_t> value = parse(text);
-  if (!value || *value <= 0) Bad(option, what, text);
+  std::string beyond;
+  const std::optional<int64_t> value = parse(text, &beyond);
+  if (!value || *value <= 0) Bad(option, beyond.empty() ? std::string(what) : beyond, text);
   return *value;
 }
 

@@ -35,11 +35,13 @@ constexpr int kMaxFlowColumns = 16;
 
 template <class T>
 T Positive(std::string_view option, const std::string& text,
-           std::optional<T> (*parse)(std::string_view), std::string_view example) {
-  const std::optional<T> v = parse(text);
+           std::optional<T> (*parse)(std::string_view, std::string*), std::string_view example) {
+  std::string beyond;
+  const std::optional<T> v = parse(text, &beyond);
   if (!v || *v <= 0) {
-    throw InputError(fmt::format("{}: expected a positive value such as \"{}\", got \"{}\"", option,
-                                 example, text));
+    throw InputError(fmt::format(
+        "{}: expected a positive value {}, got \"{}\"", option,
+        beyond.empty() ? fmt::format("such as \"{}\"", example) : "of " + beyond, text));
   }
   return *v;
 }

@@ -14,8 +14,11 @@ struct Unit {
   int64_t scale;
 };
 
+std::string Format(int64_t v, const std::vector<Unit>& units);
+
 // Splits "12.5us" into a number and a suffix and looks the suffix up (exact, case-sensitive).
-std::optional<int64_t> ParseWithUnits(std::string_view text, const std::vector<Unit>& units) {
+std::optional<int64_t> ParseWithUnits(std::string_view text, const std::vector<Unit>& units,
+                                      int64_t max, std::string* why) {
   size_t i = 0;
   while (i < text.size() && (text[i] == ' ')) ++i;
   size_t num_begin = i;
@@ -37,8 +40,12 @@ std::optional<int64_t> ParseWithUnits(std::string_view text, const std::vector<U
     if (number[0] == '-' || number[0] == '+') number.erase(0, 1);
     size_t dot = number.find('.');
     std::string int_part = number.substr(0, dot);
+    while (int_part.size() > 1 && int_part[0] == '0') int_part.erase(0, 1);
     std::string frac_part = dot == std::string::npos ? "" : number.substr(dot + 1);
-    if (int_part.size() > 18) return std::nullopt;
+    if (int_part.size() > 18) {  // beyond any bound (and 64 bits)
+      if (why != nullptr) *why = "at most " + Format(max, units);
+      return std::nullopt;
+    }
     __int128 whole = int_part.empty() ? 0 : std::strtoll(int_part.c_str(), nullptr, 10);
     __int128 value = whole * u.scale;
     if (!frac_part.empty()) {
@@ -48,7 +55,10 @@ std::optional<int64_t> ParseWithUnits(std::string_view text, const std::vector<U
       for (size_t k = 0; k < frac_part.size(); ++k) denom *= 10;
       value += (frac * u.scale + denom / 2) / denom;
     }
-    if (value > INT64_MAX) return std::nullopt;
+    if (value > max) {
+      if (why != nullptr) *why = "at most " + Format(max, units);
+      return std::nullopt;
+    }
     return negative ? -static_cast<int64_t>(value) : static_cast<int64_t>(value);
   }
   return std::nullopt;
@@ -90,9 +100,15 @@ std::string Format(int64_t v, const std::vector<Unit>& units) {
 
 }  // namespace
 
-std::optional<Time> ParseTime(std::string_view text) { return ParseWithUnits(text, kTimeUnits); }
-std::optional<Rate> ParseRate(std::string_view text) { return ParseWithUnits(text, kRateUnits); }
-std::optional<Bytes> ParseSize(std::string_view text) { return ParseWithUnits(text, kSizeUnits); }
+std::optional<Time> ParseTime(std::string_view text, std::string* why) {
+  return ParseWithUnits(text, kTimeUnits, kMaxTime, why);
+}
+std::optional<Rate> ParseRate(std::string_view text, std::string* why) {
+  return ParseWithUnits(text, kRateUnits, kMaxRate, why);
+}
+std::optional<Bytes> ParseSize(std::string_view text, std::string* why) {
+  return ParseWithUnits(text, kSizeUnits, kMaxSize, why);
+}
 
 std::string FormatTime(Time t) { return Format(t, kTimeUnits); }
 std::string FormatRate(Rate r) { return Format(r, kRateUnits); }

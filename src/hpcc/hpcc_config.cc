@@ -204,8 +204,8 @@ class Config {
     const std::optional<Rate> r = ParseNs3DataRate(e->values[0]);
     if (!r || *r <= 0) {
       Fail(e->line, key,
-           fmt::format("expected an ns-3 data rate > 0 such as \"20Mb/s\" or \"100Gbps\", got "
-                       "\"{}\"",
+           fmt::format("expected an ns-3 data rate > 0 and at most 1 Pb/s such as \"20Mb/s\" or "
+                       "\"100Gbps\", got \"{}\"",
                        e->values[0]));
     }
     return r;
@@ -225,7 +225,7 @@ class Config {
     const Entry* e = Get(key);
     if (e == nullptr) return out;
     for (size_t i = 1; i + 1 < e->values.size(); i += 2) {
-      const Rate r = IntText(e->values[i], e->line, key, 1, INT64_MAX / 2, "a link rate in bits/s");
+      const Rate r = IntText(e->values[i], e->line, key, 1, kMaxRate, "a link rate in bits/s");
       out[r] = e->values[i + 1];
     }
     return out;
@@ -441,7 +441,7 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
            "random packet loss is not modelled; the links are lossless");
   }
   if (const Entry* e = c.Get("LINK_DOWN")) {
-    const int64_t when = c.IntText(e->values[0], e->line, "LINK_DOWN", 0, INT64_MAX / 2,
+    const int64_t when = c.IntText(e->values[0], e->line, "LINK_DOWN", 0, kMaxTime / kMicrosecond,
                                    "a time in microseconds after 2 s");
     c.IntText(e->values[1], e->line, "LINK_DOWN", 0, UINT32_MAX, "a node id");
     c.IntText(e->values[2], e->line, "LINK_DOWN", 0, UINT32_MAX, "a node id");
@@ -471,8 +471,10 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
                        c.Has("ENABLE_TRACE") ? "1" : "missing (default 1)",
                        c.Str("TRACE_OUTPUT_FILE", "TRACE_OUTPUT_FILE")));
   }
-  const int64_t mon_start = c.Int("QLEN_MON_START", 2000000000, 0, INT64_MAX / 2, "a time in ns");
-  const int64_t mon_end = c.Int("QLEN_MON_END", 2100000000, 0, INT64_MAX / 2, "a time in ns");
+  const int64_t mon_start =
+      c.Int("QLEN_MON_START", 2000000000, 0, kMaxTime / kNanosecond, "a time in ns");
+  const int64_t mon_end =
+      c.Int("QLEN_MON_END", 2100000000, 0, kMaxTime / kNanosecond, "a time in ns");
   if (c.Has("QLEN_MON_FILE") && mon_start < mon_end) {
     c.Warn(c.Line("QLEN_MON_FILE"), "QLEN_MON_FILE",
            "the queue-length monitor file is not written; dcqcn writes queue lengths to "
@@ -539,8 +541,7 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
         }
       } else {
         const Bytes k =
-            c.IntText(it->second, c.Line(key), key, 0, INT64_MAX / 4000, "a threshold in KB") *
-            1000;
+            c.IntText(it->second, c.Line(key), key, 0, kMaxSize / 1000, "a threshold in KB") * 1000;
         (std::string_view(key) == "KMIN_MAP" ? e.kmin : e.kmax) = k;
       }
     }

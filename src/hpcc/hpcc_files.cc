@@ -165,14 +165,16 @@ void ReadHpccTopology(const std::string& path, TopologyConfig& topo,
     const Token& rate = in.Next(which + ": a rate such as 100Gbps");
     const std::optional<Rate> r = ParseNs3DataRate(rate.text);
     if (!r || *r <= 0) {
-      in.Fail(rate.line, fmt::format("{}: expected a rate > 0 such as \"100Gbps\", got \"{}\"",
-                                     which, rate.text));
+      in.Fail(
+          rate.line,
+          fmt::format("{}: expected a rate > 0 and at most 1 Pb/s such as \"100Gbps\", got \"{}\"",
+                      which, rate.text));
     }
     const Token& delay = in.Next(which + ": a delay such as 0.001ms");
     const std::optional<Time> d = ParseNs3Time(delay.text);
     if (!d || *d <= 0) {
-      in.Fail(delay.line, fmt::format("{}: expected a delay > 0 such as \"0.001ms\" or "
-                                      "\"1000ns\", got \"{}\"",
+      in.Fail(delay.line, fmt::format("{}: expected a delay > 0 and at most 1000000s such as "
+                                      "\"0.001ms\" or \"1000ns\", got \"{}\"",
                                       which, delay.text));
     }
     const Token& error = in.Next(which + ": an error rate such as 0");
@@ -252,7 +254,7 @@ std::vector<HpccFlow> ReadHpccFlows(const std::string& path, const TopologyConfi
         in.Int(which + ": pg, the priority group (1..7; 0 is our control queue)", 1, 7));
     f.dport = static_cast<uint16_t>(in.Int(which + ": dport", 0, 65535));
     f.spec.dport = f.dport;
-    f.spec.size = in.Int(which + ": the size in bytes", 1, INT64_MAX / 2);
+    f.spec.size = in.Int(which + ": the size in bytes", 1, kMaxSize);
     const Token& start = in.Next(which + ": the start time in seconds");
     const std::optional<Time> t = ParseNs3Seconds(start.text);
     if (!t || *t < 0) {

@@ -25,11 +25,12 @@ bool SplitNumber(std::string_view text, std::string* number, std::string_view* s
   return true;
 }
 
-std::optional<int64_t> Scaled(const std::string& number, double factor) {
+// number x factor, rounded; nullopt beyond `max` (kMaxRate or kMaxTime, as our parsers bound).
+std::optional<int64_t> Scaled(const std::string& number, double factor, int64_t max) {
   char* end = nullptr;
   errno = 0;
   const double v = std::strtod(number.c_str(), &end) * factor;
-  if (errno != 0 || !std::isfinite(v) || v > 9.2e18) return std::nullopt;
+  if (errno != 0 || !std::isfinite(v) || v > static_cast<double>(max)) return std::nullopt;
   return std::llround(v);
 }
 
@@ -63,13 +64,13 @@ std::optional<Rate> ParseNs3DataRate(std::string_view text) {
   } else if (prefix == "G") {
     bits = ParseRate(number + "Gbps");
   } else if (prefix == "Ki") {
-    bits = Scaled(number, 1024.0);
+    bits = Scaled(number, 1024.0, kMaxRate);
   } else if (prefix == "Mi") {
-    bits = Scaled(number, 1024.0 * 1024);
+    bits = Scaled(number, 1024.0 * 1024, kMaxRate);
   } else if (prefix == "Gi") {
-    bits = Scaled(number, 1024.0 * 1024 * 1024);
+    bits = Scaled(number, 1024.0 * 1024 * 1024, kMaxRate);
   }
-  if (!bits || (bytes && *bits > INT64_MAX / 8)) return std::nullopt;  // beyond 64 bits
+  if (!bits || (bytes && *bits > kMaxRate / 8)) return std::nullopt;  // beyond kMaxRate
   return bytes ? *bits * 8 : *bits;
 }
 
@@ -81,9 +82,9 @@ std::optional<Time> ParseNs3Time(std::string_view text) {
   if (suffix == "s" || suffix == "ms" || suffix == "us" || suffix == "ns" || suffix == "ps") {
     return ParseTime(number + std::string(suffix));
   }
-  if (suffix == "min") return Scaled(number, 60.0 * kSecond);
-  if (suffix == "h") return Scaled(number, 3600.0 * kSecond);
-  if (suffix == "d") return Scaled(number, 86400.0 * kSecond);
+  if (suffix == "min") return Scaled(number, 60.0 * kSecond, kMaxTime);
+  if (suffix == "h") return Scaled(number, 3600.0 * kSecond, kMaxTime);
+  if (suffix == "d") return Scaled(number, 86400.0 * kSecond, kMaxTime);
   return std::nullopt;
 }
 
@@ -97,7 +98,8 @@ std::optional<Time> ParseSeconds(std::string_view text) {
   char* end = nullptr;
   errno = 0;
   const double v = std::strtod(copy.c_str(), &end);
-  if (end != copy.c_str() + copy.size() || errno != 0 || !std::isfinite(v) || v < 0 || v > 9.2e6) {
+  if (end != copy.c_str() + copy.size() || errno != 0 || !std::isfinite(v) || v < 0 ||
+      v > static_cast<double>(kMaxTime / kSecond)) {
     return std::nullopt;
   }
   return std::llround(v * static_cast<double>(kSecond));

@@ -146,8 +146,10 @@ Network::Network(const NetworkConfig& s) : config_(s), cc_factory_(s.cc, s.sourc
     f.priority = static_cast<uint8_t>(spec.priority);
     f.sport = static_cast<uint16_t>(49152 + sport_rng.Below(16384));
     if (hpcc_ecmp) f.sport = hpcc_sports[i];
-    const Bytes packets = (spec.size + s.host.mtu - 1) / s.host.mtu;
-    if (spec.size <= 0 || spec.size > INT64_MAX / 2 || packets > UINT32_MAX) {
+    // Sizes within kMaxSize keep the rounding-up sum inside 64 bits.
+    const bool size_ok = spec.size > 0 && spec.size <= kMaxSize;
+    const Bytes packets = size_ok ? (spec.size + s.host.mtu - 1) / s.host.mtu : 0;
+    if (!size_ok || packets > UINT32_MAX) {
       throw InputError(
           fmt::format("{}: flow {} (h{} -> h{}): {} bytes is {} packets of {} bytes; "
                       "at most {} (PSNs are 32-bit)",

@@ -468,7 +468,12 @@ int64_t Loader::ReadQuantity(const toml::node& node, const std::string& key, Bou
     }
     Fail(key, &node, fmt::format("{}, got {}", expected, Got(node)));
   }
-  const std::optional<int64_t> value = parse(text->get());
+  std::string beyond;
+  const std::optional<int64_t> value = parse(text->get(), &beyond);
+  if (!beyond.empty()) {
+    Fail(key, &node,
+         fmt::format("expected a {} {} of {}, got {}", adjective, noun, beyond, Got(node)));
+  }
   if (!value || *value < 0 || (bound == Bound::kPositive && *value == 0)) {
     Fail(key, &node, fmt::format("{}, got {}", expected, Got(node)));
   }
@@ -505,7 +510,12 @@ std::optional<Bytes> Loader::ReadSizeOrWord(const Section& sec, std::string_view
   }
   const std::string adjective = bound == Bound::kPositive ? "positive" : "non-negative";
   const auto* text = node->as_string();
-  std::optional<Bytes> value = text ? ParseSize(text->get()) : std::nullopt;
+  std::string beyond;
+  std::optional<Bytes> value = text ? ParseSize(text->get(), &beyond) : std::nullopt;
+  if (!beyond.empty()) {
+    Fail(sec.Key(key), node,
+         fmt::format("expected a {} size of {}, got {}", adjective, beyond, Got(*node)));
+  }
   if (!value || *value < 0 || (bound == Bound::kPositive && *value == 0)) {
     Fail(sec.Key(key), node,
          fmt::format("expected {} or a {} size such as \"24.47KB\" (units: B KB MB GB KiB "
@@ -1180,7 +1190,9 @@ Scenario LoadScenarioText(std::string_view toml_text, const std::string& source_
 }
 
 Scenario LoadScenarioFile(const std::string& path, const std::vector<std::string>& overrides) {
-  const std::string text = ReadInputFile(path, "scenario file", size_t{64} << 20);
+  // A resolved.toml lists every generated flow (up to 20 million, about 100 bytes each) and must
+  // load again, so the limit is well above that.
+  const std::string text = ReadInputFile(path, "scenario file", size_t{4} << 30);
   return LoadScenarioText(text, path, overrides);
 }
 

@@ -43,9 +43,18 @@ TEST(Ns3Units, Seconds) {
   EXPECT_EQ(ParseSeconds("-1"), std::nullopt);
 }
 
-TEST(Ns3Units, RatesBeyond64BitsAreRejectedNotWrapped) {
+// Rates beyond kMaxRate (1 Pb/s), which would wrap 64 bits or overflow later, are rejected;
+// times beyond kMaxTime too, in every ns-3 form.
+TEST(Ns3Units, ValuesBeyondTheBoundsAreRejectedNotWrapped) {
   EXPECT_EQ(ParseNs3DataRate("2000000000GBps"), std::nullopt);
-  EXPECT_EQ(ParseNs3DataRate("1000000000GBps"), int64_t{8} * 1000000000 * kGbps);
+  EXPECT_EQ(ParseNs3DataRate("125000GBps"), kMaxRate);
+  EXPECT_EQ(ParseNs3DataRate("125001GBps"), std::nullopt);
+  EXPECT_EQ(ParseNs3DataRate("1000000Gibps"), std::nullopt);
+  EXPECT_EQ(ParseNs3Time("1000000"), kMaxTime);
+  EXPECT_EQ(ParseNs3Time("1000001s"), std::nullopt);
+  EXPECT_EQ(ParseNs3Time("1000000d"), std::nullopt);
+  EXPECT_EQ(ParseSeconds("1e7"), std::nullopt);
+  EXPECT_EQ(ParseNs3Seconds("1e300"), std::nullopt);
 }
 
 TEST(Ns3Units, FlowStartsAreDoublesTruncatedToNanoseconds) {

@@ -96,5 +96,20 @@ TEST(EdgeValues, SampleIntervalSoShortItWouldExhaustMemory) {
       {"edge.toml:3", "output.interval", "samples"});
 }
 
+// One bound for each kind of quantity (core/units.h), whatever key it enters by: the message
+// names the key and the bound instead of accepting a value whose sums would overflow.
+TEST(EdgeValues, QuantitiesBeyondTheirBoundNameKeyAndBound) {
+  ExpectError("[topology]\nlink_delay = \"2000000s\"\n",
+              {"edge.toml:2", "topology.link_delay", "at most 1000000s", "2000000s"});
+  ExpectError("duration = \"9223372036854775807ps\"\n", {"edge.toml:1", "duration", "at most"});
+  ExpectError("[[flow]]\nsrc = 1\ndst = 0\nsize = \"9223372036854775807B\"\n",
+              {"edge.toml:4", "size", "at most 1000000GB"});
+  ExpectError("[topology]\nlink_rate = \"2000Tbps\"\n",
+              {"edge.toml:2", "topology.link_rate", "at most 1000Tbps"});
+  ExpectError("[switch]\nbuffer = \"1000001GB\"\n", {"switch.buffer", "at most 1000000GB"});
+  ExpectError("[cc]\nrai = \"1001Tbps\"\n[[flow]]\nsrc = 1\ndst = 0\nsize = \"1KB\"\n",
+              {"edge.toml", "cc.rai"}, true);
+}
+
 }  // namespace
 }  // namespace dcqcn
