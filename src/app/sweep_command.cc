@@ -6,7 +6,6 @@
 
 #include <atomic>
 #include <exception>
-#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -172,12 +171,15 @@ int RunSweepCommand(const SweepOptions& options) {
   auto worker = [&] {
     for (size_t i = next++; i < runs; i = next++) {
       RunOptions run;
-      run.out_dir = fmt::format("{}/runs/{:03}", folder.path(), i);
       run.stop = options.stop;
       try {
+        // Staged like any run's folder: runs/NNN exists only once that run is complete.
+        StagedFolder run_folder(fmt::format("{}/runs/{:03}", folder.path(), i), false);
+        run.out_dir = run_folder.path();
         const Scenario s = i == 0 ? std::move(*first) : load(i);
         names[i] = s.name;
         summaries[i] = RunScenario(s, run);
+        run_folder.Commit();
       } catch (const Interrupted&) {
         std::lock_guard<std::mutex> lock(mutex);
         if (!interrupted) interrupted = std::current_exception();
@@ -187,8 +189,6 @@ int RunSweepCommand(const SweepOptions& options) {
         // A failed run is a row with its error; the others go on.
         errors[i] = e.what();
         if (dynamic_cast<const InvariantError*>(&e) != nullptr) invariant_broken = true;
-        std::error_code ec;
-        std::filesystem::remove_all(run.out_dir, ec);
       }
       std::lock_guard<std::mutex> lock(mutex);
       if (!options.quiet || !errors[i].empty()) {

@@ -5,9 +5,10 @@
 #include <fmt/format.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -19,8 +20,9 @@ namespace dcqcn {
 namespace fs = std::filesystem;
 namespace {
 
-// ".<name>.partial-<pid>-<n>" beside the final folder: hidden, and named after its owner so that
-// a later run can tell whether that process is gone.
+// ".<name>.partial-<pid>-<random>" beside the final folder: hidden, named after its owner so that
+// a later run can tell whether that process is gone, and created by mkdtemp (an unpredictable
+// name, created exclusively: a folder or link planted under a guessed name is never used).
 std::string StagingPrefix(const fs::path& dir) {
   return "." + dir.filename().string() + ".partial-";
 }
@@ -71,13 +73,22 @@ StagedFolder::StagedFolder(std::string dir, bool force) : dir_(std::move(dir)) {
   }
   if (final_dir.has_parent_path()) fs::create_directories(final_dir.parent_path());
   RemoveAbandoned(final_dir);
-  static std::atomic<int> counter{0};
-  const fs::path staging = final_dir.parent_path() /
-                           fmt::format("{}{}-{}", StagingPrefix(final_dir), getpid(), counter++);
-  fs::remove_all(staging, ec);
-  fs::create_directories(staging);
+  std::string staging =
+      (final_dir.parent_path() / fmt::format("{}{}-XXXXXX", StagingPrefix(final_dir), getpid()))
+          .string();
+  if (mkdtemp(staging.data()) == nullptr) {
+    throw InputError(
+        fmt::format("--out {}: cannot create {}: {}", dir_, staging, std::strerror(errno)));
+  }
+  // mkdtemp makes it private (0700); results get the permissions of any new folder.
+  static const mode_t umask_bits = [] {
+    const mode_t m = umask(0);
+    umask(m);
+    return m;
+  }();
+  chmod(staging.c_str(), 0777 & ~umask_bits);
   dir_ = final_dir.string();
-  staging_ = staging.string();
+  staging_ = staging;
 }
 
 StagedFolder::~StagedFolder() {

@@ -3,6 +3,7 @@
 // a dcqcn result is never deleted without --force.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -149,6 +150,24 @@ TEST_F(OutputFolderTest, StagingFoldersOfDeadRunsAreRemoved) {
   }
   EXPECT_FALSE(fs::exists(staging));
   EXPECT_TRUE(fs::exists(dir_ / "out/summary.json"));
+}
+
+TEST_F(OutputFolderTest, StagingFoldersHaveUnpredictableNamesAndUsualPermissions) {
+  const std::string prefix = ".out.partial-" + std::to_string(getpid()) + "-";
+  StagedFolder a((dir_ / "out").string(), false);
+  StagedFolder b((dir_ / "out").string(), false);
+  for (const StagedFolder* f : {&a, &b}) {
+    const fs::path p = f->path();
+    const std::string name = p.filename().string();
+    ASSERT_EQ(name.rfind(prefix, 0), 0u) << name;
+    EXPECT_EQ(name.size(), prefix.size() + 6) << name;  // mkdtemp's six random characters
+    EXPECT_TRUE(fs::is_directory(fs::symlink_status(p))) << name;
+    // Not mkdtemp's private 0700: the folder a user gets is like any other new folder.
+    const mode_t mask = umask(0);
+    umask(mask);
+    EXPECT_EQ(static_cast<mode_t>(fs::status(p).permissions()), 0777 & ~mask) << name;
+  }
+  EXPECT_NE(a.path(), b.path());
 }
 
 }  // namespace

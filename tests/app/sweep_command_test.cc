@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -99,6 +100,13 @@ TEST(SweepCommand, AFailedRunIsARowWithItsError) {
   EXPECT_EQ(flows[2], "3");
   EXPECT_TRUE(fs::exists(dir / "out/runs/002/summary.json"));
   EXPECT_FALSE(fs::exists(dir / "out/runs/001"));
+  // Each run's folder is staged like a `dcqcn run` folder: nothing half-made is left in runs/.
+  std::vector<std::string> entries;
+  for (const auto& e : fs::directory_iterator(dir / "out/runs")) {
+    entries.push_back(e.path().filename().string());
+  }
+  std::sort(entries.begin(), entries.end());
+  EXPECT_EQ(entries, (std::vector<std::string>{"000", "002"}));
   fs::remove_all(dir);
 }
 
