@@ -204,9 +204,9 @@ class Config {
     const std::optional<Rate> r = ParseNs3DataRate(e->values[0]);
     if (!r || *r <= 0) {
       Fail(e->line, key,
-           fmt::format("expected an ns-3 data rate > 0 and at most 1 Pb/s such as \"20Mb/s\" or "
+           fmt::format("expected an ns-3 data rate > 0 and at most {} such as \"20Mb/s\" or "
                        "\"100Gbps\", got \"{}\"",
-                       e->values[0]));
+                       FormatRate(kMaxRate), e->values[0]));
     }
     return r;
   }

@@ -165,17 +165,16 @@ void ReadHpccTopology(const std::string& path, TopologyConfig& topo,
     const Token& rate = in.Next(which + ": a rate such as 100Gbps");
     const std::optional<Rate> r = ParseNs3DataRate(rate.text);
     if (!r || *r <= 0) {
-      in.Fail(
-          rate.line,
-          fmt::format("{}: expected a rate > 0 and at most 1 Pb/s such as \"100Gbps\", got \"{}\"",
-                      which, rate.text));
+      in.Fail(rate.line,
+              fmt::format("{}: expected a rate > 0 and at most {} such as \"100Gbps\", got \"{}\"",
+                          which, FormatRate(kMaxRate), rate.text));
     }
     const Token& delay = in.Next(which + ": a delay such as 0.001ms");
     const std::optional<Time> d = ParseNs3Time(delay.text);
     if (!d || *d <= 0) {
-      in.Fail(delay.line, fmt::format("{}: expected a delay > 0 and at most 1000000s such as "
+      in.Fail(delay.line, fmt::format("{}: expected a delay > 0 and at most {} such as "
                                       "\"0.001ms\" or \"1000ns\", got \"{}\"",
-                                      which, delay.text));
+                                      which, FormatTime(kMaxTime), delay.text));
     }
     const Token& error = in.Next(which + ": an error rate such as 0");
     char* end = nullptr;
