@@ -20,6 +20,10 @@
 namespace dcqcn {
 namespace {
 
+// Runs per sweep: far more than a study needs, few enough that the per-run bookkeeping (each
+// run's overrides, summary and row) stays within a few GB.
+constexpr size_t kMaxSweepRuns = 1000000;
+
 struct Axis {
   std::string key;
   std::vector<std::string> values;
@@ -116,6 +120,20 @@ int RunSweepCommand(const SweepOptions& options) {
   if (options.jobs < 1) throw InputError("sweep: --jobs must be at least 1");
   std::vector<Axis> axes;
   for (const std::string& v : options.vary) axes.push_back(ParseVary(v));
+  // Counted before any combination is built: a product of long lists must not exhaust memory.
+  size_t run_count = 1;
+  for (const Axis& axis : axes) {
+    if (run_count > kMaxSweepRuns / axis.values.size()) {
+      std::string sizes;
+      for (const Axis& a : axes)
+        sizes += fmt::format("{}{}", sizes.empty() ? "" : " x ", a.values.size());
+      throw InputError(
+          fmt::format("--vary: {} values make more than {} runs, the most one sweep "
+                      "takes; vary fewer keys or values, or split the sweep",
+                      sizes, kMaxSweepRuns));
+    }
+    run_count *= axis.values.size();
+  }
 
   // Every combination, the first axis varying slowest.
   std::vector<std::vector<std::string>> combos = {{}};

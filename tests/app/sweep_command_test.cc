@@ -66,6 +66,25 @@ TEST(SweepCommand, PerTagColumns) {
   fs::remove_all(dir);
 }
 
+TEST(SweepCommand, TooManyRunsIsAnInputErrorBeforeAnythingIsBuilt) {
+  // 100^4 = 100 million combinations: refused at once, naming --vary and the list sizes.
+  std::string values;
+  for (int i = 1; i <= 100; ++i) {
+    if (i > 1) values += ',';
+    values += std::to_string(i);
+  }
+  SweepOptions options;
+  options.vary = {"seed=" + values, "topology.hosts=" + values, "switch.ecn.pmax=" + values,
+                  "cc.g=" + values};
+  options.out_dir = (fs::temp_directory_path() / "dcqcn_sweep_too_many").string();
+  options.quiet = true;
+  const std::string m = testing::InputErrorOf([&] { RunSweepCommand(options); });
+  EXPECT_NE(m.find("--vary: 100 x 100 x 100 x 100 values make more than 1000000 runs"),
+            std::string::npos)
+      << m;
+  EXPECT_FALSE(fs::exists(options.out_dir));
+}
+
 }  // namespace
 }  // namespace dcqcn
 
