@@ -32,6 +32,13 @@ namespace dcqcn {
 namespace {
 
 constexpr int kMaxFlowColumns = 16;
+// Bounds on the work and memory of one integration, far beyond the paper's cases (64 flows, 100
+// ms in 1 us steps): integration steps, samples written, flows, and the history the delay keeps
+// (flows x delay / step points, tens of bytes each).
+constexpr double kMaxFluidSteps = 1e10;
+constexpr double kMaxFluidSamples = 1e7;
+constexpr int kMaxFluidFlows = 100000;
+constexpr double kMaxFluidHistory = 2e7;
 
 template <class T>
 T Positive(std::string_view option, const std::string& text,
@@ -208,6 +215,11 @@ Setup MakeSetup(const FluidCommandOptions& o, std::vector<std::string>* warnings
   };
   st.flows = o.flows ? *o.flows : inc ? inc->flows : kDefaultFlows;
   if (st.flows < 1) throw InputError(fmt::format("--flows: expected at least 1, got {}", st.flows));
+  if (st.flows > kMaxFluidFlows) {
+    throw InputError(fmt::format("{}: {} flows; the fluid model takes at most {}",
+                                 o.flows ? "--flows" : where + "the incast", st.flows,
+                                 kMaxFluidFlows));
+  }
   const Rate capacity =
       o.rate || !inc ? Positive<Rate>("--rate", o.rate.value_or(kDefaultRate), ParseRate, "40Gbps")
                      : inc->capacity;
@@ -225,6 +237,25 @@ Setup MakeSetup(const FluidCommandOptions& o, std::vector<std::string>* warnings
   if (st.options.step > p.delay) {
     warn(fmt::format("--step {} is longer than the delay; using {}", o.step, FormatTime(p.delay)));
     st.options.step = p.delay;
+  }
+  const auto ratio = [](Time a, Time b) { return static_cast<double>(a) / static_cast<double>(b); };
+  if (const double steps = ratio(st.options.duration, st.options.step); steps > kMaxFluidSteps) {
+    throw InputError(fmt::format("--step {} over --duration {} is {:.3g} steps; at most {:.0e}",
+                                 FormatTime(st.options.step), FormatTime(st.options.duration),
+                                 steps, kMaxFluidSteps));
+  }
+  if (const double samples = ratio(st.options.duration, st.options.sample);
+      samples > kMaxFluidSamples) {
+    throw InputError(fmt::format("--sample {} over --duration {} is {:.3g} samples; at most {:.0e}",
+                                 FormatTime(st.options.sample), FormatTime(st.options.duration),
+                                 samples, kMaxFluidSamples));
+  }
+  if (const double history = st.flows * (ratio(p.delay, st.options.step) + 1);
+      history > kMaxFluidHistory) {
+    throw InputError(fmt::format(
+        "--step {}: {} flows over a delay of {} keep {:.3g} history points; at most {:.0e} "
+        "(take a longer step)",
+        FormatTime(st.options.step), st.flows, FormatTime(p.delay), history, kMaxFluidHistory));
   }
   st.starts.assign(st.flows, 0);
   std::string starts_from = "default";

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "cli_util.h"
 
@@ -83,6 +85,20 @@ TEST(FluidCli, BadOptionsAreInputErrors) {
   const Result r = RunCli("fluid --delay 0us --out /tmp/never");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("--delay"), std::string::npos) << r.out;
+}
+
+// Work or memory beyond what one integration may take is refused at once, naming the flag, not
+// an exhausted memory ("std::bad_alloc") or a run of days.
+TEST(FluidCli, HugeWorkIsRefusedNamingTheFlag) {
+  for (const auto& [args, expected] : std::vector<std::pair<std::string, std::string>>{
+           {"--flows 1000000000", "--flows: 1000000000 flows; the fluid model takes at most"},
+           {"--duration 1000000s", "--step 1us over --duration 1000000s is 1e+12 steps"},
+           {"--step 1ps --duration 1ms", "--step 1ps: 10 flows over a delay of 85us"},
+           {"--sample 1ps --duration 1s", "--sample 1ps over --duration 1s"}}) {
+    const Result r = RunCli("fluid " + args + " --out /tmp/never");
+    EXPECT_EQ(r.code, 1) << args;
+    EXPECT_NE(r.out.find(expected), std::string::npos) << args << ": " << r.out;
+  }
 }
 
 // A 4:1 incast on one switch: 40 Gb/s links of 1 us.
