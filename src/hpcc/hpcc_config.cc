@@ -19,6 +19,7 @@
 #include "core/edit_distance.h"
 #include "core/error.h"
 #include "core/input_file.h"
+#include "core/utf8.h"
 #include "hpcc/hpcc_files.h"
 #include "hpcc/ns3_units.h"
 #include "topology/builders.h"
@@ -288,7 +289,7 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   Scenario& s = setup.scenario;
   s.source = config_path;
   s.name = std::filesystem::path(config_path).stem().string();
-  if (s.name.empty() || s.name == "." || s.name == "..") s.name = "hpcc";
+  if (s.name.empty() || s.name == "." || s.name == ".." || !IsValidUtf8(s.name)) s.name = "hpcc";
 
   // Congestion control.
   const int64_t cc_mode = c.Int("CC_MODE", 1, 0, UINT32_MAX, "a CC mode");
@@ -493,6 +494,9 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   for (const char* key : {"TOPOLOGY_FILE", "FLOW_FILE"}) {
     // Named with the config's line here; errors inside the file name the file's own line.
     const std::string path = c.Str(key, "");
+    if (!IsValidUtf8(path)) {
+      c.Fail(c.Line(key), key, "the path is not valid UTF-8 (it is written into resolved.toml)");
+    }
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) {
       c.Fail(c.Line(key), key,

@@ -21,6 +21,7 @@
 #include "core/edit_distance.h"
 #include "core/error.h"
 #include "core/input_file.h"
+#include "core/utf8.h"
 #include "hpcc/hpcc_files.h"
 #include "net/headers.h"
 #include "scenario/resolved_toml.h"
@@ -260,6 +261,13 @@ void Loader::Fail(std::string_view key, const toml::node* node, const std::strin
 
 void Loader::ApplyOverride(toml::table& root, const std::string& text) {
   const size_t eq = text.find('=');
+  if (!IsValidUtf8(text)) {
+    // resolved.toml repeats the value, and a TOML file cannot hold invalid UTF-8.
+    const std::string key = text.substr(0, eq);
+    throw InputError(
+        fmt::format("--set {}: not valid UTF-8",
+                    eq != std::string::npos && IsValidUtf8(key) ? key + "=..." : "..."));
+  }
   if (eq == std::string::npos) FailOverride(text, "expected KEY=VALUE, such as cc.rai=10Mbps");
   const std::string key = Trim(std::string_view(text).substr(0, eq));
   const std::string value = Trim(std::string_view(text).substr(eq + 1));
@@ -1014,6 +1022,11 @@ void Loader::ReadHpccFileTopology(const Section& sec, TopologyConfig& topo) cons
          "relative to this scenario's folder");
   }
   const std::string path = ResolvePath(sec.Key("file"), ReadString(sec, "file", ""));
+  if (!IsValidUtf8(path)) {
+    Fail(sec.Key("file"), node,
+         "the path, relative to this scenario's folder, is not valid UTF-8 (it is written into "
+         "resolved.toml)");
+  }
   std::vector<std::string> warnings;
   try {
     ReadHpccTopology(path, topo, &warnings);
@@ -1117,10 +1130,11 @@ Scenario Loader::Build(const toml::table& root_table) {
   // The name becomes the default output folder results/<name>/.
   if (s.name.empty() || s.name == "." || s.name == ".." ||
       s.name.find_first_of("/\\") != std::string::npos ||
-      std::any_of(s.name.begin(), s.name.end(), [](unsigned char c) { return c < 0x20; })) {
+      std::any_of(s.name.begin(), s.name.end(), [](unsigned char c) { return c < 0x20; }) ||
+      !IsValidUtf8(s.name)) {
     Fail("name", root.Get("name"),
-         fmt::format("expected a name usable as a folder name (no '/', '\\' or control "
-                     "characters), got {}",
+         fmt::format("expected a name usable as a folder name (valid UTF-8, no '/', '\\' or "
+                     "control characters; without a name, the file's name is used), got {}",
                      TomlQuote(s.name)));
   }
   s.duration = ReadTime(root, "duration", s.duration, Bound::kPositive);

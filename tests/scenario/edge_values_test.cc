@@ -111,5 +111,19 @@ TEST(EdgeValues, QuantitiesBeyondTheirBoundNameKeyAndBound) {
               {"edge.toml", "cc.rai"}, true);
 }
 
+// Text that reaches resolved.toml without a TOML parser must be valid UTF-8, or resolved.toml
+// would not load again (found by the scenario fuzzer: a --set value with a 0xFF byte).
+TEST(EdgeValues, OverridesAndNamesMustBeValidUtf8) {
+  const std::string flow = "[[flow]]\nsrc = 1\ndst = 0\nsize = \"1KB\"\n";
+  EXPECT_EQ(testing::InputErrorOf([&] { LoadScenarioText(flow, "e.toml", {"cc.rai=tr\xFF"}); }),
+            "--set cc.rai=...: not valid UTF-8");
+  const std::string m = testing::InputErrorOf([&] { LoadScenarioText(flow, "/tmp/caf\xE9.toml"); });
+  EXPECT_NE(m.find("name: expected a name usable as a folder name (valid UTF-8"), std::string::npos)
+      << m;
+  // A valid UTF-8 value that is not TOML stays a string, as before.
+  EXPECT_EQ(LoadScenarioText(flow, "e.toml", {"cc.rai=caf\xC3\xA9"}).cc.params.at("rai").value,
+            "caf\xC3\xA9");
+}
+
 }  // namespace
 }  // namespace dcqcn
