@@ -16,6 +16,11 @@ if [[ ${DCQCN_SKIP_SANITIZE:-0} != 1 ]]; then
   cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DDCQCN_SANITIZE=ON -DDCQCN_WERROR=ON >/dev/null
   cmake --build build-sanitize --target dcqcn dcqcn_tests
+  # The pass means nothing unless the binaries really are instrumented.
+  for bin in build-sanitize/dcqcn build-sanitize/dcqcn_tests; do
+    nm -D "$bin" | grep -q '__asan_init' && nm -D "$bin" | grep -q '__ubsan_handle' ||
+      { echo "test.sh: $bin is not built with ASan and UBSan" >&2; exit 1; }
+  done
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-sanitize --output-on-failure -j2 "$@"
