@@ -182,6 +182,10 @@ std::string HpccFilesTarget(std::string_view data) {
     } catch (const InputError& e) {
       return fmt::format("HpccFlowsText does not read back: {}\n{}", e.what(), flows_text);
     }
+    if (specs_again.size() != specs.size()) {
+      return fmt::format("{} flows read back as {}:\n{}", specs.size(), specs_again.size(),
+                         flows_text);
+    }
     for (size_t i = 0; i < specs.size(); ++i) {
       const FlowSpec& a = specs[i];
       const FlowSpec& b = specs_again[i];
