@@ -17,8 +17,10 @@ if [[ ${DCQCN_SKIP_SANITIZE:-0} != 1 ]]; then
     "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DDCQCN_SANITIZE=ON -DDCQCN_WERROR=ON >/dev/null
   cmake --build build-sanitize --target dcqcn dcqcn_tests
   # The pass means nothing unless the binaries really are instrumented.
+  # (The symbols are read whole first: under pipefail, grep -q closing the pipe early would fail.)
   for bin in build-sanitize/dcqcn build-sanitize/dcqcn_tests; do
-    nm -D "$bin" | grep -q '__asan_init' && nm -D "$bin" | grep -q '__ubsan_handle' ||
+    syms=$(nm -D "$bin")
+    grep -q '__asan_init' <<<"$syms" && grep -q '__ubsan_handle' <<<"$syms" ||
       { echo "test.sh: $bin is not built with ASan and UBSan" >&2; exit 1; }
   done
   ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1 \
