@@ -7,13 +7,13 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <vector>
 
 #include "core/error.h"
 #include "core/rng.h"
 #include "hpcc/hpcc_config.h"
 #include "hpcc/hpcc_files.h"
+#include "output/atomic_file.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_loader.h"
 #include "workload/cdf.h"
@@ -82,12 +82,6 @@ const std::string& ScratchDir() {
   return dir;
 }
 
-void WriteFile(const std::string& path, std::string_view data) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(data.data(), static_cast<std::streamsize>(data.size()));
-  if (!out) throw std::runtime_error("fuzz: cannot write " + path);
-}
-
 // Restores the working directory when it goes out of scope.
 class ScopedCwd {
  public:
@@ -129,7 +123,7 @@ std::string ScenarioTarget(std::string_view data) {
 std::string HpccConfigTarget(std::string_view data, const std::string& workdir) {
   ScopedCwd cwd(workdir);
   const std::string config = workdir + "/config.txt";
-  WriteFile(config, data);
+  WriteFileAtomic(config, std::string(data));
   return Expecting("HPCC config", "", [&] {
     const HpccSetup setup = LoadHpccConfig(config);
     // `dcqcn hpcc --set` loads the config as a scenario; it must load, and be stable.
@@ -148,8 +142,9 @@ std::string HpccFilesTarget(std::string_view data) {
   const size_t nul = data.find('\0');
   const std::string topo_path = ScratchDir() + "/topology.txt";
   const std::string flow_path = ScratchDir() + "/flow.txt";
-  WriteFile(topo_path, data.substr(0, nul));
-  WriteFile(flow_path, nul == std::string_view::npos ? "" : data.substr(nul + 1));
+  WriteFileAtomic(topo_path, std::string(data.substr(0, nul)));
+  WriteFileAtomic(flow_path,
+                  nul == std::string_view::npos ? "" : std::string(data.substr(nul + 1)));
   return Expecting("HPCC files", "", [&]() -> std::string {
     TopologyConfig topo;
     ReadHpccTopology(topo_path, topo, nullptr);
@@ -161,8 +156,8 @@ std::string HpccFilesTarget(std::string_view data) {
     // Our writers' output reads back to the same topology and flows.
     const std::string topo_again_path = ScratchDir() + "/topology-again.txt";
     const std::string flow_again_path = ScratchDir() + "/flow-again.txt";
-    WriteFile(topo_again_path, topo_text);
-    WriteFile(flow_again_path, flows_text);
+    WriteFileAtomic(topo_again_path, topo_text);
+    WriteFileAtomic(flow_again_path, flows_text);
     TopologyConfig again;
     try {
       ReadHpccTopology(topo_again_path, again, nullptr);

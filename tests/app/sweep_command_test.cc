@@ -8,12 +8,16 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cli_util.h"
 #include "test_util.h"
 
 namespace dcqcn {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Each test gets a fresh folder of its own (removed afterwards).
+using SweepCommand = testing::TempDirTest;
 
 const char* kVictim = R"(name = "victim-mini"
 duration = "3ms"
@@ -34,18 +38,14 @@ receiver = 0
 size = "1GB"
 )";
 
-TEST(SweepCommand, PerTagColumns) {
-  const fs::path dir = fs::temp_directory_path() / "dcqcn_sweep_tags";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "s.toml") << kVictim;
+TEST_F(SweepCommand, PerTagColumns) {
   SweepOptions options;
-  options.scenario = (dir / "s.toml").string();
+  options.scenario = Write("s.toml", kVictim).string();
   options.vary = {"workload.senders=2,4"};
-  options.out_dir = (dir / "out").string();
+  options.out_dir = (dir_ / "out").string();
   options.quiet = true;
   ASSERT_EQ(RunSweepCommand(options), 0);
-  const std::string csv = (dir / "out/sweep.csv").string();
+  const std::string csv = (dir_ / "out/sweep.csv").string();
   const auto victim = testing::CsvColumn(csv, "tag.victim.flow_throughput_gbps.mean");
   const auto incast = testing::CsvColumn(csv, "tag.incast.flow_throughput_gbps.mean");
   const auto incast_flows = testing::CsvColumn(csv, "tag.incast.flows");
@@ -63,10 +63,9 @@ TEST(SweepCommand, PerTagColumns) {
   EXPECT_LT(std::stod(jain[1]), 0.9);
   // An empty statistic is an empty cell, never 0.
   EXPECT_EQ(testing::CsvColumn(csv, "fct_slowdown.p50")[0], "");
-  fs::remove_all(dir);
 }
 
-TEST(SweepCommand, TooManyRunsIsAnInputErrorBeforeAnythingIsBuilt) {
+TEST_F(SweepCommand, TooManyRunsIsAnInputErrorBeforeAnythingIsBuilt) {
   // 100^4 = 100 million combinations: refused at once, naming --vary and the list sizes.
   std::string values;
   for (int i = 1; i <= 100; ++i) {
@@ -76,7 +75,7 @@ TEST(SweepCommand, TooManyRunsIsAnInputErrorBeforeAnythingIsBuilt) {
   SweepOptions options;
   options.vary = {"seed=" + values, "topology.hosts=" + values, "switch.ecn.pmax=" + values,
                   "cc.g=" + values};
-  options.out_dir = (fs::temp_directory_path() / "dcqcn_sweep_too_many").string();
+  options.out_dir = (dir_ / "out").string();
   options.quiet = true;
   const std::string m = testing::InputErrorOf([&] { RunSweepCommand(options); });
   EXPECT_NE(m.find("--vary: 100 x 100 x 100 x 100 values make more than 1000000 runs"),
@@ -85,28 +84,18 @@ TEST(SweepCommand, TooManyRunsIsAnInputErrorBeforeAnythingIsBuilt) {
   EXPECT_FALSE(fs::exists(options.out_dir));
 }
 
-}  // namespace
-}  // namespace dcqcn
-
-namespace dcqcn {
-namespace {
-
 // A run that fails (here: a buffer too small for its reserves) is a row with its error; the
 // other runs finish and sweep.csv is written; the command then exits 1.
-TEST(SweepCommand, AFailedRunIsARowWithItsError) {
-  const fs::path dir = fs::temp_directory_path() / "dcqcn_sweep_failed_run";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "s.toml") << kVictim;
+TEST_F(SweepCommand, AFailedRunIsARowWithItsError) {
   SweepOptions options;
-  options.scenario = (dir / "s.toml").string();
+  options.scenario = Write("s.toml", kVictim).string();
   options.vary = {"switch.buffer=12MB,1KB,6MB"};
   options.sets = {"duration=1ms"};
-  options.out_dir = (dir / "out").string();
+  options.out_dir = (dir_ / "out").string();
   options.jobs = 2;
   options.quiet = true;
   EXPECT_EQ(RunSweepCommand(options), 1);
-  const std::string csv = (dir / "out/sweep.csv").string();
+  const std::string csv = (dir_ / "out/sweep.csv").string();
   const auto error = testing::CsvColumn(csv, "error");
   const auto run_dir = testing::CsvColumn(csv, "dir");
   const auto flows = testing::CsvColumn(csv, "flows_total");
@@ -117,16 +106,15 @@ TEST(SweepCommand, AFailedRunIsARowWithItsError) {
   EXPECT_EQ(run_dir[1], "");
   EXPECT_EQ(flows[0], "3");
   EXPECT_EQ(flows[2], "3");
-  EXPECT_TRUE(fs::exists(dir / "out/runs/002/summary.json"));
-  EXPECT_FALSE(fs::exists(dir / "out/runs/001"));
+  EXPECT_TRUE(fs::exists(dir_ / "out/runs/002/summary.json"));
+  EXPECT_FALSE(fs::exists(dir_ / "out/runs/001"));
   // Each run's folder is staged like a `dcqcn run` folder: nothing half-made is left in runs/.
   std::vector<std::string> entries;
-  for (const auto& e : fs::directory_iterator(dir / "out/runs")) {
+  for (const auto& e : fs::directory_iterator(dir_ / "out/runs")) {
     entries.push_back(e.path().filename().string());
   }
   std::sort(entries.begin(), entries.end());
   EXPECT_EQ(entries, (std::vector<std::string>{"000", "002"}));
-  fs::remove_all(dir);
 }
 
 }  // namespace

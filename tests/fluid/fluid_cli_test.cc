@@ -13,13 +13,6 @@
 namespace dcqcn::testing {
 namespace {
 
-std::string Slurp(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 TEST(FluidCli, WritesTimeSeriesAndSummary) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("dcqcn_fluid_cli_" + std::to_string(getpid()));
@@ -28,13 +21,13 @@ TEST(FluidCli, WritesTimeSeriesAndSummary) {
                           dir.string() + "' --set cc.rai=10Mbps --set switch.ecn.kmax=1000KB");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("fixed point exact"), std::string::npos) << r.out;
-  const std::string csv = Slurp(dir / "timeseries/fluid.csv");
+  const std::string csv = ReadFile(dir / "timeseries/fluid.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "time_ns,queue_bytes,mark_prob,rc_gbps_mean,rt_gbps_mean,alpha_mean,rc_gbps_0,"
             "rc_gbps_1,rc_gbps_2,rc_gbps_3,rc_gbps_4,rc_gbps_5,rc_gbps_6,rc_gbps_7,rc_gbps_8,"
             "rc_gbps_9,rc_gbps_10,rc_gbps_11,rc_gbps_12,rc_gbps_13,rc_gbps_14,rc_gbps_15");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 2001);  // 0..20 ms every 10 us
-  const nlohmann::json j = nlohmann::json::parse(Slurp(dir / "summary.json"));
+  const nlohmann::json j = nlohmann::json::parse(ReadFile(dir / "summary.json"));
   EXPECT_EQ(j["flows"], 20);
   EXPECT_DOUBLE_EQ(j["parameters"]["rai_gbps"].get<double>(), 0.01);
   EXPECT_EQ(j["parameters"]["kmax_bytes"], 1000000);
@@ -54,7 +47,7 @@ TEST(FluidCli, NoFixedPointIsNull) {
       "--out '" +
       dir.string() + "'");
   ASSERT_EQ(r.code, 0) << r.out;
-  const nlohmann::json j = nlohmann::json::parse(Slurp(dir / "summary.json"));
+  const nlohmann::json j = nlohmann::json::parse(ReadFile(dir / "summary.json"));
   EXPECT_TRUE(j["fixed_point"]["exact"]["queue_bytes"].is_null());
   EXPECT_TRUE(j["fixed_point"]["approx"]["queue_bytes"].is_null());
   EXPECT_TRUE(j["half_step_check"].is_null());
@@ -70,10 +63,10 @@ TEST(FluidCli, MapWritesOneRowPerCell) {
       dir.string() + "'");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("    10"), std::string::npos) << r.out;
-  const std::string csv = Slurp(dir / "map.csv");
+  const std::string csv = ReadFile(dir / "map.csv");
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 4) << csv;
   EXPECT_NE(csv.find("\n2,4000,steady,"), std::string::npos) << csv;
-  const nlohmann::json j = nlohmann::json::parse(Slurp(dir / "summary.json"));
+  const nlohmann::json j = nlohmann::json::parse(ReadFile(dir / "summary.json"));
   EXPECT_EQ(j["cells"].size(), 4u);
   std::filesystem::remove_all(dir);
   EXPECT_EQ(RunCli("fluid --map --map-delays 4us,soon --out '" + dir.string() + "'").code, 1);

@@ -5,9 +5,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "cli_util.h"
 #include "fuzz/fuzz_targets.h"
 #include "workload/cdf.h"
 
@@ -15,13 +14,6 @@ namespace dcqcn::fuzz {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<fs::path> FilesUnder(const fs::path& dir, std::string_view ext = "") {
   std::vector<fs::path> out;
@@ -40,26 +32,26 @@ const fs::path kRegressions = kSource / "tests/fuzz/regressions";
 
 TEST(FuzzRegressions, ScenarioInputs) {
   for (const fs::path& p : FilesUnder(kRegressions / "scenario")) {
-    EXPECT_EQ(ScenarioTarget(Slurp(p)), "") << p;
+    EXPECT_EQ(ScenarioTarget(testing::ReadFile(p)), "") << p;
   }
 }
 
 TEST(FuzzRegressions, HpccConfigInputs) {
   const std::string workdir = PrepareHpccWorkdir(kSource);
   for (const fs::path& p : FilesUnder(kRegressions / "hpcc_config")) {
-    EXPECT_EQ(HpccConfigTarget(Slurp(p), workdir), "") << p;
+    EXPECT_EQ(HpccConfigTarget(testing::ReadFile(p), workdir), "") << p;
   }
 }
 
 TEST(FuzzRegressions, HpccFilesInputs) {
   for (const fs::path& p : FilesUnder(kRegressions / "hpcc_files")) {
-    EXPECT_EQ(HpccFilesTarget(Slurp(p)), "") << p;
+    EXPECT_EQ(HpccFilesTarget(testing::ReadFile(p)), "") << p;
   }
 }
 
 TEST(FuzzRegressions, CdfInputs) {
   for (const fs::path& p : FilesUnder(kRegressions / "cdf")) {
-    EXPECT_EQ(CdfTarget(Slurp(p)), "") << p;
+    EXPECT_EQ(CdfTarget(testing::ReadFile(p)), "") << p;
   }
 }
 
@@ -69,9 +61,9 @@ TEST(FuzzSeeds, ExamplesRoundTrip) {
   const std::vector<fs::path> examples = FilesUnder(kSource / "examples", ".toml");
   ASSERT_GE(examples.size(), 10u);
   for (const fs::path& p : examples) {
-    EXPECT_EQ(ScenarioTarget(Slurp(p)), "") << p;
+    EXPECT_EQ(ScenarioTarget(testing::ReadFile(p)), "") << p;
   }
-  EXPECT_EQ(ScenarioTarget(Slurp(kSource / "examples/incast_8to1.toml") +
+  EXPECT_EQ(ScenarioTarget(testing::ReadFile(kSource / "examples/incast_8to1.toml") +
                            "\n#--set\ncc.rai=10Mbps\nswitch.ecn.pmax=0.05\nflow.0.size=2MB"),
             "");
 }
@@ -79,8 +71,12 @@ TEST(FuzzSeeds, ExamplesRoundTrip) {
 TEST(FuzzSeeds, HpccSampleRoundTrips) {
   const std::string workdir = PrepareHpccWorkdir(kSource);
   const fs::path mix = kSource / "tests/hpcc/data/mix";
-  EXPECT_EQ(HpccConfigTarget(Slurp(mix / "config_topology_flow_dcqcn_nomon.txt"), workdir), "");
-  EXPECT_EQ(HpccFilesTarget(Slurp(mix / "topology.txt") + '\0' + Slurp(mix / "flow.txt")), "");
+  EXPECT_EQ(
+      HpccConfigTarget(testing::ReadFile(mix / "config_topology_flow_dcqcn_nomon.txt"), workdir),
+      "");
+  EXPECT_EQ(HpccFilesTarget(testing::ReadFile(mix / "topology.txt") + '\0' +
+                            testing::ReadFile(mix / "flow.txt")),
+            "");
 }
 
 TEST(FuzzSeeds, BuiltinCdfsPass) {
