@@ -25,6 +25,7 @@ HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
     Scenario& s = setup.scenario;
     s.wire = WireFormat{};
     s.host.ack_in_data_class = false;
+    s.host.pause_acks = false;
     s.sw.pfc.headroom_rule = PfcConfig::HeadroomRule::kAuto;
     s.sw.pfc.by_rate.clear();
     s.sw.ecmp_hash = SwitchConfig::EcmpHash::kDcqcn;

@@ -29,7 +29,6 @@ class DcqcnCc : public CongestionControl, public EventHandler {
   void OnDataArrival(CcFlow& f, bool ce) override;
   RateSample Sample(const CcFlow& f) const override;
   CcCounters counters() const override;
-  bool cnp_on_ack() const override { return p_->cnp_on_ack; }
 
   void HandleEvent(uint32_t kind, uint64_t slot) override;
 

@@ -5,9 +5,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <cstdlib>
-#include <functional>
-
 #include "core/error.h"
 
 namespace dcqcn {
@@ -84,67 +81,7 @@ DcqcnParams DcqcnParams::Profile(const std::string& name) {
 
 namespace {
 
-// One [cc] parameter: its documentation, how a value is parsed into DcqcnParams (false: bad
-// value, `expected` says what is accepted) and how it is printed back.
-struct ParamSpec {
-  DcqcnParamDoc doc;
-  const char* expected;
-  std::function<bool(DcqcnParams&, const std::string&)> set;
-  std::function<std::string(const DcqcnParams&)> get;
-};
-
-bool ParseDouble(const std::string& text, double* out) {
-  char* end = nullptr;
-  *out = std::strtod(text.c_str(), &end);
-  return !text.empty() && end == text.c_str() + text.size();
-}
-
-bool ParseBool(const std::string& text, bool* out) {
-  if (text != "true" && text != "false") return false;
-  *out = text == "true";
-  return true;
-}
-
-ParamSpec TimeParam(DcqcnParamDoc doc, Time DcqcnParams::*field, bool allow_zero) {
-  return {doc, allow_zero ? "a time >= 0 such as \"50us\"" : "a time > 0 such as \"55us\"",
-          [=](DcqcnParams& p, const std::string& v) {
-            auto t = ParseTime(v);
-            if (!t || *t < 0 || (*t == 0 && !allow_zero)) return false;
-            p.*field = *t;
-            return true;
-          },
-          [=](const DcqcnParams& p) { return FormatTime(p.*field); }};
-}
-
-ParamSpec RateParam(DcqcnParamDoc doc, Rate DcqcnParams::*field, bool allow_zero) {
-  return {doc, allow_zero ? "a rate >= 0 such as \"40Mbps\"" : "a rate > 0 such as \"100Mbps\"",
-          [=](DcqcnParams& p, const std::string& v) {
-            auto r = ParseRate(v);
-            if (!r || *r < 0 || (*r == 0 && !allow_zero)) return false;
-            p.*field = *r;
-            return true;
-          },
-          [=](const DcqcnParams& p) { return FormatRate(p.*field); }};
-}
-
-ParamSpec FractionParam(DcqcnParamDoc doc, double DcqcnParams::*field, bool allow_zero,
-                        const char* expected) {
-  return {doc, expected,
-          [=](DcqcnParams& p, const std::string& v) {
-            double d;
-            if (!ParseDouble(v, &d) || d > 1 || d < 0 || (d == 0 && !allow_zero)) return false;
-            p.*field = d;
-            return true;
-          },
-          // Shortest text that reads back exactly.
-          [=](const DcqcnParams& p) { return fmt::format("{}", p.*field); }};
-}
-
-ParamSpec BoolParam(DcqcnParamDoc doc, bool DcqcnParams::*field) {
-  return {doc, "true or false",
-          [=](DcqcnParams& p, const std::string& v) { return ParseBool(v, &(p.*field)); },
-          [=](const DcqcnParams& p) { return std::string(p.*field ? "true" : "false"); }};
-}
+using ParamSpec = dcqcn::ParamSpec<DcqcnParams>;
 
 // Every parameter, once; the order is the one resolved.toml and the key reference show.
 const std::vector<ParamSpec>& Params() {
@@ -173,17 +110,19 @@ const std::vector<ParamSpec>& Params() {
        [](const DcqcnParams& p) {
          return std::string(p.stage_rule == S::kPaper ? "paper" : "hpcc");
        }},
-      FractionParam({"g", "number", "Alpha gain g, in (0, 1] (`dce_tcp_g`)"}, &DcqcnParams::g,
-                    false, "a number in (0, 1] such as 0.00390625"),
-      FractionParam({"initial_alpha", "number", "Alpha at the first CNP (`initial_alpha_value`)"},
-                    &DcqcnParams::initial_alpha, true, "a number in [0, 1]"),
-      TimeParam({"alpha_period", "time", "K, the alpha update period (`dce_tcp_rtt`)"},
-                &DcqcnParams::alpha_period, false),
-      TimeParam({"rate_reduce_period", "time",
-                 "sampled mode: at most one cut per this period (`rate_reduce_monitor_period`)"},
-                &DcqcnParams::rate_reduce_period, false),
-      TimeParam({"timer", "time", "T, the rate-increase timer (`rpg_time_reset`)"},
-                &DcqcnParams::timer, false),
+      FractionParam<DcqcnParams>({"g", "number", "Alpha gain g, in (0, 1] (`dce_tcp_g`)"},
+                                 &DcqcnParams::g, false, "a number in (0, 1] such as 0.00390625"),
+      FractionParam<DcqcnParams>(
+          {"initial_alpha", "number", "Alpha at the first CNP (`initial_alpha_value`)"},
+          &DcqcnParams::initial_alpha, true, "a number in [0, 1]"),
+      TimeParam<DcqcnParams>({"alpha_period", "time", "K, the alpha update period (`dce_tcp_rtt`)"},
+                             &DcqcnParams::alpha_period, false),
+      TimeParam<DcqcnParams>(
+          {"rate_reduce_period", "time",
+           "sampled mode: at most one cut per this period (`rate_reduce_monitor_period`)"},
+          &DcqcnParams::rate_reduce_period, false),
+      TimeParam<DcqcnParams>({"timer", "time", "T, the rate-increase timer (`rpg_time_reset`)"},
+                             &DcqcnParams::timer, false),
       {{"byte_counter", "size",
         "B, bytes sent per rate-increase event; 0 = timer only (`rpg_byte_reset`)"},
        "a size >= 0 such as \"10MB\" (0 = timer only)",
@@ -194,69 +133,64 @@ const std::vector<ParamSpec>& Params() {
          return true;
        },
        [](const DcqcnParams& p) { return FormatSize(p.byte_counter); }},
-      {{"f", "integer", "F, the number of fast-recovery steps (`rpg_threshold`)"},
-       "an integer >= 1",
-       [](DcqcnParams& p, const std::string& v) {
-         char* end = nullptr;
-         long n = std::strtol(v.c_str(), &end, 10);
-         if (v.empty() || end != v.c_str() + v.size() || n < 1 || n > 1000000) return false;
-         p.f = static_cast<int>(n);
-         return true;
-       },
-       [](const DcqcnParams& p) { return std::to_string(p.f); }},
-      RateParam({"rai", "rate", "Additive-increase step R_AI (`rpg_ai_rate`)"}, &DcqcnParams::rai,
-                true),
-      RateParam({"rhai", "rate", "Hyper-increase step R_HAI (`rpg_hai_rate`)"}, &DcqcnParams::rhai,
-                true),
-      BoolParam({"hai_scaled", "boolean",
-                 "The hyper-increase step grows with the stage: R_HAI x (min(iT, iB) - F + 1) "
-                 "(ns3-rdma, QCN)"},
-                &DcqcnParams::hai_scaled),
-      RateParam({"min_rate", "rate", "Floor of a cut (`rpg_min_rate`)"}, &DcqcnParams::min_rate,
-                false),
-      FractionParam({"min_dec_factor", "number",
-                     "A cut multiplies Rc by at least this, in [0, 1] (`rpg_min_dec_fac`)"},
-                    &DcqcnParams::min_dec_factor, true, "a number in [0, 1]"),
-      RateParam({"rate_on_first_cnp", "rate", "Rc = Rt = this at the first CNP; 0 = unused"},
-                &DcqcnParams::rate_on_first_cnp, true),
-      BoolParam({"clamp_target_rate", "boolean", "Rt = Rc at every cut (`clamp_tgt_rate`)"},
-                &DcqcnParams::clamp_target_rate),
-      BoolParam({"clamp_after_time_inc", "boolean",
-                 "Without clamp_target_rate: Rt = Rc only if a timer increase happened since the "
-                 "last cut (`clamp_tgt_rate_after_time_inc`); a byte-counter increase always "
-                 "clamps"},
-                &DcqcnParams::clamp_after_time_inc),
-      BoolParam({"cut_uses_new_alpha", "boolean",
-                 "Update alpha before the cut (ns3-rdma) instead of after it (the paper)"},
-                &DcqcnParams::cut_uses_new_alpha),
-      BoolParam({"cap_target_at_line", "boolean",
-                 "Rt never exceeds the line rate (HPCC); Rc always stays below it"},
-                &DcqcnParams::cap_target_at_line),
-      TimeParam({"cnp_interval", "time",
-                 "N: the receiver sends at most one CNP per flow per N; 0 = one per marked packet "
-                 "(`min_time_between_cnps`)"},
-                &DcqcnParams::cnp_interval, true),
-      BoolParam({"cnp_on_ack", "boolean", "The CNP is a bit on the per-packet ACK (HPCC)"},
-                &DcqcnParams::cnp_on_ack),
-      TimeParam({"cnp_service_time", "time",
-                 "Time the receiver NIC takes to generate one CNP, one at a time for all its "
-                 "flows, first come, first served; N counts from when a CNP leaves, and a "
-                 "flow's marks while its CNP waits are folded into it; 0 = unlimited (ignored "
-                 "with cnp_on_ack). ConnectX-3 Pro 2.5-5us, ConnectX-4 0.25us: 50us / the 10-20 "
-                 "and 200 flows the DCQCN authors say each serves"},
-                &DcqcnParams::cnp_service_time, true),
+      IntParam<DcqcnParams>(
+          {"f", "integer", "F, the number of fast-recovery steps (`rpg_threshold`)"},
+          &DcqcnParams::f, 1, 1000000, "an integer >= 1"),
+      RateParam<DcqcnParams>({"rai", "rate", "Additive-increase step R_AI (`rpg_ai_rate`)"},
+                             &DcqcnParams::rai, true),
+      RateParam<DcqcnParams>({"rhai", "rate", "Hyper-increase step R_HAI (`rpg_hai_rate`)"},
+                             &DcqcnParams::rhai, true),
+      BoolParam<DcqcnParams>(
+          {"hai_scaled", "boolean",
+           "The hyper-increase step grows with the stage: R_HAI x (min(iT, iB) - F + 1) "
+           "(ns3-rdma, QCN)"},
+          &DcqcnParams::hai_scaled),
+      RateParam<DcqcnParams>({"min_rate", "rate", "Floor of a cut (`rpg_min_rate`)"},
+                             &DcqcnParams::min_rate, false),
+      FractionParam<DcqcnParams>(
+          {"min_dec_factor", "number",
+           "A cut multiplies Rc by at least this, in [0, 1] (`rpg_min_dec_fac`)"},
+          &DcqcnParams::min_dec_factor, true, "a number in [0, 1]"),
+      RateParam<DcqcnParams>(
+          {"rate_on_first_cnp", "rate", "Rc = Rt = this at the first CNP; 0 = unused"},
+          &DcqcnParams::rate_on_first_cnp, true),
+      BoolParam<DcqcnParams>(
+          {"clamp_target_rate", "boolean", "Rt = Rc at every cut (`clamp_tgt_rate`)"},
+          &DcqcnParams::clamp_target_rate),
+      BoolParam<DcqcnParams>(
+          {"clamp_after_time_inc", "boolean",
+           "Without clamp_target_rate: Rt = Rc only if a timer increase happened since the "
+           "last cut (`clamp_tgt_rate_after_time_inc`); a byte-counter increase always "
+           "clamps"},
+          &DcqcnParams::clamp_after_time_inc),
+      BoolParam<DcqcnParams>(
+          {"cut_uses_new_alpha", "boolean",
+           "Update alpha before the cut (ns3-rdma) instead of after it (the paper)"},
+          &DcqcnParams::cut_uses_new_alpha),
+      BoolParam<DcqcnParams>({"cap_target_at_line", "boolean",
+                              "Rt never exceeds the line rate (HPCC); Rc always stays below it"},
+                             &DcqcnParams::cap_target_at_line),
+      TimeParam<DcqcnParams>(
+          {"cnp_interval", "time",
+           "N: the receiver sends at most one CNP per flow per N; 0 = one per marked packet "
+           "(`min_time_between_cnps`)"},
+          &DcqcnParams::cnp_interval, true),
+      BoolParam<DcqcnParams>(
+          {"cnp_on_ack", "boolean", "The CNP is a bit on the per-packet ACK (HPCC)"},
+          &DcqcnParams::cnp_on_ack),
+      TimeParam<DcqcnParams>(
+          {"cnp_service_time", "time",
+           "Time the receiver NIC takes to generate one CNP, one at a time for all its "
+           "flows, first come, first served; N counts from when a CNP leaves, and a "
+           "flow's marks while its CNP waits are folded into it; 0 = unlimited (ignored "
+           "with cnp_on_ack). ConnectX-3 Pro 2.5-5us, ConnectX-4 0.25us: 50us / the 10-20 "
+           "and 200 flows the DCQCN authors say each serves"},
+          &DcqcnParams::cnp_service_time, true),
   };
   return params;
 }
 
-const ParamSpec* FindParam(const std::string& name) {
-  for (const ParamSpec& p : Params()) {
-    if (p.doc.name == name) return &p;
-  }
-  return nullptr;
-}
-
-constexpr DcqcnProfileInfo kProfiles[] = {
+constexpr CcProfileInfo kProfiles[] = {
     {"paper",
      "SIGCOMM'15 and its CoNEXT'16 fluid model; R_HAI and the minimum rate, which the paper "
      "does not give, from its author's ns3-rdma"},
@@ -274,27 +208,12 @@ constexpr DcqcnProfileInfo kProfiles[] = {
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> DcqcnParamsText(const DcqcnParams& p) {
-  std::vector<std::pair<std::string, std::string>> text;
-  for (const ParamSpec& param : Params()) text.emplace_back(param.doc.name, param.get(p));
-  return text;
+  return CcParamsText(Params(), p);
 }
 
-const std::vector<std::string>& DcqcnParamNames() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const ParamSpec& param : Params()) v.emplace_back(param.doc.name);
-    return v;
-  }();
-  return names;
-}
+std::vector<CcParamDoc> DcqcnParamDocs() { return CcParamDocs(Params()); }
 
-std::vector<DcqcnParamDoc> DcqcnParamDocs() {
-  std::vector<DcqcnParamDoc> docs;
-  for (const ParamSpec& param : Params()) docs.push_back(param.doc);
-  return docs;
-}
-
-std::span<const DcqcnProfileInfo> DcqcnProfiles() { return kProfiles; }
+std::span<const CcProfileInfo> DcqcnProfiles() { return kProfiles; }
 
 DcqcnParams ResolveDcqcnParams(const CcConfig& cc, std::string_view source) {
   DcqcnParams p;
@@ -303,20 +222,7 @@ DcqcnParams ResolveDcqcnParams(const CcConfig& cc, std::string_view source) {
   } catch (const InputError& e) {
     throw InputError(fmt::format("{}: {}", source, e.what()));
   }
-  for (const auto& [key, param] : cc.params) {
-    std::string where = param.line > 0 ? fmt::format("{}:{}", source, param.line)
-                                       : fmt::format("--set cc.{}={}", key, param.value);
-    const ParamSpec* spec = FindParam(key);
-    if (spec == nullptr) {
-      throw InputError(fmt::format("{}: cc.{}: unknown DCQCN parameter (known: {})", where, key,
-                                   fmt::join(DcqcnParamNames(), ", ")));
-    }
-    if (!spec->set(p, param.value)) {
-      throw InputError(
-          fmt::format("{}: cc.{}: expected {}, got {}", where, key, spec->expected, param.value));
-    }
-  }
-  return p;
+  return ApplyCcOverrides(Params(), p, cc, source, "DCQCN");
 }
 
 }  // namespace dcqcn

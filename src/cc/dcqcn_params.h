@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cc/cc_config.h"
+#include "cc/param_table.h"
 #include "core/units.h"
 
 namespace dcqcn {
@@ -64,24 +65,9 @@ struct DcqcnParams {
 DcqcnParams ResolveDcqcnParams(const CcConfig& cc, std::string_view source);
 // Every parameter as (name, value text in the form [cc] accepts), for resolved.toml.
 std::vector<std::pair<std::string, std::string>> DcqcnParamsText(const DcqcnParams& p);
-// The names accepted in [cc] for DCQCN, for messages and documentation.
-const std::vector<std::string>& DcqcnParamNames();
-
-// What the key reference (`dcqcn keys`) says about one [cc] parameter; the same table also
-// parses and prints it.
-struct DcqcnParamDoc {
-  std::string_view name;
-  std::string_view type;     // as in scenario_schema.h: "time", "rate", "number", "boolean"...
-  std::string_view meaning;  // one line, naming the firmware's parameter where there is one
-};
-// Every parameter, in the order of DcqcnParamsText.
-std::vector<DcqcnParamDoc> DcqcnParamDocs();
-
-struct DcqcnProfileInfo {
-  std::string_view name;    // the value of [cc] profile
-  std::string_view source;  // where its values come from
-};
+// Every parameter's documentation, in the order of DcqcnParamsText.
+std::vector<CcParamDoc> DcqcnParamDocs();
 // paper, mlx5, hpcc, cx3pro, cx4: the names DcqcnParams::Profile accepts.
-std::span<const DcqcnProfileInfo> DcqcnProfiles();
+std::span<const CcProfileInfo> DcqcnProfiles();
 
 }  // namespace dcqcn

@@ -14,15 +14,10 @@
 
 #include <cstdint>
 
+#include "cc/dctcp_params.h"
 #include "core/units.h"
 
 namespace dcqcn {
-
-struct DctcpParams {
-  double g = 1.0 / 16;          // EWMA_GAIN (rdma-hw.cc's EwmaGain default; run.py writes 0.0625)
-  Rate rate_ai = 1 * kGbps;     // DCTCP_RATE_AI (attribute default; run.py writes 615Mb/s)
-  Rate min_rate = 100 * kMbps;  // MIN_RATE
-};
 
 struct DctcpRpCounters {
   uint64_t echoes = 0;     // ACKs that carried an ECN echo

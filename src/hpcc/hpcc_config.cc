@@ -15,7 +15,10 @@
 #include <set>
 #include <sstream>
 
+#include "cc/algorithms.h"
 #include "cc/dcqcn_params.h"
+#include "cc/hpcc_params.h"
+#include "cc/timely_params.h"
 #include "core/edit_distance.h"
 #include "core/error.h"
 #include "core/input_file.h"
@@ -270,12 +273,68 @@ void SetParam(Scenario& s, const Config& c, std::string_view hpcc_key, const std
   s.cc.params[name] = CcConfig::Param{value, c.Line(hpcc_key)};
 }
 
+// Keys whose default in that simulator is broken take our profile's value instead.
+void BrokenDefault(Config& c, std::string_view key, const std::string& why,
+                   const std::string& ours) {
+  c.Warn(
+      0, key,
+      fmt::format("missing; that simulator's default {}; using the hpcc profile's {}", why, ours));
+}
+
+Rate RateOrProfile(Config& c, std::string_view key, Rate profile) {
+  if (std::optional<Rate> r = c.DataRate(key)) return *r;
+  BrokenDefault(c, key, "is an empty rate (it aborts)", FormatRate(profile));
+  return profile;
+}
+
+// EWMA_GAIN: DCQCN's alpha gain g, and DCTCP's.
+double GainOrProfile(Config& c, double profile) {
+  if (!c.Has("EWMA_GAIN")) {
+    BrokenDefault(c, "EWMA_GAIN", "is 1/16 in integer arithmetic, i.e. 0, which freezes alpha",
+                  fmt::format("{}", profile));
+    return profile;
+  }
+  const double g = c.Double("EWMA_GAIN", profile, 0, 1, "a gain (0 freezes alpha)");
+  if (g <= 0) {
+    c.Fail(c.Line("EWMA_GAIN"), "EWMA_GAIN", "expected a gain in (0, 1], got 0 (0 freezes alpha)");
+  }
+  return g;
+}
+
+// CC_MODE 1. Missing keys take that simulator's defaults (third.cc's globals), which are sound
+// for these.
+void ReadDcqcn(Config& c, Scenario& s, Rate min_rate) {
+  s.cc.algorithm = "dcqcn";
+  const DcqcnParams profile = DcqcnParams::Profile("hpcc");
+  const Time alpha_period = c.Micros("ALPHA_RESUME_INTERVAL").value_or(55 * kMicrosecond);
+  const Time decrease = c.Micros("RATE_DECREASE_INTERVAL").value_or(4 * kMicrosecond);
+  const int64_t f = c.Int("FAST_RECOVERY_TIMES", 5, 1, 1000000, "a number of fast-recovery steps");
+  const bool clamp = c.Flag("CLAMP_TARGET_RATE", false);
+  const double g = GainOrProfile(c, profile.g);
+  Time timer = profile.timer;
+  if (std::optional<Time> t = c.Micros("RP_TIMER")) {
+    timer = *t;
+  } else {
+    BrokenDefault(c, "RP_TIMER", "is uninitialised", FormatTime(timer));
+  }
+  SetParam(s, c, "ALPHA_RESUME_INTERVAL", "alpha_period", FormatTime(alpha_period));
+  SetParam(s, c, "RATE_DECREASE_INTERVAL", "rate_reduce_period", FormatTime(decrease));
+  SetParam(s, c, "RP_TIMER", "timer", FormatTime(timer));
+  SetParam(s, c, "EWMA_GAIN", "g", fmt::format("{}", g));
+  SetParam(s, c, "FAST_RECOVERY_TIMES", "f", std::to_string(f));
+  SetParam(s, c, "RATE_AI", "rai", FormatRate(RateOrProfile(c, "RATE_AI", profile.rai)));
+  SetParam(s, c, "RATE_HAI", "rhai", FormatRate(RateOrProfile(c, "RATE_HAI", profile.rhai)));
+  SetParam(s, c, "MIN_RATE", "min_rate", FormatRate(min_rate));
+  SetParam(s, c, "CLAMP_TARGET_RATE", "clamp_target_rate", clamp ? "true" : "false");
+}
+
 }  // namespace
 
 WireFormat HpccWireFormat() {
   WireFormat w;
   w.data_headers = 48;  // PppHeader 14 + IPv4 20 + UDP 8 + SeqTsHeader 6 (no INT for DCQCN)
   w.ack_frame = 60;     // 14 + 20 + qbbHeader 12, padded up to 60
+  w.ack_headers = 46;   // before padding: what an INT or time-stamp header adds to
   w.cnp_frame = 60;     // never sent: the CNP is a bit on the ACK
   w.min_frame = 60;
   w.gap = 0;          // no preamble, inter-frame gap or FCS
@@ -293,82 +352,57 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
 
   // Congestion control.
   const int64_t cc_mode = c.Int("CC_MODE", 1, 0, UINT32_MAX, "a CC mode");
-  if (cc_mode != 1) {
-    const char* name = cc_mode == 3    ? "HPCC"
-                       : cc_mode == 7  ? "TIMELY"
-                       : cc_mode == 8  ? "DCTCP"
-                       : cc_mode == 10 ? "HPCC-PINT"
-                                       : nullptr;
-    c.Fail(c.Line("CC_MODE"), "CC_MODE",
-           name != nullptr
-               ? fmt::format("{} ({}) is not available yet in dcqcn; only CC_MODE 1 (DCQCN) is",
-                             cc_mode, name)
-               : fmt::format("expected 1 (DCQCN; 3 HPCC, 7 TIMELY, 8 DCTCP and 10 HPCC-PINT are "
-                             "not available yet), got {}",
-                             cc_mode));
-  }
-  s.cc.algorithm = "dcqcn";
-  s.cc.profile = "hpcc";
-  const DcqcnParams profile = DcqcnParams::Profile("hpcc");
-  // Missing keys take that simulator's defaults (third.cc's globals), which are sound for these.
-  const Time alpha_period = c.Micros("ALPHA_RESUME_INTERVAL").value_or(55 * kMicrosecond);
-  const Time decrease = c.Micros("RATE_DECREASE_INTERVAL").value_or(4 * kMicrosecond);
-  const int64_t f = c.Int("FAST_RECOVERY_TIMES", 5, 1, 1000000, "a number of fast-recovery steps");
+  // Missing keys take that simulator's defaults (third.cc's globals) where those are sound.
   const Rate min_rate = c.DataRate("MIN_RATE").value_or(100 * kMbps);
-  const bool clamp = c.Flag("CLAMP_TARGET_RATE", false);
-  // Keys whose default in that simulator is broken take our hpcc profile's value instead.
-  const auto broken_default = [&](std::string_view key, const std::string& why,
-                                  const std::string& ours) {
-    c.Warn(0, key,
-           fmt::format("missing; that simulator's default {}; using the hpcc profile's {}", why,
-                       ours));
-  };
-  double g = profile.g;
-  if (c.Has("EWMA_GAIN")) {
-    g = c.Double("EWMA_GAIN", g, 0, 1, "a gain (0 freezes alpha)");
-    if (g <= 0)
-      c.Fail(c.Line("EWMA_GAIN"), "EWMA_GAIN",
-             "expected a gain in (0, 1], got 0 (0 "
-             "freezes alpha)");
+  s.cc.profile = "hpcc";
+  if (cc_mode == 1) {
+    ReadDcqcn(c, s, min_rate);
+  } else if (cc_mode == 3) {
+    s.cc.algorithm = "hpcc";
+    if (c.Int("HAS_WIN", 1, 0, UINT32_MAX, "0 or 1") == 0) {
+      c.Fail(c.Line("HAS_WIN"), "HAS_WIN",
+             "HPCC (CC_MODE 3) needs HAS_WIN 1: its queue term divides by the window, which "
+             "HAS_WIN 0 makes 0 in that simulator");
+    }
+    const HpccParams profile = ResolveHpccParams(CcConfig{"hpcc", "hpcc", {}}, "<built-in>");
+    SetParam(s, c, "U_TARGET", "target_util",
+             fmt::format("{}", c.Double("U_TARGET", 0.95, 1e-9, 1, "a utilisation in (0, 1]")));
+    SetParam(s, c, "MI_THRESH", "mi_thresh",
+             std::to_string(c.Int("MI_THRESH", 5, 0, 1000000, "a number of stages")));
+    SetParam(s, c, "FAST_REACT", "fast_react", c.Flag("FAST_REACT", true) ? "true" : "false");
+    SetParam(s, c, "RATE_AI", "rate_ai", FormatRate(RateOrProfile(c, "RATE_AI", profile.rate_ai)));
+    SetParam(s, c, "MIN_RATE", "min_rate", FormatRate(min_rate));
+    SetParam(s, c, "MULTI_RATE", "multi_rate", c.Flag("MULTI_RATE", true) ? "true" : "false");
+    SetParam(s, c, "SAMPLE_FEEDBACK", "sample_feedback",
+             c.Flag("SAMPLE_FEEDBACK", false) ? "true" : "false");
+    SetParam(s, c, "INT_MULTI", "int_multi",
+             std::to_string(c.Int("INT_MULTI", 1, 1, 1000000, "a unit multiplier >= 1")));
+  } else if (cc_mode == 7) {
+    s.cc.algorithm = "timely";
+    const TimelyParams profile = ResolveTimelyParams(CcConfig{"timely", "hpcc", {}}, "<built-in>");
+    SetParam(s, c, "RATE_AI", "rate_ai", FormatRate(RateOrProfile(c, "RATE_AI", profile.rate_ai)));
+    SetParam(s, c, "RATE_HAI", "rate_hai",
+             FormatRate(RateOrProfile(c, "RATE_HAI", profile.rate_hai)));
+    SetParam(s, c, "MIN_RATE", "min_rate", FormatRate(min_rate));
+  } else if (cc_mode == 8) {
+    s.cc.algorithm = "dctcp";
+    const double g = GainOrProfile(c, 0.0625);
+    SetParam(s, c, "EWMA_GAIN", "g", fmt::format("{}", g));
+    SetParam(s, c, "DCTCP_RATE_AI", "rate_ai",
+             FormatRate(c.DataRate("DCTCP_RATE_AI").value_or(1000 * kMbps)));
+    SetParam(s, c, "MIN_RATE", "min_rate", FormatRate(min_rate));
   } else {
-    broken_default("EWMA_GAIN", "is 1/16 in integer arithmetic, i.e. 0, which freezes alpha",
-                   fmt::format("{}", g));
+    c.Fail(c.Line("CC_MODE"), "CC_MODE",
+           fmt::format("{} is not available in dcqcn; it runs 1 (DCQCN), 3 (HPCC), 7 (TIMELY) and "
+                       "8 (DCTCP){}",
+                       cc_mode, cc_mode == 10 ? "; 10 is HPCC-PINT" : ""));
   }
-  Time timer = profile.timer;
-  if (std::optional<Time> t = c.Micros("RP_TIMER")) {
-    timer = *t;
-  } else {
-    broken_default("RP_TIMER", "is uninitialised", FormatTime(timer));
-  }
-  Rate rai = profile.rai;
-  if (std::optional<Rate> r = c.DataRate("RATE_AI")) {
-    rai = *r;
-  } else {
-    broken_default("RATE_AI", "is an empty rate (it aborts)", FormatRate(rai));
-  }
-  Rate rhai = profile.rhai;
-  if (std::optional<Rate> r = c.DataRate("RATE_HAI")) {
-    rhai = *r;
-  } else {
-    broken_default("RATE_HAI", "is an empty rate (it aborts)", FormatRate(rhai));
-  }
-  SetParam(s, c, "ALPHA_RESUME_INTERVAL", "alpha_period", FormatTime(alpha_period));
-  SetParam(s, c, "RATE_DECREASE_INTERVAL", "rate_reduce_period", FormatTime(decrease));
-  SetParam(s, c, "RP_TIMER", "timer", FormatTime(timer));
-  SetParam(s, c, "EWMA_GAIN", "g", fmt::format("{}", g));
-  SetParam(s, c, "FAST_RECOVERY_TIMES", "f", std::to_string(f));
-  SetParam(s, c, "RATE_AI", "rai", FormatRate(rai));
-  SetParam(s, c, "RATE_HAI", "rhai", FormatRate(rhai));
-  SetParam(s, c, "MIN_RATE", "min_rate", FormatRate(min_rate));
-  SetParam(s, c, "CLAMP_TARGET_RATE", "clamp_target_rate", clamp ? "true" : "false");
   // Checked, but only other CC modes use them.
   c.DataRate("DCTCP_RATE_AI");
-  c.Int("GLOBAL_T", 1, 0, UINT32_MAX);
-  c.Int("MI_THRESH", 5, 0, UINT32_MAX);
-  c.Flag("VAR_WIN", false);
+  c.Int("MI_THRESH", 5, 0, 1000000);
   c.Flag("FAST_REACT", true);
   c.Double("U_TARGET", 0.95, 0, 1e9);
-  c.Int("INT_MULTI", 1, 0, UINT32_MAX);
+  c.Int("INT_MULTI", 1, 0, 1000000);
   c.Flag("MULTI_RATE", true);
   c.Flag("SAMPLE_FEEDBACK", false);
   c.Double("PINT_LOG_BASE", 1.05, 0, 1e9);
@@ -402,18 +436,12 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
            "going back to the start of an L2_CHUNK_SIZE chunk on loss is not modelled; dcqcn "
            "goes back to the first lost packet (go-back-N)");
   }
-  if (c.Int("ACK_HIGH_PRIO", 0, 0, UINT32_MAX, "0 or 1") == 0) {
-    c.Warn(c.Line("ACK_HIGH_PRIO"), "ACK_HIGH_PRIO",
-           fmt::format("{}: the NIC's ACK queue is not modelled; dcqcn's NIC sends ACKs ahead of "
-                       "data (ACK_HIGH_PRIO 1); switches queue them with data either way",
-                       c.Has("ACK_HIGH_PRIO") ? "0" : "missing (default 0)"));
-  }
-  if (c.Int("HAS_WIN", 1, 0, UINT32_MAX, "0 or 1") != 0) {
-    c.Warn(c.Line("HAS_WIN"), "HAS_WIN",
-           fmt::format("{}: a sending window is not modelled; senders are paced by rate only "
-                       "(HAS_WIN 0)",
-                       c.Has("HAS_WIN") ? "1" : "missing (default 1)"));
-  }
+  // Its NIC's ACK queue obeys the data class's pause unless ACK_HIGH_PRIO is 1.
+  s.host.pause_acks = c.Int("ACK_HIGH_PRIO", 0, 0, UINT32_MAX, "0 or 1") == 0;
+  s.host.window = c.Int("HAS_WIN", 1, 0, UINT32_MAX, "0 or 1") != 0;
+  s.host.window_scales_with_rate = c.Flag("VAR_WIN", false);
+  s.host.base_rtt = c.Int("GLOBAL_T", 1, 0, UINT32_MAX, "0 or 1") == 1 ? HostConfig::BaseRtt::kMax
+                                                                       : HostConfig::BaseRtt::kPair;
   if (!c.Flag("RATE_BOUND", true)) {
     c.Warn(c.Line("RATE_BOUND"), "RATE_BOUND",
            "0 (sending at line rate regardless of the CC rate) is not modelled; dcqcn always "
@@ -600,7 +628,8 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
                        flows.size(), FormatTime(s.duration)));
   }
 
-  ResolveDcqcnParams(s);  // every value was checked above; this keeps the two in step
+  // Every value was checked above; this keeps the two in step.
+  FindCcAlgorithm(s.cc.algorithm)->resolve(s.cc, s.source);
   setup.warnings = std::move(c.warnings());
   return setup;
 }

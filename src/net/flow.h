@@ -30,6 +30,7 @@ struct Flow : CcFlow {
   bool started = false;
   uint8_t sched = 0;      // 0 idle, 1 in the NIC's ready ring, 2 in its pacer heap
   uint32_t high_psn = 0;  // one past the highest PSN ever sent (retransmission count)
+  Bytes window = 0;       // most bytes in flight at line rate (host.window); 0 = no limit
 
   // Receiver (responder) side.
   uint32_t rcv_nxt = 0;       // next expected PSN
@@ -41,6 +42,11 @@ struct Flow : CcFlow {
   Time finish = -1;           // sender received the last ACK (as HPCC's FCT), -1 = not done
   Time receiver_finish = -1;  // receiver got the last byte
 
+  // Bytes before PSN `psn`: HPCC ns-3's byte sequence numbers.
+  Bytes BytesBefore(uint32_t psn, Bytes mtu) const {
+    const Bytes b = static_cast<Bytes>(psn) * mtu;
+    return b < size ? b : size;
+  }
   Bytes PayloadOf(uint32_t psn, Bytes mtu) const {
     Bytes offset = static_cast<Bytes>(psn) * mtu;
     return size - offset < mtu ? size - offset : mtu;

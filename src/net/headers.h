@@ -36,10 +36,12 @@ inline constexpr Bytes WireBytes(Bytes frame) { return frame + kPreambleAndGap; 
 struct WireFormat {
   Bytes data_headers = kRoceOverhead;  // bytes around every data payload
   Bytes ack_frame = kAckFrameBytes;    // ACK and NACK frames
-  Bytes cnp_frame = kCnpFrameBytes;    // CNP frames
-  Bytes min_frame = kMinFrame;         // data frames are padded up to this
-  Bytes gap = kPreambleAndGap;         // wire bytes per frame that no buffer holds
-  bool whole_ns = false;               // transmit times truncated to whole ns (ns-3)
+  // ACK bytes before padding, to which a congestion-control header is added (HPCC ns-3: 46).
+  Bytes ack_headers = kRoceOverhead + kAethHeader;
+  Bytes cnp_frame = kCnpFrameBytes;  // CNP frames
+  Bytes min_frame = kMinFrame;       // data frames are padded up to this
+  Bytes gap = kPreambleAndGap;       // wire bytes per frame that no buffer holds
+  bool whole_ns = false;             // transmit times truncated to whole ns (ns-3)
 
   Bytes DataFrame(Bytes payload) const {
     return payload + data_headers < min_frame ? min_frame : payload + data_headers;

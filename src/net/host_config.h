@@ -13,6 +13,18 @@ struct HostConfig {
   // flow's data class (true: HPCC ns-3's switches, which queue them with data, count them in
   // the buffer and pause them with PFC).
   bool ack_in_data_class = false;
+  // The NIC's ACK queue stops while PFC pauses the data class of the ACK's flow (HPCC ns-3 with
+  // ACK_HIGH_PRIO 0: its ACK queue obeys the pause of priority 3); otherwise ACKs always go
+  // first (ACK_HIGH_PRIO 1).
+  bool pause_acks = false;
+  // A flow may have at most its BDP in flight (HPCC ns-3 HAS_WIN), scaled by its rate over the
+  // line rate when window_scales_with_rate (VAR_WIN).
+  bool window = false;
+  bool window_scales_with_rate = false;
+  // The base RTT and BDP a flow's window and HPCC's T use: the largest over all host pairs
+  // (kMax, HPCC ns-3 GLOBAL_T 1) or its own pair's (kPair, GLOBAL_T 0).
+  enum class BaseRtt { kMax, kPair };
+  BaseRtt base_rtt = BaseRtt::kMax;
 };
 
 }  // namespace dcqcn

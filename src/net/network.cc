@@ -7,6 +7,7 @@
 
 #include "cc/factory.h"
 #include "core/error.h"
+#include "net/base_rtt.h"
 #include "net/headers.h"
 
 namespace dcqcn {
@@ -30,15 +31,22 @@ Bytes PortHeadroom(const PfcConfig& pfc, Rate rate, Time delay, Bytes mtu_frame)
   return pfc.headroom;
 }
 
-Network::Network(const NetworkConfig& s) : config_(s), cc_factory_(s.cc, s.source) {
+Network::Network(const NetworkConfig& s)
+    : config_(s), cc_factory_(s.cc, s.source, s.host.mtu), wire_(s.wire) {
   const Topology& topo = s.topology;
+  // Congestion control's own header (HPCC's INT, TIMELY's time stamp) on data and ACKs.
+  const CcNeeds& needs = cc_factory_.needs();
+  if (needs.header_bytes > 0) {
+    wire_.data_headers += needs.header_bytes;
+    wire_.ack_frame = std::max(wire_.ack_frame, wire_.ack_headers + needs.header_bytes);
+  }
   const int num_hosts = topo.hosts;
   const int num_nodes = topo.num_nodes();
   stats_.log_pfc = s.log_pfc;
 
   for (int h = 0; h < num_hosts; ++h) {
     hosts_.push_back(std::make_unique<RdmaNic>(&sim_, &stats_, &pool_, s.host, h, &flows_,
-                                               s.sw.pfc.pause_until_resume, s.wire));
+                                               s.sw.pfc.pause_until_resume, wire_));
   }
   for (int sw = 0; sw < topo.switches; ++sw) {
     switches_.push_back(
@@ -85,8 +93,8 @@ Network::Network(const NetworkConfig& s) : config_(s), cc_factory_(s.cc, s.sourc
     int ib = static_cast<int>(adjacency_[l.b].size());
     adjacency_[l.b].push_back({l.a, ia});
     adjacency_[l.a][ia].second = ib;
-    pa.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, node_at(l.b), ib, s.wire));
-    pb.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, node_at(l.a), ia, s.wire));
+    pa.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, node_at(l.b), ib, wire_));
+    pb.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, node_at(l.a), ia, wire_));
   }
   for (int h = 0; h < num_hosts; ++h) {
     if (adjacency_[h].empty()) {
@@ -98,7 +106,7 @@ Network::Network(const NetworkConfig& s) : config_(s), cc_factory_(s.cc, s.sourc
   std::set<int> classes;
   for (const FlowSpec& f : s.flows) classes.insert(f.priority);
   int lossless = std::max<int>(1, static_cast<int>(classes.size()));
-  Bytes mtu_frame = s.wire.DataFrame(s.host.mtu);
+  Bytes mtu_frame = wire_.DataFrame(s.host.mtu);
   for (int sw = 0; sw < topo.switches; ++sw) {
     std::vector<Bytes> headroom;
     for (int p = 0; p < switches_[sw]->num_ports(); ++p) {
@@ -114,7 +122,7 @@ Network::Network(const NetworkConfig& s) : config_(s), cc_factory_(s.cc, s.sourc
   }
   BuildRoutes();
 
-  for (auto& h : hosts_) h->SetCongestionControl(cc_factory_.Make(&sim_, h.get()));
+  for (auto& h : hosts_) h->SetCongestionControl(cc_factory_.Make(&sim_, h.get()), needs);
 
   // Flows: ids in config order; the UDP source port is drawn per flow for ECMP entropy, or
   // numbered as HPCC ns-3 does when its hash is emulated.
@@ -157,6 +165,7 @@ Network::Network(const NetworkConfig& s) : config_(s), cc_factory_(s.cc, s.sourc
     }
     f.total_packets = static_cast<uint32_t>(packets);
   }
+  if (needs.base_rtt || s.host.window) SetBaseRtts();
   for (auto& h : hosts_) {
     h->SetOnFlowDone([this](Flow&) { ++flows_done_; });
   }
@@ -164,6 +173,18 @@ Network::Network(const NetworkConfig& s) : config_(s), cc_factory_(s.cc, s.sourc
   first_start_ = kTimeNever;
   for (const Flow& f : flows_) first_start_ = std::min(first_start_, f.start);
   if (flows_.empty()) first_start_ = 0;
+}
+
+void Network::SetBaseRtts() {
+  const Bytes mtu = config_.host.mtu;
+  const bool pair = config_.host.base_rtt == HostConfig::BaseRtt::kPair;
+  const BaseRtt max = pair ? BaseRtt{} : MaxBaseRtt(config_.topology, mtu);
+  for (Flow& f : flows_) {
+    const BaseRtt b = pair ? PathBaseRtt(PathOf(f), mtu) : max;
+    f.base_rtt = b.rtt;
+    f.bdp = b.bdp;
+    if (config_.host.window) f.window = b.bdp;
+  }
 }
 
 void Network::BuildRoutes() {
@@ -224,7 +245,9 @@ std::vector<LinkSpec> Network::PathOf(const Flow& f) const {
 
 Time Network::IdealFct(const Flow& f) const {
   // As HPCC's standalone FCT: base RTT (propagation both ways plus one data packet and one
-  // ACK serialized per hop) + all bytes with headers at the bottleneck rate.
+  // ACK serialized per hop) + all bytes with headers at the bottleneck rate. The wire format is
+  // the scenario's, without a congestion-control header, so that every algorithm is measured
+  // against the same ideal (HPCC ns-3 leaves its INT header out of the standalone FCT too).
   Time base_rtt = 0;
   Rate bottleneck = 0;
   const WireFormat& w = config_.wire;

@@ -62,8 +62,11 @@ class Network {
 
  private:
   void BuildRoutes();
+  // Every flow's base RTT and BDP (and window), per host.base_rtt.
+  void SetBaseRtts();
   NetworkConfig config_;
   CcFactory cc_factory_;
+  WireFormat wire_;  // config_.wire with congestion control's header added
   Simulator sim_;
   NetStats stats_;
   PacketPool pool_;

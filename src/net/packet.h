@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "cc/int_telemetry.h"
 #include "core/error.h"
 #include "core/units.h"
 
@@ -28,6 +29,10 @@ struct Packet {
   bool cnp_flag = false;      // ACK carries a congestion notification (HPCC-style NP)
   uint8_t pause_class = 0;    // PAUSE: the priority it pauses
   uint16_t pause_quanta = 0;  // PAUSE: 0 = resume
+  // Only for congestion control that asks for them (CcNeeds): DATA's telemetry stack in the
+  // pool, handed on to its ACK (0 = none), and DATA's send time, copied onto its ACK.
+  uint32_t telemetry = 0;
+  Time sent_at = 0;
 };
 
 class PacketPool {
@@ -41,9 +46,22 @@ class PacketPool {
     return p;
   }
   void Free(Packet* p) {
+    if (p->telemetry != 0) free_telemetry_.push_back(p->telemetry);
     free_.push_back(p);
     --live_;
   }
+  // An empty telemetry stack for a data packet; it returns to the pool with its packet.
+  uint32_t NewTelemetry() {
+    if (free_telemetry_.empty()) {
+      telemetry_.emplace_back();
+      return static_cast<uint32_t>(telemetry_.size() - 1);
+    }
+    const uint32_t i = free_telemetry_.back();
+    free_telemetry_.pop_back();
+    telemetry_[i].nhop = 0;
+    return i;
+  }
+  IntStack& telemetry(uint32_t i) { return telemetry_[i]; }
   // Packets handed out and not yet returned: in queues, on links or in a handler.
   int64_t live() const { return live_; }
 
@@ -57,6 +75,8 @@ class PacketPool {
   std::vector<std::unique_ptr<Packet[]>> chunks_;
   std::vector<Packet*> free_;
   int64_t live_ = 0;
+  std::vector<IntStack> telemetry_ = std::vector<IntStack>(1);  // slot 0 means "none"
+  std::vector<uint32_t> free_telemetry_;
 };
 
 }  // namespace dcqcn

@@ -9,6 +9,17 @@ namespace dcqcn {
 Packet* NicPort::NextPacket(Time now, Time* wake_at) { return nic_->NextPacket(now, wake_at); }
 Time NicPort::NextReadyTime(Time now) const { return nic_->NextReadyTime(now); }
 
+bool RdmaNic::WindowBound(const Flow& f) const {
+  if (f.window == 0) return false;
+  Bytes window = f.window;
+  if (config_.window_scales_with_rate) {
+    // As HPCC ns-3's GetWin: an integer share of the window, at least one byte.
+    window = static_cast<Bytes>(static_cast<__int128>(f.window) * f.rate / f.line_rate);
+    if (window == 0) window = 1;
+  }
+  return f.BytesBefore(f.snd_nxt, config_.mtu) - f.BytesBefore(f.snd_una, config_.mtu) >= window;
+}
+
 Time RdmaNic::NextReadyTime(Time now) const {
   if (!control_.empty()) return now;
   if (ready_mask_ != 0) return now;
@@ -61,6 +72,7 @@ void RdmaNic::ArmRto(Flow& f) {
 
 void RdmaNic::Activate(Flow& f) {
   if (f.sched != kIdle || f.sender_done || f.snd_nxt >= f.total_packets || !f.started) return;
+  if (WindowBound(f)) return;  // an ACK re-activates it
   Time now = sim_->Now();
   if (f.next_avail <= now) {
     MakeReady(f);
@@ -92,7 +104,16 @@ void RdmaNic::SetRate(CcFlow& cc_flow, Rate rate) {
 }
 
 Packet* RdmaNic::NextPacket(Time now, Time* wake_at) {
-  if (!control_.empty()) return control_.pop_front();
+  if (!control_.empty()) {
+    // With pause_acks, the ACK queue waits while its head's data class is paused (as HPCC
+    // ns-3's NIC, whose one ACK queue obeys the pause of one class).
+    const Packet* head = control_.front();
+    const int cls = (*flows_)[head->flow].priority;
+    if (!config_.pause_acks || head->type == PacketType::kCnp || !port_.paused(cls)) {
+      return control_.pop_front();
+    }
+    *wake_at = std::min(*wake_at, port_.paused_until(cls));
+  }
   while (!pacer_.empty() && pacer_.top().time <= now) {
     PacerEntry e = pacer_.top();
     pacer_.pop();
@@ -110,7 +131,8 @@ Packet* RdmaNic::NextPacket(Time now, Time* wake_at) {
     while (!ring.empty() && chosen == nullptr) {
       Flow& f = (*flows_)[ring.pop_front()];
       f.sched = kIdle;
-      if (!f.sender_done && f.snd_nxt < f.total_packets) chosen = &f;  // else finished or acked
+      // Else finished, acknowledged, or held by its window until an ACK.
+      if (!f.sender_done && f.snd_nxt < f.total_packets && !WindowBound(f)) chosen = &f;
     }
     if (ring.empty()) ready_mask_ &= ~(1u << q);
     return chosen != nullptr;
@@ -134,6 +156,8 @@ Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
   p->dst = f.dst;
   p->sport = f.sport;
   p->priority = f.priority;
+  if (needs_.timestamps) p->sent_at = now;
+  if (needs_.telemetry) p->telemetry = pool_->NewTelemetry();
   ++stats_->data_packets_sent;
   stats_->payload_sent += p->payload;
   if (f.snd_nxt < f.high_psn) {
@@ -148,14 +172,16 @@ Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
   f.last_tx = now;
   f.next_avail = now + wire_.TxTime(p->size, f.rate);
   cc_->OnPacketSent(f, p->size);
-  if (f.snd_nxt < f.total_packets) {
+  if (f.snd_nxt < f.total_packets && !WindowBound(f)) {
     f.sched = kPacing;
     pacer_.push({f.next_avail, f.id});
   }
   return p;
 }
 
-void RdmaNic::SendControl(PacketType type, Flow& f, uint32_t psn, bool cnp_flag) {
+void RdmaNic::SendControl(PacketType type, Flow& f, uint32_t psn, Packet* data) {
+  // As in HPCC, only a packet that triggers an ACK can report its mark on it.
+  const bool cnp_flag = data != nullptr && needs_.cnp_on_ack && data->ce;
   if (cnp_flag) ++stats_->cnps_sent;
   Packet* p = pool_->Allocate();
   p->type = type;
@@ -167,13 +193,18 @@ void RdmaNic::SendControl(PacketType type, Flow& f, uint32_t psn, bool cnp_flag)
   p->sport = f.sport;
   p->priority = type != PacketType::kCnp && config_.ack_in_data_class ? f.priority : kControlQueue;
   p->cnp_flag = cnp_flag;
+  if (data != nullptr) {
+    p->sent_at = data->sent_at;
+    p->telemetry = data->telemetry;  // the ACK takes the stack over
+    data->telemetry = 0;
+  }
   control_.push_back(p);
   port_.Kick();
 }
 
 void RdmaNic::SendCnp(CcFlow& cc_flow) {
   ++stats_->cnps_sent;
-  SendControl(PacketType::kCnp, (*flows_)[cc_flow.id], 0, false);
+  SendControl(PacketType::kCnp, (*flows_)[cc_flow.id], 0);
 }
 
 void RdmaNic::Receive(Packet* p, int) {
@@ -185,25 +216,40 @@ void RdmaNic::Receive(Packet* p, int) {
       ReceiveData(p);
       break;
     case PacketType::kAck:
-    case PacketType::kNack: {
-      Flow& f = (*flows_)[p->flow];
-      if (p->cnp_flag) {
-        ++stats_->cnps_received;
-        cc_->OnCnp(f);
-      }
-      OnAckProgress(f, p->psn);
-      if (p->type == PacketType::kNack && f.snd_nxt > p->psn && !f.sender_done) {
-        f.snd_nxt = p->psn;  // go back N
-        Activate(f);
-      }
+    case PacketType::kNack:
+      ReceiveAck(p);
       break;
-    }
     case PacketType::kCnp:
       ++stats_->cnps_received;
       cc_->OnCnp((*flows_)[p->flow]);
       break;
   }
   pool_->Free(p);
+}
+
+void RdmaNic::ReceiveAck(Packet* p) {
+  Flow& f = (*flows_)[p->flow];
+  if (p->cnp_flag) {
+    ++stats_->cnps_received;
+    cc_->OnCnp(f);
+  }
+  OnAckProgress(f, p->psn);
+  const bool nack = p->type == PacketType::kNack;
+  if (nack && f.snd_nxt > p->psn && !f.sender_done) {
+    f.snd_nxt = p->psn;  // go back N
+    Activate(f);
+  }
+  // ACK-driven congestion control runs last, as in HPCC ns-3's ReceiveAck.
+  if (!needs_.acks || f.sender_done) return;
+  AckEvent ack;
+  ack.acked = f.BytesBefore(p->psn, config_.mtu);
+  ack.sent = f.BytesBefore(f.snd_nxt, config_.mtu);
+  ack.echo = p->cnp_flag;
+  ack.nack = nack;
+  if (needs_.timestamps) ack.rtt = sim_->Now() - p->sent_at;
+  if (p->telemetry != 0) ack.telemetry = &pool_->telemetry(p->telemetry);
+  cc_->OnAck(f, ack);
+  Activate(f);  // a window may have opened with the ACK or the new rate
 }
 
 void RdmaNic::OnAckProgress(Flow& f, uint32_t acked) {
@@ -223,27 +269,25 @@ void RdmaNic::ReceiveData(Packet* p) {
   Flow& f = (*flows_)[p->flow];
   stats_->payload_received += p->payload;
   cc_->OnDataArrival(f, p->ce);
-  bool cnp_flag = cc_->cnp_on_ack() && p->ce;
   if (p->psn == f.rcv_nxt) {
     ++f.rcv_nxt;
     f.bytes_delivered += p->payload;
     stats_->payload_delivered += p->payload;
     f.nack_pending = false;
-    // As in HPCC, only a packet that triggers an ACK can report its mark on it.
     if (++f.since_ack >= static_cast<uint32_t>(config_.ack_interval) ||
         f.rcv_nxt == f.total_packets) {
       f.since_ack = 0;
-      SendControl(PacketType::kAck, f, f.rcv_nxt, cnp_flag);
+      SendControl(PacketType::kAck, f, f.rcv_nxt, p);
     }
     if (f.rcv_nxt == f.total_packets) f.receiver_finish = sim_->Now();
   } else if (p->psn > f.rcv_nxt) {
     if (!f.nack_pending) {
       f.nack_pending = true;
       ++stats_->nacks;
-      SendControl(PacketType::kNack, f, f.rcv_nxt, cnp_flag);
+      SendControl(PacketType::kNack, f, f.rcv_nxt, p);
     }
   } else {
-    SendControl(PacketType::kAck, f, f.rcv_nxt, cnp_flag);  // duplicate: re-acknowledge
+    SendControl(PacketType::kAck, f, f.rcv_nxt, p);  // duplicate: re-acknowledge
   }
 }
 

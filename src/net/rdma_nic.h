@@ -42,7 +42,10 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
 
   NicPort& port() { return port_; }
   const NicPort& port() const { return port_; }
-  void SetCongestionControl(std::unique_ptr<CongestionControl> cc) { cc_ = std::move(cc); }
+  void SetCongestionControl(std::unique_ptr<CongestionControl> cc, const CcNeeds& needs) {
+    cc_ = std::move(cc);
+    needs_ = needs;
+  }
   CongestionControl& cc() { return *cc_; }
   const CongestionControl& cc() const { return *cc_; }
   // Registers a flow this NIC sends; it starts at f.start.
@@ -54,6 +57,7 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   void HandleEvent(uint32_t kind, uint64_t arg) override;
   // Congestion control names a flow by its CcFlow part; the NIC works on the whole Flow.
   void SetRate(CcFlow& f, Rate rate) override;
+  void SetRateAfterNextPacket(CcFlow& f, Rate rate) override { f.rate = rate; }
   void SendCnp(CcFlow& f) override;
 
   size_t control_queued() const { return control_.size(); }
@@ -74,7 +78,12 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   void Activate(Flow& f);
   void MakeReady(Flow& f);  // eligible to send now: into its class's ready ring
   Packet* MakeDataPacket(Flow& f, Time now);
-  void SendControl(PacketType type, Flow& f, uint32_t psn, bool cnp_flag);
+  // An ACK, NACK or CNP of `f`; an ACK or NACK answers the data packet `data`, whose mark,
+  // time stamp and telemetry it echoes.
+  void SendControl(PacketType type, Flow& f, uint32_t psn, Packet* data = nullptr);
+  void ReceiveAck(Packet* p);
+  // The flow may not send: its bytes in flight reached its window.
+  bool WindowBound(const Flow& f) const;
   void OnAckProgress(Flow& f, uint32_t acked);
   void ArmRto(Flow& f);
   void ReceiveData(Packet* p);
@@ -88,6 +97,7 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   bool pause_until_resume_;
   NicPort port_;
   std::unique_ptr<CongestionControl> cc_;
+  CcNeeds needs_;
   std::function<void(Flow&)> on_flow_done_;
   Ring<Packet*> control_;                             // ACK, NACK, CNP: strict priority
   std::array<Ring<uint32_t>, kNumPriorities> ready_;  // flows eligible now, per class

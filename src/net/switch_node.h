@@ -26,6 +26,7 @@ class SwitchPort : public EgressPort {
       : EgressPort(sim, stats, node_id, index), owner_(owner) {}
   void Enqueue(Packet* p);
   Bytes queued_bytes() const { return data_bytes_; }
+  Bytes queued_bytes_all_classes() const { return data_bytes_ + bytes_[kControlQueue]; }
   // Time-weighted statistics of the data queue from time 0 to `now`.
   struct QueueStats {
     double mean_bytes;

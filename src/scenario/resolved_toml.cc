@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <string>
 
-#include "cc/dcqcn_params.h"
+#include "cc/algorithms.h"
 #include "scenario/scenario_loader.h"
 
 namespace dcqcn {
@@ -161,10 +161,15 @@ std::string ResolvedToml(const Scenario& s) {
   line("ack_interval", std::to_string(s.host.ack_interval));
   quoted("rto", FormatTime(s.host.rto));
   line("ack_in_data_class", Bool(s.host.ack_in_data_class));
+  line("pause_acks", Bool(s.host.pause_acks));
+  line("window", Bool(s.host.window));
+  line("window_scales_with_rate", Bool(s.host.window_scales_with_rate));
+  quoted("base_rtt", s.host.base_rtt == HostConfig::BaseRtt::kPair ? "pair" : "max");
 
   out += "\n[wire]\n";
   quoted("data_headers", FormatSize(s.wire.data_headers));
   quoted("ack_frame", FormatSize(s.wire.ack_frame));
+  quoted("ack_headers", FormatSize(s.wire.ack_headers));
   quoted("cnp_frame", FormatSize(s.wire.cnp_frame));
   quoted("min_frame", FormatSize(s.wire.min_frame));
   quoted("gap", FormatSize(s.wire.gap));
@@ -173,10 +178,12 @@ std::string ResolvedToml(const Scenario& s) {
   out += "\n[cc]\n";
   quoted("algorithm", s.cc.algorithm);
   quoted("profile", s.cc.profile);
-  if (s.cc.algorithm == "dcqcn") {
-    // Every DCQCN parameter as the profile and the overrides resolve it.
-    out += "# every DCQCN parameter: the profile's values with the overrides applied\n";
-    for (const auto& [key, value] : DcqcnParamsText(ResolveDcqcnParams(s))) {
+  const CcAlgorithm* algorithm = FindCcAlgorithm(s.cc.algorithm);
+  if (algorithm != nullptr && !algorithm->profiles.empty()) {
+    // Every parameter as the profile and the overrides resolve it.
+    out += fmt::format("# every {} parameter: the profile's values with the overrides applied\n",
+                       algorithm->label);
+    for (const auto& [key, value] : algorithm->resolve(s.cc, s.source)) {
       line(Key(key), CcParamToToml(value));
     }
   } else {

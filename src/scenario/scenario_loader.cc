@@ -18,6 +18,7 @@
 #include <sstream>
 #include <utility>
 
+#include "cc/algorithms.h"
 #include "core/edit_distance.h"
 #include "core/error.h"
 #include "core/input_file.h"
@@ -194,6 +195,8 @@ class Loader {
 
   std::string ReadString(const Section& sec, std::string_view key, const std::string& fallback,
                          std::initializer_list<std::string_view> allowed = {}) const;
+  std::string ReadString(const Section& sec, std::string_view key, const std::string& fallback,
+                         const std::vector<std::string_view>& allowed) const;
   bool ReadBool(const Section& sec, std::string_view key, bool fallback) const;
   int64_t ReadInt(const Section& sec, std::string_view key, int64_t fallback, int64_t lo,
                   int64_t hi, std::string_view what = "an integer") const;
@@ -394,6 +397,12 @@ void Loader::OnlyFor(const Section& sec, std::initializer_list<std::string_view>
 std::string Loader::ReadString(const Section& sec, std::string_view key,
                                const std::string& fallback,
                                std::initializer_list<std::string_view> allowed) const {
+  return ReadString(sec, key, fallback, std::vector<std::string_view>(allowed));
+}
+
+std::string Loader::ReadString(const Section& sec, std::string_view key,
+                               const std::string& fallback,
+                               const std::vector<std::string_view>& allowed) const {
   const toml::node* node = sec.Get(key);
   if (node == nullptr) return fallback;
   std::string choices;
@@ -830,6 +839,14 @@ void Loader::ReadHost(const Section& sec, HostConfig& host) const {
                                std::numeric_limits<int>::max(), "an integer number of packets"));
   host.rto = ReadTime(sec, "rto", host.rto, Bound::kPositive);
   host.ack_in_data_class = ReadBool(sec, "ack_in_data_class", host.ack_in_data_class);
+  host.pause_acks = ReadBool(sec, "pause_acks", host.pause_acks);
+  host.window = ReadBool(sec, "window", host.window);
+  host.window_scales_with_rate =
+      ReadBool(sec, "window_scales_with_rate", host.window_scales_with_rate);
+  const bool pair = host.base_rtt == HostConfig::BaseRtt::kPair;
+  host.base_rtt = ReadString(sec, "base_rtt", pair ? "pair" : "max", {"max", "pair"}) == "pair"
+                      ? HostConfig::BaseRtt::kPair
+                      : HostConfig::BaseRtt::kMax;
 }
 
 void Loader::ReadWire(const Section& sec, WireFormat& wire) const {
@@ -841,6 +858,7 @@ void Loader::ReadWire(const Section& sec, WireFormat& wire) const {
   };
   wire.data_headers = size("data_headers", wire.data_headers, Bound::kNonNegative);
   wire.ack_frame = size("ack_frame", wire.ack_frame, Bound::kPositive);
+  wire.ack_headers = size("ack_headers", wire.ack_headers, Bound::kPositive);
   wire.cnp_frame = size("cnp_frame", wire.cnp_frame, Bound::kPositive);
   wire.min_frame = size("min_frame", wire.min_frame, Bound::kNonNegative);
   wire.gap = size("gap", wire.gap, Bound::kNonNegative);
@@ -848,9 +866,17 @@ void Loader::ReadWire(const Section& sec, WireFormat& wire) const {
 }
 
 void Loader::ReadCc(const Section& sec, CcConfig& cc) const {
-  cc.algorithm = ReadString(sec, "algorithm", cc.algorithm, {"none", "dcqcn"});
-  cc.profile = ReadString(sec, "profile", cc.profile,
-                          {"paper", "mlx5", "hpcc", "cx3pro", "cx4"});  // DcqcnProfiles()
+  const std::vector<std::string> algorithms = CcAlgorithmNames();
+  cc.algorithm = ReadString(sec, "algorithm", cc.algorithm,
+                            std::vector<std::string_view>(algorithms.begin(), algorithms.end()));
+  // The profile is one of the algorithm's; leaving it out means the algorithm's default.
+  const CcAlgorithm& algorithm = *FindCcAlgorithm(cc.algorithm);
+  std::vector<std::string_view> profiles;
+  for (const CcProfileInfo& p : algorithm.profiles) profiles.push_back(p.name);
+  // "none" has no parameters: any profile is accepted and means nothing.
+  const bool known =
+      profiles.empty() || std::find(profiles.begin(), profiles.end(), cc.profile) != profiles.end();
+  cc.profile = ReadString(sec, "profile", known ? cc.profile : std::string(profiles[0]), profiles);
   if (sec.table == nullptr) return;
   for (auto&& [key, value] : *sec.table) {
     if (key.str() == "algorithm" || key.str() == "profile") continue;

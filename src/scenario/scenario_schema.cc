@@ -140,6 +140,21 @@ constexpr KeySchema kHostKeys[] = {
      "ACKs and NACKs cross switches in their flow's data class (queued behind data, counted in "
      "the shared buffer, paused by PFC) instead of the strict-priority control queue. HPCC ns-3's "
      "switches do so (true in `dcqcn hpcc`); CNPs always use the control queue."},
+    {"pause_acks", K::kValue, "boolean", "", "false",
+     "The NIC's ACK queue waits while PFC pauses the data class of the ACK at its head, instead "
+     "of always going first. HPCC ns-3 with ACK_HIGH_PRIO 0 (its ACK queue obeys the pause of "
+     "priority 3)."},
+    {"window", K::kValue, "boolean", "", "false",
+     "Each flow may have at most its bandwidth-delay product (base_rtt) in flight, in any "
+     "congestion control. HPCC ns-3: HAS_WIN."},
+    {"window_scales_with_rate", K::kValue, "boolean", "", "false",
+     "The window is the BDP times the flow's rate over the line rate (whole bytes, at least 1). "
+     "HPCC ns-3: VAR_WIN."},
+    {"base_rtt", K::kValue, "string", "", "\"max\"",
+     "Which base RTT and BDP a flow's window and HPCC's T use: `\"max\"`, the largest over all "
+     "host pairs (HPCC ns-3 GLOBAL_T 1), or `\"pair\"`, its own pair's. Base RTT as HPCC ns-3: "
+     "propagation both ways plus one payload's serialization per link; BDP: that times the "
+     "slowest link's rate."},
 };
 
 constexpr KeySchema kWireKeys[] = {
@@ -148,6 +163,10 @@ constexpr KeySchema kWireKeys[] = {
      "+ ICRC 4 + FCS 4. HPCC ns-3: 48 (PPP 14, IPv4 20, UDP 8, SeqTs 6)."},
     {"ack_frame", K::kValue, "size", "", "\"70B\"",
      "Bytes of an ACK or NACK frame (RoCEv2 headers + AETH 4). HPCC ns-3: 60 (padded)."},
+    {"ack_headers", K::kValue, "size", "", "\"70B\"",
+     "Bytes of an ACK before padding to ack_frame: with congestion control that adds a header to "
+     "data and ACKs (HPCC's INT 42 B, TIMELY's time stamp 8 B), an ACK is the larger of "
+     "ack_frame and ack_headers + that header. HPCC ns-3: 46 (PPP 14, IPv4 20, qbb 12)."},
     {"cnp_frame", K::kValue, "size", "", "\"82B\"",
      "Bytes of a CNP frame (RoCEv2 headers + 16 reserved bytes). HPCC ns-3 sends none: its CNP is "
      "a bit on the ACK (`cc.cnp_on_ack`)."},
@@ -162,11 +181,13 @@ constexpr KeySchema kWireKeys[] = {
 
 constexpr KeySchema kCcKeys[] = {
     {"algorithm", K::kValue, "string", "", "\"dcqcn\"",
-     "`\"dcqcn\"`, or `\"none\"` (every flow at line rate, PFC alone; takes no parameters)."},
-    {"profile", K::kValue, "string", "", "\"paper\"",
-     "DCQCN's parameter set: `\"paper\"`, `\"mlx5\"`, `\"hpcc\"`, `\"cx3pro\"` (paper with a "
-     "ConnectX-3 Pro CNP generator) or `\"cx4\"` (mlx5 with a ConnectX-4 one); any parameter "
-     "below overrides it."},
+     "`\"dcqcn\"`, `\"dctcp\"`, `\"timely\"`, `\"hpcc\"` (the last three as HPCC ns-3 "
+     "implements them), or `\"none\"` (every flow at line rate, PFC alone; takes no "
+     "parameters)."},
+    {"profile", K::kValue, "string", "", "depends on `cc.algorithm`: its first profile",
+     "The algorithm's parameter set. DCQCN: `\"paper\"` (default), `\"mlx5\"`, `\"hpcc\"`, "
+     "`\"cx3pro\"` (paper with a ConnectX-3 Pro CNP generator) or `\"cx4\"` (mlx5 with a "
+     "ConnectX-4 one); DCTCP, TIMELY and HPCC: `\"hpcc\"`. Any parameter below overrides it."},
 };
 
 constexpr KeySchema kFlowKeys[] = {

@@ -32,6 +32,7 @@ class RecordingHost : public CcHost {
  public:
   explicit RecordingHost(const Simulator* sim) : sim_(sim) {}
   void SetRate(CcFlow& f, Rate rate) override { f.rate = rate; }
+  void SetRateAfterNextPacket(CcFlow& f, Rate rate) override { f.rate = rate; }
   void SendCnp(CcFlow& f) override { cnps.push_back({sim_->Now(), f.id}); }
   std::vector<Cnp> cnps;
 

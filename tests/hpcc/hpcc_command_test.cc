@@ -106,12 +106,12 @@ TEST_F(HpccCommandTest, BadInputExitsOneNamingTheProblem) {
     std::ofstream out(dir_ / "mix/hpcc_mode.txt");
     std::ifstream in(dir_ / "mix/config_topology_flow_dcqcn_nomon.txt");
     for (std::string line; std::getline(in, line);) {
-      out << (line == "CC_MODE 1" ? "CC_MODE 3" : line) << "\n";
+      out << (line == "CC_MODE 1" ? "CC_MODE 10" : line) << "\n";
     }
   }
   r = RunIn(dir_, "hpcc mix/hpcc_mode.txt");
   EXPECT_EQ(r.code, 1) << r.out;
-  EXPECT_NE(r.out.find("CC_MODE: 3 (HPCC) is not available yet"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("CC_MODE: 10 is not available in dcqcn"), std::string::npos) << r.out;
   r = RunIn(dir_, "hpcc");
   EXPECT_EQ(r.code, 2) << r.out;
 }

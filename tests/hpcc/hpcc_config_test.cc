@@ -10,6 +10,9 @@
 #include <vector>
 
 #include "cc/dcqcn_params.h"
+#include "cc/dctcp_params.h"
+#include "cc/hpcc_params.h"
+#include "cc/timely_params.h"
 #include "core/error.h"
 
 namespace dcqcn {
@@ -214,14 +217,81 @@ TEST_F(HpccConfigTest, WarnsAboutWhatWeDoNotModel) {
   const HpccSetup setup = LoadHpccConfig(p.string());
   for (const char* part :
        {"warn.txt:40: ENABLE_TRACE: 1: the packet trace", "ERROR_RATE_PER_LINK: random packet loss",
-        "LINK_DOWN: taking the link 1 - 4 down", "HAS_WIN: 1: a sending window", "ACK_HIGH_PRIO: 0",
-        "L2_BACK_TO_ZERO", "RATE_BOUND: 0", "QLEN_MON_FILE",
-        "BUFER_SIZE: unknown key, ignored (did you mean BUFFER_SIZE?)",
+        "LINK_DOWN: taking the link 1 - 4 down", "L2_BACK_TO_ZERO", "RATE_BOUND: 0",
+        "QLEN_MON_FILE", "BUFER_SIZE: unknown key, ignored (did you mean BUFFER_SIZE?)",
         "RP_TIMER: given again (also on line 15)"}) {
     EXPECT_TRUE(HasWarning(setup, part)) << part << "\n"
                                          << ::testing::PrintToString(setup.warnings);
   }
   EXPECT_EQ(ResolveDcqcnParams(setup.scenario).timer, 900 * kMicrosecond) << "the last counts";
+  // The window and the NIC's ACK queue are modelled now: no warning, and they are on.
+  EXPECT_FALSE(HasWarning(setup, "HAS_WIN")) << ::testing::PrintToString(setup.warnings);
+  EXPECT_FALSE(HasWarning(setup, "ACK_HIGH_PRIO")) << ::testing::PrintToString(setup.warnings);
+  EXPECT_TRUE(setup.scenario.host.window);
+  EXPECT_TRUE(setup.scenario.host.pause_acks);
+}
+
+// The sample config with several whole lines replaced.
+std::string Edited(const std::string& path,
+                   const std::vector<std::pair<std::string, std::string>>& edits) {
+  std::string text;
+  {
+    std::ifstream in(path);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  for (const auto& [from, to] : edits) {
+    const size_t at = text.find(from + "\n");
+    EXPECT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  }
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST_F(HpccConfigTest, OtherCcModesTakeTheirKeys) {
+  // run.py's settings for each mode, at 100 Gb/s (../shared/hpcc-format/mix/config_fat_ws30_*).
+  HpccSetup setup = LoadHpccConfig(Edited(Config(), {{"CC_MODE 1", "CC_MODE 3"},
+                                                     {"RATE_AI 20Mb/s", "RATE_AI 50Mb/s"},
+                                                     {"HAS_WIN 0", "HAS_WIN 1"},
+                                                     {"VAR_WIN 0", "VAR_WIN 1"},
+                                                     {"FAST_REACT 0", "FAST_REACT 1"},
+                                                     {"INT_MULTI 1", "INT_MULTI 4"},
+                                                     {"ACK_HIGH_PRIO 1", "ACK_HIGH_PRIO 0"}}));
+  const Scenario& s = setup.scenario;
+  EXPECT_EQ(s.cc.algorithm, "hpcc");
+  const HpccParams hp = ResolveHpccParams(s.cc, s.source);
+  EXPECT_EQ(hp.rate_ai, 50 * kMbps);
+  EXPECT_EQ(hp.min_rate, 1000 * kMbps);
+  EXPECT_EQ(hp.mi_thresh, 0);
+  EXPECT_TRUE(hp.fast_react);
+  EXPECT_FALSE(hp.multi_rate);
+  EXPECT_EQ(hp.fields.multi, 4);
+  EXPECT_DOUBLE_EQ(hp.target_util, 0.95);
+  EXPECT_TRUE(s.host.window);
+  EXPECT_TRUE(s.host.window_scales_with_rate);
+  EXPECT_TRUE(s.host.pause_acks);
+
+  setup = LoadHpccConfig(Edited(Config(), {{"CC_MODE 1", "CC_MODE 7"},
+                                           {"RATE_AI 20Mb/s", "RATE_AI 100Mb/s"},
+                                           {"RATE_HAI 200Mb/s", "RATE_HAI 500Mb/s"},
+                                           {"GLOBAL_T 1", "GLOBAL_T 0"}}));
+  EXPECT_EQ(setup.scenario.cc.algorithm, "timely");
+  const TimelyParams tm = ResolveTimelyParams(setup.scenario.cc, "x");
+  EXPECT_EQ(tm.rate_ai, 100 * kMbps);
+  EXPECT_EQ(tm.rate_hai, 500 * kMbps);
+  EXPECT_EQ(tm.t_low, 50 * kMicrosecond);
+  EXPECT_FALSE(setup.scenario.host.window);
+  EXPECT_FALSE(setup.scenario.host.pause_acks);
+  EXPECT_EQ(setup.scenario.host.base_rtt, HostConfig::BaseRtt::kPair);
+
+  setup = LoadHpccConfig(Edited(Config(), {{"CC_MODE 1", "CC_MODE 8"},
+                                           {"EWMA_GAIN 0.00390625", "EWMA_GAIN 0.0625"},
+                                           {"DCTCP_RATE_AI 1000Mb/s", "DCTCP_RATE_AI 615Mb/s"}}));
+  EXPECT_EQ(setup.scenario.cc.algorithm, "dctcp");
+  const DctcpParams dc = ResolveDctcpParams(setup.scenario.cc, "x");
+  EXPECT_DOUBLE_EQ(dc.g, 0.0625);
+  EXPECT_EQ(dc.rate_ai, 615 * kMbps);
+  EXPECT_EQ(dc.min_rate, 1000 * kMbps);
 }
 
 TEST_F(HpccConfigTest, MissingKeysTakeThatSimulatorsDefaults) {
@@ -240,25 +310,32 @@ TEST_F(HpccConfigTest, MissingKeysTakeThatSimulatorsDefaults) {
   EXPECT_EQ(setup.scenario.sw.buffer, 16 << 20);
   EXPECT_EQ(setup.scenario.duration, 3010 * kMillisecond);
   EXPECT_EQ(setup.fct_output_file, "fct.txt");
+  // HAS_WIN 1, GLOBAL_T 1, VAR_WIN 0 and ACK_HIGH_PRIO 0 by default.
+  EXPECT_TRUE(setup.scenario.host.window);
+  EXPECT_EQ(setup.scenario.host.base_rtt, HostConfig::BaseRtt::kMax);
+  EXPECT_FALSE(setup.scenario.host.window_scales_with_rate);
+  EXPECT_TRUE(setup.scenario.host.pause_acks);
   // Broken defaults: the hpcc profile's values, with a warning each.
   EXPECT_DOUBLE_EQ(params.g, 1.0 / 256);
   EXPECT_EQ(params.timer, 300 * kMicrosecond);
   for (const char* key :
        {"EWMA_GAIN: missing", "RP_TIMER: missing", "RATE_AI: missing", "RATE_HAI: missing",
-        "ENABLE_TRACE: missing (default 1)", "HAS_WIN: missing (default 1)",
-        "ACK_HIGH_PRIO: missing (default 0)", "L2_ACK_INTERVAL: 0"}) {
+        "ENABLE_TRACE: missing (default 1)", "L2_ACK_INTERVAL: 0"}) {
     EXPECT_TRUE(HasWarning(setup, key)) << key << "\n" << ::testing::PrintToString(setup.warnings);
   }
 }
 
 TEST_F(HpccConfigTest, ErrorsNameFileLineAndKey) {
-  std::string m = ErrorOf(Config("CC_MODE 1", "CC_MODE 3"));
-  EXPECT_NE(m.find("config.txt:11: CC_MODE: 3 (HPCC) is not available yet"), std::string::npos)
+  std::string m = ErrorOf(Config("CC_MODE 1", "CC_MODE 10"));
+  EXPECT_NE(m.find("config.txt:11: CC_MODE: 10 is not available in dcqcn; it runs 1 (DCQCN), 3 "
+                   "(HPCC), 7 (TIMELY) and 8 (DCTCP); 10 is HPCC-PINT"),
+            std::string::npos)
       << m;
-  m = ErrorOf(Config("CC_MODE 1", "CC_MODE 8"));
-  EXPECT_NE(m.find("8 (DCTCP) is not available yet"), std::string::npos) << m;
   m = ErrorOf(Config("CC_MODE 1", "CC_MODE 42"));
-  EXPECT_NE(m.find("CC_MODE: expected 1 (DCQCN"), std::string::npos) << m;
+  EXPECT_NE(m.find("CC_MODE: 42 is not available"), std::string::npos) << m;
+  // HPCC's queue term needs the window.
+  m = ErrorOf(Config("CC_MODE 1", "CC_MODE 3"));
+  EXPECT_NE(m.find("HAS_WIN: HPCC (CC_MODE 3) needs HAS_WIN 1"), std::string::npos) << m;
   m = ErrorOf(Config("RATE_AI 20Mb/s", "RATE_AI 20Mbit"));
   EXPECT_NE(m.find("config.txt:18: RATE_AI: expected an ns-3 data rate"), std::string::npos) << m;
   m = ErrorOf(Config("EWMA_GAIN 0.00390625", "EWMA_GAIN 0"));

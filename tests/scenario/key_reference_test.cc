@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cc/algorithms.h"
 #include "cc/dcqcn_params.h"
 #include "cli_util.h"
 #include "core/error.h"
@@ -62,7 +63,9 @@ std::set<std::string> AcceptedKeys() {
     const std::string prefix = table->path.empty() ? "" : std::string(table->path) + ".";
     for (const KeySchema& k : *table) keys.insert(prefix + std::string(k.name));
   }
-  for (const std::string& name : DcqcnParamNames()) keys.insert("cc." + name);
+  for (const CcAlgorithm& algorithm : CcAlgorithms()) {
+    for (const CcParamDoc& doc : algorithm.docs) keys.insert("cc." + std::string(doc.name));
+  }
   return keys;
 }
 
@@ -218,15 +221,18 @@ TEST(KeyReference, ProseDefaultsSayWhy) {
   EXPECT_FALSE(IsLiteralDefault("depends on `type`: `\"incast\"`, `\"permutation\"`"));
 }
 
-TEST(KeyReference, EveryDcqcnParameterHasADoc) {
-  const std::vector<DcqcnParamDoc> docs = DcqcnParamDocs();
-  ASSERT_EQ(docs.size(), DcqcnParamNames().size());
-  for (const DcqcnParamDoc& d : docs) {
-    EXPECT_FALSE(d.type.empty()) << d.name;
-    EXPECT_FALSE(d.meaning.empty()) << d.name;
-  }
-  for (const DcqcnProfileInfo& p : DcqcnProfiles()) {
-    EXPECT_NO_THROW(DcqcnParams::Profile(std::string(p.name))) << p.name;
+TEST(KeyReference, EveryCcParameterHasADocAndEveryProfileResolves) {
+  for (const CcAlgorithm& algorithm : CcAlgorithms()) {
+    for (const CcParamDoc& d : algorithm.docs) {
+      EXPECT_FALSE(d.type.empty()) << d.name;
+      EXPECT_FALSE(d.meaning.empty()) << d.name;
+    }
+    for (const CcProfileInfo& p : algorithm.profiles) {
+      CcConfig cc;
+      cc.algorithm = algorithm.name;
+      cc.profile = p.name;
+      EXPECT_EQ(algorithm.resolve(cc, "x").size(), algorithm.docs.size()) << p.name;
+    }
   }
 }
 

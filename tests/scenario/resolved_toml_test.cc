@@ -2,13 +2,17 @@
 // every topology type, generated flows and [cc] parameters of every TOML type.
 #include "scenario/resolved_toml.h"
 
+#include <fmt/format.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "cc/algorithms.h"
 #include "cc/dcqcn_params.h"
+#include "core/error.h"
 #include "scenario/scenario_loader.h"
 
 namespace dcqcn {
@@ -55,9 +59,15 @@ void ExpectSameRun(const Scenario& a, const Scenario& b) {
   EXPECT_EQ(a.host.rto, b.host.rto);
   EXPECT_EQ(a.cc.algorithm, b.cc.algorithm);
   EXPECT_EQ(a.cc.profile, b.cc.profile);
-  if (a.cc.algorithm == "dcqcn") {
-    // resolved.toml writes every DCQCN parameter; what matters is that they resolve the same.
-    EXPECT_EQ(DcqcnParamsText(ResolveDcqcnParams(a)), DcqcnParamsText(ResolveDcqcnParams(b)));
+  EXPECT_EQ(a.host.pause_acks, b.host.pause_acks);
+  EXPECT_EQ(a.host.window, b.host.window);
+  EXPECT_EQ(a.host.window_scales_with_rate, b.host.window_scales_with_rate);
+  EXPECT_EQ(a.host.base_rtt, b.host.base_rtt);
+  EXPECT_EQ(a.wire.ack_headers, b.wire.ack_headers);
+  const CcAlgorithm* algorithm = FindCcAlgorithm(a.cc.algorithm);
+  if (algorithm != nullptr && !algorithm->profiles.empty()) {
+    // resolved.toml writes every parameter; what matters is that they resolve the same.
+    EXPECT_EQ(algorithm->resolve(a.cc, a.source), algorithm->resolve(b.cc, b.source));
   } else {
     ASSERT_EQ(a.cc.params.size(), b.cc.params.size());
     for (const auto& [key, param] : a.cc.params) {
@@ -184,6 +194,10 @@ pmax = 0.1
 mtu = 64
 ack_interval = 16
 rto = "4.096us"
+pause_acks = true
+window = true
+window_scales_with_rate = true
+base_rtt = "pair"
 [cc]
 algorithm = "none"
 profile = "hpcc"
@@ -236,11 +250,45 @@ TEST(ResolvedToml, DcqcnParametersAreAllWrittenAndRoundTrip) {
       "[[flow]]\nsrc = 1\ndst = 0\nsize = \"1MB\"\n";
   ExpectRoundTrip(text, {"cc.timer=55us"});
   const std::string resolved = ResolvedToml(LoadScenarioText(text, "x.toml"));
-  for (const std::string& name : DcqcnParamNames()) {
-    EXPECT_NE(resolved.find("\n" + name + " = "), std::string::npos) << name;
+  for (const CcParamDoc& doc : DcqcnParamDocs()) {
+    EXPECT_NE(resolved.find("\n" + std::string(doc.name) + " = "), std::string::npos) << doc.name;
   }
   EXPECT_NE(resolved.find("rai = \"10Mbps\""), std::string::npos);
   EXPECT_NE(resolved.find("mode = \"sampled\""), std::string::npos);
+}
+
+TEST(ResolvedToml, EveryAlgorithmsParametersAreWrittenAndRoundTrip) {
+  for (const CcAlgorithm& algorithm : CcAlgorithms()) {
+    const std::string text = fmt::format(
+        "[cc]\nalgorithm = \"{}\"\n[[flow]]\nsrc = 1\ndst = 0\nsize = \"1MB\"\n", algorithm.name);
+    ExpectRoundTrip(text, {});
+    const Scenario s = LoadScenarioText(text, "x.toml");
+    // Without a profile, the algorithm's first one.
+    if (!algorithm.profiles.empty()) {
+      EXPECT_EQ(s.cc.profile, algorithm.profiles[0].name);
+    }
+    const std::string resolved = ResolvedToml(s);
+    for (const CcParamDoc& doc : algorithm.docs) {
+      EXPECT_NE(resolved.find("\n" + std::string(doc.name) + " = "), std::string::npos)
+          << algorithm.name << " " << doc.name;
+    }
+  }
+  // An override is kept, and a parameter of another algorithm is an error naming the line.
+  ExpectRoundTrip(
+      "[cc]\nalgorithm = \"hpcc\"\nmi_thresh = 5\n[[flow]]\nsrc = 1\ndst = 0\n"
+      "size = \"1MB\"\n",
+      {"cc.target_util=0.9"});
+  try {
+    ResolvedToml(
+        LoadScenarioText("[cc]\nalgorithm = \"dctcp\"\nrai = \"5Mbps\"\n[[flow]]\nsrc = 1\ndst = "
+                         "0\nsize = \"1KB\"\n",
+                         "x.toml"));
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_THAT(e.what(), testing::HasSubstr("x.toml:3: cc.rai: unknown DCTCP parameter"));
+  }
+  EXPECT_THROW(LoadScenarioText("[cc]\nalgorithm = \"timely\"\nprofile = \"paper\"\n", "x.toml"),
+               InputError);
 }
 
 TEST(ResolvedToml, CcParamsKeepTheirText) {

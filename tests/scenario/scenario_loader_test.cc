@@ -556,10 +556,15 @@ TEST(ScenarioLoader, HostsWithoutAPathAreRejected) {
 }
 
 TEST(ScenarioLoader, CcAlgorithmAndProfile) {
-  ExpectError(std::string("[cc]\nalgorithm = \"timely\"\n") + kOneFlow,
-              {"test.toml:2:", "cc.algorithm", "\"dcqcn\"", "\"timely\""});
+  ExpectError(std::string("[cc]\nalgorithm = \"swift\"\n") + kOneFlow,
+              {"test.toml:2:", "cc.algorithm", "\"dcqcn\"", "\"timely\"", "\"swift\""});
   ExpectError(std::string("[cc]\nprofile = \"ns3\"\n") + kOneFlow,
               {"test.toml:2:", "cc.profile", "\"mlx5\""});
+  // Each algorithm has its own profiles; without one, its first.
+  ExpectError(std::string("[cc]\nalgorithm = \"hpcc\"\nprofile = \"mlx5\"\n") + kOneFlow,
+              {"test.toml:3:", "cc.profile", "one of \"hpcc\"", "\"mlx5\""});
+  EXPECT_EQ(Load(std::string("[cc]\nalgorithm = \"dctcp\"\n") + kOneFlow).cc.profile, "hpcc");
+  EXPECT_EQ(Load(std::string("[cc]\nalgorithm = \"dcqcn\"\n") + kOneFlow).cc.profile, "paper");
   ExpectError(std::string("[cc]\nalgorithm = 1\n") + kOneFlow, {"test.toml:2:", "cc.algorithm"});
   const Scenario s = Load(std::string("[cc]\nalgorithm = \"none\"\nprofile = \"hpcc\"\n"
                                       "anything = \"goes\"\nlist = [1, 2.5, \"x\"]\n") +

@@ -1,0 +1,31 @@
+// DCTCP on a NIC (HPCC ns-3's CC_MODE 8): one DctcpRp per flow it sends, driven by the ECN echo
+// on every ACK. The receiver's part is the echo itself, which the NIC puts on the ACK
+// (CcNeeds::cnp_on_ack). A new rate applies from the next packet on, as in that simulator.
+#pragma once
+
+#include <vector>
+
+#include "cc/congestion_control.h"
+#include "cc/dctcp_rp.h"
+
+namespace dcqcn {
+
+class DctcpCc : public CongestionControl {
+ public:
+  DctcpCc(CcHost* host, const DctcpParams* params, Bytes mtu)
+      : host_(host), p_(params), mtu_(mtu) {}
+  static constexpr CcNeeds kNeeds = {.acks = true, .cnp_on_ack = true};
+
+  void OnFlowStart(CcFlow& f) override;
+  void OnAck(CcFlow& f, const AckEvent& ack) override;
+  RateSample Sample(const CcFlow& f) const override;
+  CcCounters counters() const override;
+
+ private:
+  CcHost* host_;
+  const DctcpParams* p_;
+  Bytes mtu_;
+  std::vector<DctcpRp> rps_;  // by CcFlow::cc_sender_slot
+};
+
+}  // namespace dcqcn

@@ -1,0 +1,45 @@
+// Parsing helpers of the [cc] parameter tables.
+#include "cc/param_table.h"
+
+#include <cstdlib>
+
+namespace dcqcn {
+
+bool ParseCcDouble(const std::string& text, double* out) {
+  char* end = nullptr;
+  *out = std::strtod(text.c_str(), &end);
+  return !text.empty() && end == text.c_str() + text.size();
+}
+
+bool ParseCcBool(const std::string& text, bool* out) {
+  if (text != "true" && text != "false") return false;
+  *out = text == "true";
+  return true;
+}
+
+bool ParseCcInt(const std::string& text, long min, long max, long* out) {
+  char* end = nullptr;
+  const long n = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || end != text.c_str() + text.size() || n < min || n > max) return false;
+  *out = n;
+  return true;
+}
+
+std::string CcParamWhere(std::string_view source, const std::string& key,
+                         const CcConfig::Param& param) {
+  return param.line > 0 ? fmt::format("{}:{}", source, param.line)
+                        : fmt::format("--set cc.{}={}", key, param.value);
+}
+
+void CheckCcProfile(std::span<const CcProfileInfo> profiles, const CcConfig& cc,
+                    std::string_view source, std::string_view label) {
+  std::vector<std::string_view> names;
+  for (const CcProfileInfo& p : profiles) {
+    if (p.name == cc.profile) return;
+    names.push_back(p.name);
+  }
+  throw InputError(fmt::format("{}: cc.profile: unknown {} profile \"{}\" (expected {})", source,
+                               label, cc.profile, fmt::join(names, ", ")));
+}
+
+}  // namespace dcqcn

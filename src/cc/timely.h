@@ -1,0 +1,29 @@
+// TIMELY on a NIC (HPCC ns-3's CC_MODE 7): one TimelyRp per flow it sends, driven by the RTT
+// each ACK measures from the send time its data packet carried. A new rate applies from the
+// next packet on, as in that simulator.
+#pragma once
+
+#include <vector>
+
+#include "cc/congestion_control.h"
+#include "cc/timely_rp.h"
+
+namespace dcqcn {
+
+class TimelyCc : public CongestionControl {
+ public:
+  TimelyCc(CcHost* host, const TimelyParams* params) : host_(host), p_(params) {}
+  // HPCC ns-3's time-stamp header: 8 bytes on every data packet and ACK.
+  static constexpr CcNeeds kNeeds = {.acks = true, .timestamps = true, .header_bytes = 8};
+
+  void OnFlowStart(CcFlow& f) override;
+  void OnAck(CcFlow& f, const AckEvent& ack) override;
+  CcCounters counters() const override;
+
+ private:
+  CcHost* host_;
+  const TimelyParams* p_;
+  std::vector<TimelyRp> rps_;  // by CcFlow::cc_sender_slot
+};
+
+}  // namespace dcqcn
