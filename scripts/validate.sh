@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs `dcqcn hpcc` on every HPCC ns-3 config whose own output we have, and compares the FCT
-# files with that simulator's (python/validation_table.py): one table, in docs/validation.md.
+# Runs `dcqcn hpcc` on every HPCC ns-3 config whose own output we have (DCQCN, HPCC, TIMELY
+# and DCTCP), and compares the FCT files with that simulator's (python/validation_table.py): one table, in docs/validation.md.
 #
 #   scripts/validate.sh [OUT_DIR] [--update-docs]
 #
@@ -29,13 +29,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$src/mix" "$work/mix"
 start=$(date +%s)
-# The configs whose FCT output the reference has (DCQCN only: other CC modes are issue 13).
-for config in "$work"/mix/config_*dcqcn*.txt; do
+# Every config whose FCT output the reference has: DCQCN, HPCC, TIMELY and DCTCP.
+for config in "$work"/mix/config_*.txt; do
   fct=$(awk '$1 == "FCT_OUTPUT_FILE" { print $2 }' "$config")
   [[ -f $src/reference/$(basename "$fct") ]] || continue
   echo "dcqcn hpcc mix/$(basename "$config")"
+  t0=$(date +%s.%N)
   (cd "$work" && "$dcqcn" hpcc "mix/$(basename "$config")" --quiet --force \
     --out "$out/$(basename "$config" .txt)")
+  echo "  $(/usr/bin/python3 -c "print(f'{$(date +%s.%N) - $t0:.1f}')") s wall"
   cp "$out/$(basename "$config" .txt)/$(basename "$fct")" "$out/"
 done
 args=("$out" "$src/reference")

@@ -240,7 +240,11 @@ void RdmaNic::ReceiveAck(Packet* p) {
     Activate(f);
   }
   // ACK-driven congestion control runs last, as in HPCC ns-3's ReceiveAck.
-  if (!needs_.acks || f.sender_done) return;
+  if (needs_.acks && !f.sender_done) RunAckCc(f, p, nack);
+  if (f.window != 0) Activate(f);  // the ACK, or the rate it set, may have opened the window
+}
+
+void RdmaNic::RunAckCc(Flow& f, const Packet* p, bool nack) {
   AckEvent ack;
   ack.acked = f.BytesBefore(p->psn, config_.mtu);
   ack.sent = f.BytesBefore(f.snd_nxt, config_.mtu);
@@ -249,7 +253,6 @@ void RdmaNic::ReceiveAck(Packet* p) {
   if (needs_.timestamps) ack.rtt = sim_->Now() - p->sent_at;
   if (p->telemetry != 0) ack.telemetry = &pool_->telemetry(p->telemetry);
   cc_->OnAck(f, ack);
-  Activate(f);  // a window may have opened with the ACK or the new rate
 }
 
 void RdmaNic::OnAckProgress(Flow& f, uint32_t acked) {

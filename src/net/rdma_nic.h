@@ -82,6 +82,8 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   // time stamp and telemetry it echoes.
   void SendControl(PacketType type, Flow& f, uint32_t psn, Packet* data = nullptr);
   void ReceiveAck(Packet* p);
+  // Hands an ACK or NAK to ACK-driven congestion control.
+  void RunAckCc(Flow& f, const Packet* p, bool nack);
   // The flow may not send: its bytes in flight reached its window.
   bool WindowBound(const Flow& f) const;
   void OnAckProgress(Flow& f, uint32_t acked);
