@@ -12,11 +12,12 @@ closely single flows agree (matched by addresses, ports, size and start). With
 """
 import argparse
 import os
-import re
 import sys
 
 import numpy as np
 import pandas as pd
+
+from doc_tables import replace_block
 
 COLUMNS = ["sip", "dip", "sport", "dport", "size", "start", "fct", "standalone"]
 BUCKETS = [("all", 0, None), ("< 10 KB", 0, 10000), ("10-100 KB", 10000, 100000),
@@ -97,20 +98,6 @@ def table(ours_dir, ref_dir):
     return "\n".join(lines) + "\n"
 
 
-def update(doc, text):
-    with open(doc) as f:
-        content = f.read()
-    pattern = re.compile(r"<!-- table:validation -->\n.*?<!-- /table:validation -->", re.S)
-    if not pattern.search(content):
-        raise SystemExit(f"{doc}: no <!-- table:validation --> block")
-    content = pattern.sub(lambda m: f"<!-- table:validation -->\n{text}<!-- /table:validation -->",
-                          content)
-    tmp = doc + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(content)
-    os.replace(tmp, doc)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("ours")
@@ -119,7 +106,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     text = table(args.ours, args.reference)
     if args.update:
-        update(args.update, text)
+        replace_block(args.update, "validation", text)
     sys.stdout.write(text)
 
 

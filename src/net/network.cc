@@ -123,6 +123,7 @@ Network::Network(const NetworkConfig& s)
   BuildRoutes();
 
   for (auto& h : hosts_) h->SetCongestionControl(cc_factory_.Make(&sim_, h.get()), needs);
+  for (auto& sw : switches_) sw->SetPushTelemetry(needs.telemetry);
 
   // Flows: ids in config order; the UDP source port is drawn per flow for ECMP entropy, or
   // numbered as HPCC ns-3 does when its hash is emulated.

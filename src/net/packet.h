@@ -29,10 +29,16 @@ struct Packet {
   bool cnp_flag = false;      // ACK carries a congestion notification (HPCC-style NP)
   uint8_t pause_class = 0;    // PAUSE: the priority it pauses
   uint16_t pause_quanta = 0;  // PAUSE: 0 = resume
-  // Only for congestion control that asks for them (CcNeeds): DATA's telemetry stack in the
-  // pool, handed on to its ACK (0 = none), and DATA's send time, copied onto its ACK.
-  uint32_t telemetry = 0;
-  Time sent_at = 0;
+  // Only for congestion control that asks for one (CcNeeds): DATA's congestion-control header
+  // in the pool (send time, telemetry), handed on to its ACK; 0 = none. Kept out of the packet
+  // so that algorithms without it pay nothing per packet.
+  uint32_t cc_header = 0;
+};
+
+// What TIMELY's and HPCC's data packets carry for them, echoed on the ACK.
+struct CcHeader {
+  Time sent_at = 0;  // when the sender's NIC sent the data packet (time stamps)
+  IntStack telemetry;
 };
 
 class PacketPool {
@@ -46,22 +52,23 @@ class PacketPool {
     return p;
   }
   void Free(Packet* p) {
-    if (p->telemetry != 0) free_telemetry_.push_back(p->telemetry);
+    if (p->cc_header != 0) free_headers_.push_back(p->cc_header);
     free_.push_back(p);
     --live_;
   }
-  // An empty telemetry stack for a data packet; it returns to the pool with its packet.
-  uint32_t NewTelemetry() {
-    if (free_telemetry_.empty()) {
-      telemetry_.emplace_back();
-      return static_cast<uint32_t>(telemetry_.size() - 1);
+  // An empty congestion-control header for a data packet; it returns to the pool with the
+  // packet that holds it last.
+  uint32_t NewCcHeader() {
+    if (free_headers_.empty()) {
+      headers_.emplace_back();
+      return static_cast<uint32_t>(headers_.size() - 1);
     }
-    const uint32_t i = free_telemetry_.back();
-    free_telemetry_.pop_back();
-    telemetry_[i].nhop = 0;
+    const uint32_t i = free_headers_.back();
+    free_headers_.pop_back();
+    headers_[i].telemetry.nhop = 0;
     return i;
   }
-  IntStack& telemetry(uint32_t i) { return telemetry_[i]; }
+  CcHeader& cc_header(uint32_t i) { return headers_[i]; }
   // Packets handed out and not yet returned: in queues, on links or in a handler.
   int64_t live() const { return live_; }
 
@@ -75,8 +82,8 @@ class PacketPool {
   std::vector<std::unique_ptr<Packet[]>> chunks_;
   std::vector<Packet*> free_;
   int64_t live_ = 0;
-  std::vector<IntStack> telemetry_ = std::vector<IntStack>(1);  // slot 0 means "none"
-  std::vector<uint32_t> free_telemetry_;
+  std::vector<CcHeader> headers_ = std::vector<CcHeader>(1);  // slot 0 means "none"
+  std::vector<uint32_t> free_headers_;
 };
 
 }  // namespace dcqcn

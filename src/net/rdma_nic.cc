@@ -107,11 +107,10 @@ Packet* RdmaNic::NextPacket(Time now, Time* wake_at) {
   if (!control_.empty()) {
     // With pause_acks, the ACK queue waits while its head's data class is paused (as HPCC
     // ns-3's NIC, whose one ACK queue obeys the pause of one class).
+    if (!config_.pause_acks) return control_.pop_front();
     const Packet* head = control_.front();
     const int cls = (*flows_)[head->flow].priority;
-    if (!config_.pause_acks || head->type == PacketType::kCnp || !port_.paused(cls)) {
-      return control_.pop_front();
-    }
+    if (head->type == PacketType::kCnp || !port_.paused(cls)) return control_.pop_front();
     *wake_at = std::min(*wake_at, port_.paused_until(cls));
   }
   while (!pacer_.empty() && pacer_.top().time <= now) {
@@ -156,8 +155,10 @@ Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
   p->dst = f.dst;
   p->sport = f.sport;
   p->priority = f.priority;
-  if (needs_.timestamps) p->sent_at = now;
-  if (needs_.telemetry) p->telemetry = pool_->NewTelemetry();
+  if (needs_.timestamps || needs_.telemetry) {
+    p->cc_header = pool_->NewCcHeader();
+    pool_->cc_header(p->cc_header).sent_at = now;
+  }
   ++stats_->data_packets_sent;
   stats_->payload_sent += p->payload;
   if (f.snd_nxt < f.high_psn) {
@@ -193,10 +194,9 @@ void RdmaNic::SendControl(PacketType type, Flow& f, uint32_t psn, Packet* data) 
   p->sport = f.sport;
   p->priority = type != PacketType::kCnp && config_.ack_in_data_class ? f.priority : kControlQueue;
   p->cnp_flag = cnp_flag;
-  if (data != nullptr) {
-    p->sent_at = data->sent_at;
-    p->telemetry = data->telemetry;  // the ACK takes the stack over
-    data->telemetry = 0;
+  if (data != nullptr && data->cc_header != 0) {
+    p->cc_header = data->cc_header;  // the ACK takes the header over
+    data->cc_header = 0;
   }
   control_.push_back(p);
   port_.Kick();
@@ -250,8 +250,11 @@ void RdmaNic::RunAckCc(Flow& f, const Packet* p, bool nack) {
   ack.sent = f.BytesBefore(f.snd_nxt, config_.mtu);
   ack.echo = p->cnp_flag;
   ack.nack = nack;
-  if (needs_.timestamps) ack.rtt = sim_->Now() - p->sent_at;
-  if (p->telemetry != 0) ack.telemetry = &pool_->telemetry(p->telemetry);
+  if (p->cc_header != 0) {
+    const CcHeader& header = pool_->cc_header(p->cc_header);
+    if (needs_.timestamps) ack.rtt = sim_->Now() - header.sent_at;
+    if (needs_.telemetry) ack.telemetry = &header.telemetry;
+  }
   cc_->OnAck(f, ack);
 }
 

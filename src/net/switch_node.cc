@@ -147,12 +147,13 @@ void SwitchNode::Receive(Packet* p, int in_port) {
 }
 
 void SwitchNode::OnDequeue(int port, int queue, Packet* p) {
-  if (p->telemetry != 0 && p->type == PacketType::kData) {
+  if (push_telemetry_ && p->cc_header != 0 && p->type == PacketType::kData) {
     // HPCC's INT, pushed as the packet leaves (HPCC ns-3 SwitchNotifyDequeue): what the port
     // had sent before it and what stays queued behind it, over all classes.
     const SwitchPort& out = *ports_[port];
-    pool_->telemetry(p->telemetry)
-        .Push({sim_->Now(), out.link().busy_bytes(), out.queued_bytes_all_classes(), out.rate()});
+    pool_->cc_header(p->cc_header)
+        .telemetry.Push(
+            {sim_->Now(), out.link().busy_bytes(), out.queued_bytes_all_classes(), out.rate()});
   }
   if (queue == kControlQueue) return;
   // The port has already taken the packet off its queue: RED sees the length after departure.

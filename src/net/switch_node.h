@@ -82,6 +82,9 @@ class SwitchNode : public Node, public EventHandler {
     hpcc_seed_ = static_cast<uint32_t>(hpcc_node_id);
   }
 
+  // Push HPCC's in-band telemetry onto data packets as they leave (CcNeeds::telemetry).
+  void SetPushTelemetry(bool on) { push_telemetry_ = on; }
+
   void Receive(Packet* p, int port) override;
   void HandleEvent(uint32_t kind, uint64_t arg) override;  // PFC refresh timers
 
@@ -109,6 +112,7 @@ class SwitchNode : public Node, public EventHandler {
   uint64_t hash_seed_;
   const HpccEcmpKeys* hpcc_keys_ = nullptr;  // set: HPCC ns-3's hash
   uint32_t hpcc_seed_ = 0;
+  bool push_telemetry_ = false;
   Rng rng_;
   std::vector<std::unique_ptr<SwitchPort>> ports_;
   const RouteTable* routes_ = nullptr;

@@ -6,6 +6,7 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.environ.get("DCQCN_PYTHON_DIR") or os.path.join(HERE, "..", "..", "python"))
+import doc_tables  # noqa: E402
 import validation_table  # noqa: E402
 
 
@@ -45,7 +46,7 @@ class ValidationTableTest(unittest.TestCase):
             doc = os.path.join(d, "v.md")
             write(doc, ["intro", "<!-- table:validation -->", "old", "<!-- /table:validation -->",
                         "outro"])
-            validation_table.update(doc, "| new |\n")
+            doc_tables.replace_block(doc, "validation", "| new |\n")
             with open(doc) as f:
                 self.assertEqual(f.read(), "intro\n<!-- table:validation -->\n| new |\n"
                                            "<!-- /table:validation -->\noutro\n")

@@ -78,7 +78,9 @@ void CollectKeys(const toml::table& table, const std::string& prefix, std::set<s
       CollectKeys(*sub, path + ".", out);
     } else if (const toml::table* sub = value.as_table()) {
       for (auto&& [param, v] : *sub) out->insert("cc." + std::string(param.str()));
-    } else if (const toml::array* array = value.as_array(); array && array->is_array_of_tables()) {
+    } else if (const toml::array* array = value.as_array();
+               // A by_rate list is one value whose tables its meaning documents.
+               array && array->is_array_of_tables() && !path.ends_with("by_rate")) {
       for (const toml::node& element : *array) {
         CollectKeys(*element.as_table(), path + "[].", out);
       }
