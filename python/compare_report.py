@@ -9,7 +9,8 @@ each size bucket (src/output/metrics.cc defines them), and writes to OUT:
   fct_slowdown_by_size.<format>  p50, p95 and p99 against flow size, one colour per run, one
                                  line style per percentile, as the HPCC paper's FCT figures;
   compare.csv                    the same numbers, one row per (run, bucket);
-  compare.md                     them as a Markdown table with each run's flow count.
+  compare.md                     a Markdown table of each run's flows, largest queue, PAUSE
+                                 frames and drops, and one of those numbers.
 With --update DOC, also replaces DOC's <!-- table:compare --> block with the table. It prints
 the Markdown table. Exit codes: 0 ok, 1 bad input, 2 bad usage, 3 a bug.
 """
@@ -42,9 +43,12 @@ def read_run(run_dir):
     buckets = summary.get("fct_slowdown_by_size")
     if not isinstance(buckets, dict) or not buckets:
         raise InputProblem(f"{path}: no fct_slowdown_by_size (not a dcqcn run summary)")
+    # In size order (JSON keeps them by name).
+    buckets = dict(sorted(buckets.items(), key=lambda kv: kv[1].get("min_bytes", 0)))
     label = os.path.basename(os.path.normpath(run_dir))
     return {"label": label, "flows": summary.get("flows_finished"), "buckets": buckets,
-            "wall_time_s": summary.get("wall_time_s")}
+            "max_queue_bytes": summary.get("max_queue_bytes"),
+            "pause_frames": summary.get("pfc_pause_frames"), "drops": summary.get("drops")}
 
 
 def rows_of(runs):
@@ -69,7 +73,14 @@ def fmt(v):
 
 
 def markdown(runs, rows):
-    out = ["| run | flows | size | count | p50 | p95 | p99 |", "|---|---|---|---|---|---|---|"]
+    out = ["| run | flows finished | largest queue (MB) | PAUSE frames | drops |",
+           "|---|---|---|---|---|"]
+    for r in runs:
+        queue = "-" if r["max_queue_bytes"] is None else f"{r['max_queue_bytes'] / 1e6:.2f}"
+        out.append(f"| {r['label']} | {r['flows']} | {queue} | "
+                   f"{'-' if r['pause_frames'] is None else r['pause_frames']} | "
+                   f"{'-' if r['drops'] is None else r['drops']} |")
+    out += ["", "| run | flows | size | count | p50 | p95 | p99 |", "|---|---|---|---|---|---|---|"]
     flows = {r["label"]: r["flows"] for r in runs}
     for row in rows:
         out.append(f"| {row['run']} | {flows[row['run']]} | {row['bucket']} | {row['count']} | "

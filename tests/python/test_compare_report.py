@@ -21,8 +21,9 @@ sys.path.insert(0, PYTHON_DIR)
 import compare_report  # noqa: E402
 
 
-def bucket(count, p50, p95, p99):
-    return {"count": count, "p50": p50, "p95": p95, "p99": p99, "max": p99}
+def bucket(count, p50, p95, p99, min_bytes=0):
+    return {"count": count, "p50": p50, "p95": p95, "p99": p99, "max": p99,
+            "min_bytes": min_bytes}
 
 
 class CompareReportTest(unittest.TestCase):
@@ -36,7 +37,8 @@ class CompareReportTest(unittest.TestCase):
         path = os.path.join(self.dir, name)
         os.makedirs(path)
         with open(os.path.join(path, "summary.json"), "w") as f:
-            json.dump({"flows_finished": finished, "fct_slowdown_by_size": buckets}, f)
+            json.dump({"flows_finished": finished, "fct_slowdown_by_size": buckets,
+                       "max_queue_bytes": 1500000, "pfc_pause_frames": 7, "drops": 0}, f)
         return path
 
     def main(self, *args):
@@ -46,15 +48,19 @@ class CompareReportTest(unittest.TestCase):
         return code, out.getvalue(), err.getvalue()
 
     def test_table_figure_and_csv_from_each_summary(self):
-        a = self.run_folder("dcqcn", {"< 10 KB": bucket(6, 1.0, 2.5, 4.25),
-                                      ">= 1 MB": bucket(4, 1.5, 3.0, 5.0)})
+        # Buckets by name are not in size order: the table puts them in size order.
+        a = self.run_folder("dcqcn", {">= 1 MB": bucket(4, 1.5, 3.0, 5.0, 1000000),
+                                      "< 10 KB": bucket(6, 1.0, 2.5, 4.25)})
         b = self.run_folder("hpcc", {"< 10 KB": bucket(6, 1.0, 1.125, 1.5),
-                                     ">= 1 MB": bucket(0, None, None, None)}, finished=6)
+                                     ">= 1 MB": bucket(0, None, None, None, 1000000)},
+                            finished=6)
         out = os.path.join(self.dir, "out")
         code, printed, err = self.main(out, a, b)
         self.assertEqual(code, 0, err)
         self.assertIn("| dcqcn | 10 | < 10 KB | 6 | 1.000 | 2.500 | 4.250 |", printed)
+        self.assertIn("| hpcc | 6 | 1.50 | 7 | 0 |", printed)
         self.assertIn("| hpcc | 6 | >= 1 MB | 0 | - | - | - |", printed)
+        self.assertLess(printed.index("| dcqcn | 10 | < 10 KB"), printed.index("| dcqcn | 10 | >= 1 MB"))
         with open(os.path.join(out, "compare.md")) as f:
             self.assertEqual(f.read(), printed)
         with open(os.path.join(out, "compare.csv")) as f:
