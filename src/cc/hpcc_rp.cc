@@ -12,7 +12,7 @@ HpccRp::HpccRp(const HpccParams* params, Rate line_rate, Bytes window, Time base
       base_rtt_ns_(base_rtt / kNanosecond),
       rate_(line_rate),
       ref_rate_(line_rate) {
-  // The options loader rejects these: the queue term divides by the window and the EWMA by T
+  // Network::SetBaseRtts rejects less: the queue term divides by the window and the EWMA by T
   // (ns-3 needs HAS_WIN 1 for the same reason).
   assert(window > 0);
   assert(base_rtt_ns_ > 0);

@@ -20,10 +20,17 @@ const std::vector<ParamSpec<TimelyParams>>& Params() {
                     "Above this RTT the rate decreases by beta (1 - t_high / RTT) "
                     "(`TimelyTHigh`)"},
                    &P::t_high, false),
-      TimeParam<P>({"min_rtt", "time",
-                    "The gradient is the smoothed RTT difference over this fixed time "
-                    "(`TimelyMinRtt`)"},
-                   &P::min_rtt, false),
+      {{"min_rtt", "time",
+        "The gradient is the smoothed RTT difference over this fixed time, in whole ns "
+        "(`TimelyMinRtt`)"},
+       "a time of at least 1ns such as \"20us\"",
+       [](P& p, const std::string& v) {
+         auto t = ParseTime(v);
+         if (!t || *t < kNanosecond) return false;  // the gradient divides by it in ns
+         p.min_rtt = *t;
+         return true;
+       },
+       [](const P& p) { return FormatTime(p.min_rtt); }},
       RateParam<P>({"rate_ai", "rate", "Additive-increase step (`RATE_AI`)"}, &P::rate_ai, true),
       RateParam<P>({"rate_hai", "rate",
                     "Hyper-active increase step, after hai_after increases in a row (`RATE_HAI`)"},

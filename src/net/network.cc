@@ -182,6 +182,13 @@ void Network::SetBaseRtts() {
   const BaseRtt max = pair ? BaseRtt{} : MaxBaseRtt(config_.topology, mtu);
   for (Flow& f : flows_) {
     const BaseRtt b = pair ? PathBaseRtt(PathOf(f), mtu) : max;
+    if (cc_factory_.needs().base_rtt && (b.rtt < kNanosecond || b.bdp <= 0)) {
+      // HPCC's update divides by both (its T in whole ns and its window).
+      throw InputError(fmt::format(
+          "{}: flow {} (h{} -> h{}): base RTT {} and BDP {} bytes; HPCC needs at least 1ns and 1 "
+          "byte (host.base_rtt = \"{}\")",
+          config_.source, f.id, f.src, f.dst, FormatTime(b.rtt), b.bdp, pair ? "pair" : "max"));
+    }
     f.base_rtt = b.rtt;
     f.bdp = b.bdp;
     if (config_.host.window) f.window = b.bdp;

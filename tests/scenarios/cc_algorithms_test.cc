@@ -3,6 +3,7 @@
 // run.py sets them up: each shares a 4:1 bottleneck fairly and keeps it busy, keeps a 16:1
 // incast lossless, and HPCC holds a near-empty queue where DCQCN needs a standing one to mark
 // (the HPCC paper's headline, its Figure 11).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -139,6 +140,23 @@ TEST(HpccVersusDcqcnTest, HpccHoldsANearEmptyQueueWhereDcqcnNeedsAStandingOne) {
   EXPECT_GT(dcqcn.mean_queue_bytes, 100 * hpcc.mean_queue_bytes);
   fs::remove_all(dh);
   fs::remove_all(dd);
+}
+
+TEST(CcAlgorithmInputTest, WhatTheUpdatesWouldDivideByIsAClearError) {
+  // HPCC divides by the base RTT (in ns) and the BDP: with no propagation delay at 1 Pb/s a
+  // payload's serialization truncates to 0 ns.
+  Scenario s = testing::IncastScenario(1, 1000000, kMaxRate);
+  s.topology.links[0].delay = s.topology.links[1].delay = 0;
+  s.cc.algorithm = "hpcc";
+  s.cc.profile = "hpcc";
+  EXPECT_THAT(testing::InputErrorOf([&] { RunScenario(s, {}); }),
+              ::testing::HasSubstr("flow 0 (h1 -> h0): base RTT 0ps and BDP 0 bytes; HPCC needs "
+                                   "at least 1ns"));
+  // TIMELY's gradient divides by min_rtt in ns.
+  s.cc.algorithm = "timely";
+  s.cc.params["min_rtt"] = {"500ps", 7};
+  EXPECT_THAT(testing::InputErrorOf([&] { RunScenario(s, {}); }),
+              ::testing::HasSubstr(":7: cc.min_rtt: expected a time of at least 1ns"));
 }
 
 }  // namespace
