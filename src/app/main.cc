@@ -123,14 +123,23 @@ int main(int argc, char** argv) {
   CLI::App* sweep = app.add_subcommand(
       "sweep", "run a scenario over every combination of parameter values; one table");
   sweep->add_option("scenario", sweep_opts.scenario, "scenario TOML file (default: built-in)");
-  sweep->add_option("--vary", sweep_opts.vary, "KEY=V1,V2,...: values to sweep (repeatable)")
-      ->required();
+  sweep->add_option("--vary", sweep_opts.vary, "KEY=V1,V2,...: values to sweep (repeatable)");
   sweep->add_option("--set", sweep_opts.sets, "override a scenario key in every run");
   sweep->add_option("--out", sweep_opts.out_dir, "output folder (default results/<name>-sweep/)");
   sweep->add_option("--jobs", sweep_opts.jobs, "runs in parallel")->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", sweep_opts.quiet, "print nothing but errors");
   sweep->add_flag("--force", sweep_opts.force,
                   "replace an --out folder even if it holds files that are not a dcqcn result");
+  sweep->add_option("--shard", sweep_opts.shard,
+                    "K/N: run only shard K of N (runs K-1, K-1+N, ...); `sweep merge` joins them");
+  dcqcn::SweepMergeOptions merge_opts;
+  CLI::App* merge = sweep->add_subcommand(
+      "merge", "join the folders of `sweep --shard K/N` (all N) into one sweep folder");
+  merge->add_option("out", merge_opts.out_dir, "the sweep folder to write")->required();
+  merge->add_option("dirs", merge_opts.shard_dirs, "the shards' folders")->required();
+  merge->add_flag("--quiet", merge_opts.quiet, "print nothing but errors");
+  merge->add_flag("--force", merge_opts.force,
+                  "replace OUT even if it holds files that are not a dcqcn result");
 
   dcqcn::ReportOptions report_opts;
   CLI::App* report = app.add_subcommand(
@@ -207,6 +216,8 @@ int main(int argc, char** argv) {
       nlohmann::json summary = dcqcn::RunScenario(s, options);
       folder.Commit();
       if (!quiet) PrintSummary(summary, folder.dir());
+    } else if (*merge) {
+      return dcqcn::RunSweepMergeCommand(merge_opts);
     } else if (*sweep) {
       sweep_opts.stop = &g_stop;
       return dcqcn::RunSweepCommand(sweep_opts);

@@ -1,11 +1,13 @@
-// Parameter sweeps: expand the --vary lists, run every combination (optionally in parallel),
-// and write sweep.csv with one row per run.
+// Parameter sweeps: expand the --vary lists, run every combination (optionally in parallel, or
+// one deterministic shard of them), and write sweep.csv with one row per run; join shards.
 #include "app/sweep_command.h"
 
 #include <fmt/format.h>
 
 #include <atomic>
 #include <exception>
+#include <filesystem>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -13,6 +15,7 @@
 
 #include "app/run_command.h"
 #include "core/error.h"
+#include "core/input_file.h"
 #include "output/atomic_file.h"
 #include "output/staged_folder.h"
 #include "scenario/scenario_loader.h"
@@ -113,19 +116,26 @@ std::vector<std::string> SweepTagColumns() {
           "fct_slowdown.p99"};
 }
 
-int RunSweepCommand(const SweepOptions& options) {
-  if (options.vary.empty()) {
-    throw InputError("sweep: give at least one --vary KEY=V1,V2,...");
-  }
-  if (options.jobs < 1) throw InputError("sweep: --jobs must be at least 1");
+namespace {
+
+// Every run of a sweep: its values of the varied keys, its overrides and its name suffix.
+struct SweepPlan {
   std::vector<Axis> axes;
-  for (const std::string& v : options.vary) axes.push_back(ParseVary(v));
+  std::vector<std::vector<std::string>> combos;    // per run, one value per axis
+  std::vector<std::vector<std::string>> run_sets;  // per run, the fixed sets then the values
+  std::vector<std::string> suffixes;               // per run, "key=value,..." for its name
+};
+
+SweepPlan PlanSweep(const std::vector<std::string>& vary, const std::vector<std::string>& sets) {
+  if (vary.empty()) throw InputError("sweep: give at least one --vary KEY=V1,V2,...");
+  SweepPlan plan;
+  for (const std::string& v : vary) plan.axes.push_back(ParseVary(v));
   // Counted before any combination is built: a product of long lists must not exhaust memory.
   size_t run_count = 1;
-  for (const Axis& axis : axes) {
+  for (const Axis& axis : plan.axes) {
     if (run_count > kMaxSweepRuns / axis.values.size()) {
       std::string sizes;
-      for (const Axis& a : axes)
+      for (const Axis& a : plan.axes)
         sizes += fmt::format("{}{}", sizes.empty() ? "" : " x ", a.values.size());
       throw InputError(
           fmt::format("--vary: {} values make more than {} runs, the most one sweep "
@@ -134,98 +144,50 @@ int RunSweepCommand(const SweepOptions& options) {
     }
     run_count *= axis.values.size();
   }
-
   // Every combination, the first axis varying slowest.
-  std::vector<std::vector<std::string>> combos = {{}};
-  for (const Axis& axis : axes) {
+  plan.combos = {{}};
+  for (const Axis& axis : plan.axes) {
     std::vector<std::vector<std::string>> next;
-    for (const auto& combo : combos) {
+    for (const auto& combo : plan.combos) {
       for (const std::string& v : axis.values) {
         next.push_back(combo);
         next.back().push_back(v);
       }
     }
-    combos.swap(next);
+    plan.combos.swap(next);
   }
-
-  // Each run's overrides and name; its scenario is loaded when it runs, so a large sweep neither
-  // holds every scenario in memory nor waits to load them all. The first is loaded now: it names
-  // the sweep and catches an error common to every run before anything starts.
-  std::vector<std::vector<std::string>> run_sets;
-  std::vector<std::string> suffixes;
-  for (const auto& combo : combos) {
-    std::vector<std::string> sets = options.sets;
+  for (const auto& combo : plan.combos) {
+    std::vector<std::string> run_sets = sets;
     std::string suffix;
-    for (size_t a = 0; a < axes.size(); ++a) {
-      sets.push_back(axes[a].key + "=" + combo[a]);
+    for (size_t a = 0; a < plan.axes.size(); ++a) {
+      run_sets.push_back(plan.axes[a].key + "=" + combo[a]);
       std::string value = combo[a];
       for (char& c : value) {
         if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
       }
-      suffix += fmt::format("{}{}={}", suffix.empty() ? "" : ",", axes[a].key, value);
+      suffix += fmt::format("{}{}={}", suffix.empty() ? "" : ",", plan.axes[a].key, value);
     }
-    run_sets.push_back(std::move(sets));
-    suffixes.push_back(std::move(suffix));
+    plan.run_sets.push_back(std::move(run_sets));
+    plan.suffixes.push_back(std::move(suffix));
   }
-  auto load = [&](size_t i) {
-    Scenario s = options.scenario.empty() ? DefaultScenario(run_sets[i])
-                                          : LoadScenarioFile(options.scenario, run_sets[i]);
-    s.name += "_" + suffixes[i];
-    return s;
-  };
-  std::optional<Scenario> first = load(0);  // run 0 uses it rather than loading it again
-  const std::string base_name = first->name;
-  std::string out_dir = options.out_dir;
-  if (out_dir.empty()) out_dir = "results/" + base_name.substr(0, base_name.find('_')) + "-sweep";
+  return plan;
+}
 
-  StagedFolder folder(out_dir, options.force);
-  const size_t runs = combos.size();
-  std::vector<nlohmann::json> summaries(runs);
-  std::vector<std::string> names(runs), errors(runs);
-  std::exception_ptr interrupted;
-  std::atomic<bool> invariant_broken{false};
-  std::atomic<size_t> next{0};
-  std::mutex mutex;
-  auto worker = [&] {
-    for (size_t i = next++; i < runs; i = next++) {
-      RunOptions run;
-      run.stop = options.stop;
-      try {
-        // Staged like any run's folder: runs/NNN exists only once that run is complete.
-        StagedFolder run_folder(fmt::format("{}/runs/{:03}", folder.path(), i), false);
-        run.out_dir = run_folder.path();
-        const Scenario s = i == 0 ? std::move(*first) : load(i);
-        names[i] = s.name;
-        summaries[i] = RunScenario(s, run);
-        run_folder.Commit();
-      } catch (const Interrupted&) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!interrupted) interrupted = std::current_exception();
-        next = runs;  // start no other run
-        return;
-      } catch (const std::exception& e) {
-        // A failed run is a row with its error; the others go on.
-        errors[i] = e.what();
-        if (dynamic_cast<const InvariantError*>(&e) != nullptr) invariant_broken = true;
-      }
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!options.quiet || !errors[i].empty()) {
-        fmt::print(stderr, "  [{}/{}] {}{}\n", i + 1, runs,
-                   names[i].empty() ? suffixes[i] : names[i],
-                   errors[i].empty() ? "" : ": error: " + errors[i]);
-      }
-    }
-  };
-  std::vector<std::thread> threads;
-  int jobs = std::min<int>(options.jobs, static_cast<int>(runs));
-  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (std::thread& t : threads) t.join();
-  if (interrupted) std::rethrow_exception(interrupted);  // nothing written, old results kept
+// How one run ended: its summary, or the error that stopped it.
+struct RunOutcome {
+  nlohmann::json summary;
+  std::string error;
+  bool invariant_broken = false;  // the error was a broken invariant (a bug: exit code 3)
+};
 
+// sweep.csv: the rows of the runs `indices`, in that order; a column per metric and per metric
+// of every tag any of those runs reported.
+std::string SweepCsv(const SweepPlan& plan, const std::vector<size_t>& indices,
+                     const std::vector<RunOutcome>& outcomes) {
   // Every tag that any run reported, in name order, gets its own columns.
   std::set<std::string> tags;
-  for (const nlohmann::json& summary : summaries) {
+  for (size_t i : indices) {
+    const nlohmann::json& summary = outcomes[i].summary;
     if (!summary.contains("by_tag")) continue;  // a failed run
     for (const auto& [tag, metrics] : summary["by_tag"].items()) tags.insert(tag);
   }
@@ -234,30 +196,260 @@ int RunSweepCommand(const SweepOptions& options) {
     for (const std::string& c : SweepTagColumns()) columns.push_back("tag." + tag + "." + c);
   }
   std::string csv = "run,dir";
-  for (const Axis& axis : axes) csv += "," + CsvCell(axis.key);
+  for (const Axis& axis : plan.axes) csv += "," + CsvCell(axis.key);
   for (const std::string& c : columns) csv += "," + CsvCell(c);
   csv += ",error\n";
-  size_t failed = 0;
-  for (size_t i = 0; i < runs; ++i) {
-    failed += !errors[i].empty();
-    csv += errors[i].empty() ? fmt::format("{},runs/{:03}", i, i) : fmt::format("{},", i);
-    for (const std::string& v : combos[i]) csv += "," + CsvCell(v);
+  for (size_t i : indices) {
+    const RunOutcome& o = outcomes[i];
+    csv += o.error.empty() ? fmt::format("{},runs/{:03}", i, i) : fmt::format("{},", i);
+    for (const std::string& v : plan.combos[i]) csv += "," + CsvCell(v);
     for (const std::string& c : columns) {
       // "tag.<tag>.<path>" is summary.json's by_tag.<tag>.<path>.
       const std::string path = c.rfind("tag.", 0) == 0 ? "by_tag." + c.substr(4) : c;
-      csv += "," + CsvCell(Metric(summaries[i], path));
+      csv += "," + CsvCell(Metric(o.summary, path));
     }
-    csv += "," + CsvCell(errors[i]) + "\n";
+    csv += "," + CsvCell(o.error) + "\n";
   }
-  WriteFileAtomic(folder.path() + "/sweep.csv", csv);
+  return csv;
+}
+
+// The exit code of a sweep with these outcomes, as `dcqcn run` would have exited; says how many
+// failed.
+int SweepExitCode(const std::vector<size_t>& indices, const std::vector<RunOutcome>& outcomes) {
+  size_t failed = 0;
+  bool invariant_broken = false;
+  for (size_t i : indices) {
+    failed += !outcomes[i].error.empty();
+    invariant_broken = invariant_broken || outcomes[i].invariant_broken;
+  }
+  if (failed == 0) return 0;
+  fmt::print(stderr, "{} of {} runs failed (their error is in sweep.csv's error column)\n", failed,
+             indices.size());
+  return invariant_broken ? 3 : 1;
+}
+
+// "K/N" with 1 <= K <= N.
+std::pair<size_t, size_t> ParseShard(const std::string& text) {
+  size_t k = 0;
+  size_t n = 0;
+  char slash = 0;
+  char extra = 0;
+  const int got = std::sscanf(text.c_str(), "%zu%c%zu%c", &k, &slash, &n, &extra);
+  if (got != 3 || slash != '/' || k < 1 || n < 1 || k > n || n > kMaxSweepRuns ||
+      text.find_first_not_of("0123456789/") != std::string::npos) {
+    throw InputError(fmt::format("--shard {}: expected K/N with 1 <= K <= N <= {}, such as 2/8",
+                                 text, kMaxSweepRuns));
+  }
+  return {k, n};
+}
+
+constexpr const char* kShardFile = "shard.json";
+constexpr const char* kShardFormat = "dcqcn sweep shard 1";
+
+std::string RunDir(size_t i) { return fmt::format("runs/{:03}", i); }
+
+}  // namespace
+
+int RunSweepCommand(const SweepOptions& options) {
+  if (options.jobs < 1) throw InputError("sweep: --jobs must be at least 1");
+  const SweepPlan plan = PlanSweep(options.vary, options.sets);
+  const size_t runs = plan.combos.size();
+  const bool sharded = !options.shard.empty();
+  const auto [shard, shards] =
+      sharded ? ParseShard(options.shard) : std::pair<size_t, size_t>{1, 1};
+  // Round robin, so that each shard gets runs from every part of the grid.
+  std::vector<size_t> mine;
+  for (size_t i = shard - 1; i < runs; i += shards) mine.push_back(i);
+  if (mine.empty()) {
+    throw InputError(fmt::format("--shard {}: the sweep has {} runs, so shard {} would run none",
+                                 options.shard, runs, shard));
+  }
+
+  // Each run's scenario is loaded when it runs, so a large sweep neither holds every scenario in
+  // memory nor waits to load them all. Run 0 is loaded now, by every shard: it names the sweep
+  // and catches an error common to every run before anything starts, as in the whole sweep.
+  auto load = [&](size_t i) {
+    Scenario s = options.scenario.empty() ? DefaultScenario(plan.run_sets[i])
+                                          : LoadScenarioFile(options.scenario, plan.run_sets[i]);
+    s.name += "_" + plan.suffixes[i];
+    return s;
+  };
+  std::optional<Scenario> first = load(0);  // run 0 uses it rather than loading it again
+  const std::string base_name = first->name;
+  std::string out_dir = options.out_dir;
+  if (out_dir.empty()) {
+    out_dir = "results/" + base_name.substr(0, base_name.find('_')) + "-sweep";
+    if (sharded) out_dir += fmt::format("-shard{}of{}", shard, shards);
+  }
+
+  StagedFolder folder(out_dir, options.force);
+  std::vector<RunOutcome> outcomes(runs);
+  std::vector<std::string> names(runs);
+  std::exception_ptr interrupted;
+  std::atomic<size_t> next{0};
+  std::mutex mutex;
+  auto worker = [&] {
+    for (size_t k = next++; k < mine.size(); k = next++) {
+      const size_t i = mine[k];
+      RunOptions run;
+      run.stop = options.stop;
+      RunOutcome& outcome = outcomes[i];
+      try {
+        // Staged like any run's folder: runs/NNN exists only once that run is complete.
+        StagedFolder run_folder(folder.path() + "/" + RunDir(i), false);
+        run.out_dir = run_folder.path();
+        const Scenario s = i == 0 ? std::move(*first) : load(i);
+        names[i] = s.name;
+        outcome.summary = RunScenario(s, run);
+        run_folder.Commit();
+      } catch (const Interrupted&) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!interrupted) interrupted = std::current_exception();
+        next = mine.size();  // start no other run
+        return;
+      } catch (const std::exception& e) {
+        // A failed run is a row with its error; the others go on.
+        outcome.error = e.what();
+        outcome.invariant_broken = dynamic_cast<const InvariantError*>(&e) != nullptr;
+      }
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!options.quiet || !outcome.error.empty()) {
+        fmt::print(stderr, "  [{}/{}] {}{}\n", k + 1, mine.size(),
+                   names[i].empty() ? plan.suffixes[i] : names[i],
+                   outcome.error.empty() ? "" : ": error: " + outcome.error);
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  int jobs = std::min<int>(options.jobs, static_cast<int>(mine.size()));
+  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  if (interrupted) std::rethrow_exception(interrupted);  // nothing written, old results kept
+
+  WriteFileAtomic(folder.path() + "/sweep.csv", SweepCsv(plan, mine, outcomes));
+  if (sharded) {
+    // What `sweep merge` needs besides the runs' folders: which sweep this is a shard of, and
+    // the errors of the runs that failed (they have no folder).
+    nlohmann::json failed = nlohmann::json::object();
+    for (size_t i : mine) {
+      if (outcomes[i].error.empty()) continue;
+      failed[std::to_string(i)] = {{"error", outcomes[i].error},
+                                   {"invariant_broken", outcomes[i].invariant_broken}};
+    }
+    const nlohmann::json meta = {{"format", kShardFormat},
+                                 {"shard", shard},
+                                 {"shards", shards},
+                                 {"runs", runs},
+                                 {"scenario", options.scenario},
+                                 {"vary", options.vary},
+                                 {"sets", options.sets},
+                                 {"failed", failed}};
+    WriteFileAtomic(folder.path() + "/" + kShardFile, meta.dump(2) + "\n");
+  }
   folder.Commit();
-  if (failed > 0) {
-    fmt::print(stderr, "{} of {} runs failed (their error is in sweep.csv's error column)\n",
-               failed, runs);
-    return invariant_broken ? 3 : 1;  // as `dcqcn run` would have exited
+  const int code = SweepExitCode(mine, outcomes);
+  if (code == 0 && !options.quiet) {
+    fmt::print("{} runs{}; table in {}/sweep.csv\n", mine.size(),
+               sharded ? fmt::format(" (shard {} of {}, of {} in all)", shard, shards, runs) : "",
+               out_dir);
   }
-  if (!options.quiet) fmt::print("{} runs; table in {}/sweep.csv\n", runs, out_dir);
-  return 0;
+  return code;
+}
+
+int RunSweepMergeCommand(const SweepMergeOptions& options) {
+  if (options.shard_dirs.empty()) throw InputError("sweep merge: give the shards' folders");
+  // Each shard's description, checked against the first.
+  std::map<size_t, std::string> dir_of;        // shard number -> folder
+  std::map<size_t, nlohmann::json> failed_of;  // shard number -> its failed runs
+  nlohmann::json first;
+  for (const std::string& dir : options.shard_dirs) {
+    const std::string path = dir + "/" + kShardFile;
+    nlohmann::json meta;
+    try {
+      meta = nlohmann::json::parse(ReadInputFile(path, "a sweep shard's description", 1 << 30));
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(fmt::format("{}: not a sweep shard's description ({})", path, e.what()));
+    }
+    if (!meta.is_object() || meta.value("format", "") != kShardFormat) {
+      throw InputError(fmt::format(
+          "{}: not a sweep shard's description (written by `dcqcn sweep --shard`)", path));
+    }
+    if (first.is_null()) first = meta;
+    for (const char* key : {"shards", "runs", "scenario", "vary", "sets"}) {
+      if (meta[key] != first[key]) {
+        throw InputError(fmt::format("{}: a shard of another sweep: its {} is {}, but {} has {}",
+                                     path, key, meta[key].dump(), options.shard_dirs.front(),
+                                     first[key].dump()));
+      }
+    }
+    const nlohmann::json& shard = meta["shard"];
+    const nlohmann::json& failed = meta["failed"];
+    if (!shard.is_number_unsigned() || shard.get<size_t>() < 1 ||
+        !meta["shards"].is_number_unsigned() ||
+        shard.get<size_t>() > meta["shards"].get<size_t>() || !meta["runs"].is_number_unsigned() ||
+        !failed.is_object() || !meta["vary"].is_array() || !meta["sets"].is_array()) {
+      throw InputError(fmt::format("{}: a damaged sweep shard's description", path));
+    }
+    const size_t k = shard.get<size_t>();
+    if (!dir_of.emplace(k, dir).second) {
+      throw InputError(fmt::format("{}: shard {} is also {}", dir, k, dir_of[k]));
+    }
+    failed_of[k] = failed;
+  }
+  const size_t shards = first["shards"].get<size_t>();
+  std::string missing;
+  for (size_t k = 1; k <= shards; ++k) {
+    if (!dir_of.count(k)) missing += fmt::format("{}{}/{}", missing.empty() ? "" : ", ", k, shards);
+  }
+  if (!missing.empty()) throw InputError("sweep merge: shards missing: " + missing);
+
+  SweepPlan plan;
+  try {
+    plan = PlanSweep(first["vary"].get<std::vector<std::string>>(),
+                     first["sets"].get<std::vector<std::string>>());
+  } catch (const nlohmann::json::exception&) {
+    throw InputError(fmt::format("{}/{}: a damaged sweep shard's description",
+                                 options.shard_dirs.front(), kShardFile));
+  }
+  const size_t runs = plan.combos.size();
+  if (runs != first["runs"].get<size_t>()) {
+    throw InputError(fmt::format("sweep merge: the shards say {} runs, their --vary makes {}",
+                                 first["runs"].get<size_t>(), runs));
+  }
+  StagedFolder folder(options.out_dir, options.force);
+  std::vector<RunOutcome> outcomes(runs);
+  std::vector<size_t> all(runs);
+  for (size_t i = 0; i < runs; ++i) {
+    all[i] = i;
+    const size_t k = i % shards + 1;
+    const std::string& dir = dir_of[k];
+    const nlohmann::json& failed = failed_of[k];
+    if (failed.contains(std::to_string(i))) {
+      const nlohmann::json& f = failed[std::to_string(i)];
+      outcomes[i].error = f.value("error", "");
+      outcomes[i].invariant_broken = f.value("invariant_broken", false);
+      continue;
+    }
+    const std::string run = dir + "/" + RunDir(i);
+    const std::string summary = run + "/summary.json";
+    try {
+      outcomes[i].summary =
+          nlohmann::json::parse(ReadInputFile(summary, "a run's summary", 1 << 30));
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(fmt::format("{}: not a run's summary ({})", summary, e.what()));
+    }
+    std::filesystem::create_directories(folder.path() + "/runs");
+    std::filesystem::copy(run, folder.path() + "/" + RunDir(i),
+                          std::filesystem::copy_options::recursive);
+  }
+  WriteFileAtomic(folder.path() + "/sweep.csv", SweepCsv(plan, all, outcomes));
+  folder.Commit();
+  const int code = SweepExitCode(all, outcomes);
+  if (code == 0 && !options.quiet) {
+    fmt::print("{} runs from {} shards; table in {}/sweep.csv\n", runs, shards, options.out_dir);
+  }
+  return code;
 }
 
 }  // namespace dcqcn

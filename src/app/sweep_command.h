@@ -17,10 +17,25 @@ struct SweepOptions {
   bool quiet = false;
   bool force = false;                       // replace an --out folder that is not a result
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler: stop, write nothing
+  // "K/N": run only shard K of N, the runs whose index i has i % N == K - 1 (empty: all). The
+  // folder then holds those runs, their rows of sweep.csv and shard.json, which `sweep merge`
+  // joins into the folder an unsharded sweep writes.
+  std::string shard;
 };
 
 // Returns the process exit code; throws InputError for bad input.
 int RunSweepCommand(const SweepOptions& options);
+
+struct SweepMergeOptions {
+  std::string out_dir;
+  std::vector<std::string> shard_dirs;  // the folders of `sweep --shard K/N`, all N of them
+  bool quiet = false;
+  bool force = false;
+};
+
+// `dcqcn sweep merge OUT DIR...`: the shards of one sweep as one sweep folder, with the same
+// sweep.csv and runs/ as the sweep run whole. Returns the exit code the whole sweep would have.
+int RunSweepMergeCommand(const SweepMergeOptions& options);
 
 // The headline columns of sweep.csv, in order: paths into summary.json.
 std::vector<std::string> SweepColumns();

@@ -2,11 +2,15 @@
 // columns so that a victim's throughput needs no flows.csv.
 #include "app/sweep_command.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli_util.h"
 #include "test_util.h"
@@ -115,6 +119,146 @@ TEST_F(SweepCommand, AFailedRunIsARowWithItsError) {
   }
   std::sort(entries.begin(), entries.end());
   EXPECT_EQ(entries, (std::vector<std::string>{"000", "002"}));
+}
+
+// Every file under `dir`, by its path relative to it, with its content.
+std::map<std::string, std::string> FilesUnder(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file()) {
+      files[fs::relative(e.path(), dir).string()] = testing::ReadFile(e.path().string());
+    }
+  }
+  return files;
+}
+
+// A summary without the fields that measure the machine rather than the run.
+std::string WithoutWallFields(const std::string& summary_json) {
+  nlohmann::json j = nlohmann::json::parse(summary_json);
+  for (const char* key : {"wall_time_s", "events_per_s", "packet_hops_per_s", "peak_rss_mb"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+    j.erase(key);
+  }
+  return j.dump();
+}
+
+// sweep.csv without its wall_time_s column.
+std::string WithoutWallColumn(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string line;
+  std::string out;
+  size_t wall = std::string::npos;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
+    if (wall == std::string::npos) {
+      wall = std::find(cells.begin(), cells.end(), "wall_time_s") - cells.begin();
+      EXPECT_LT(wall, cells.size());
+    }
+    if (wall < cells.size()) cells.erase(cells.begin() + static_cast<std::ptrdiff_t>(wall));
+    for (const std::string& c : cells) out += c + ",";
+    out += "\n";
+  }
+  return out;
+}
+
+// Shards run on their own (any machine, any order) and merged give the sweep run whole: every
+// file byte for byte apart from wall-time fields. One run fails, in shard 2: its row and error
+// survive the merge, and both the shard and the merge exit 1 as the whole sweep does.
+TEST_F(SweepCommand, ShardsMergeIntoTheWholeSweep) {
+  SweepOptions options;
+  options.scenario = Write("s.toml", kVictim).string();
+  options.vary = {"switch.buffer=12MB,1KB,6MB", "workload.senders=2,3"};
+  options.sets = {"duration=1ms"};
+  options.quiet = true;
+  options.out_dir = (dir_ / "whole").string();
+  EXPECT_EQ(RunSweepCommand(options), 1);
+  std::vector<std::string> shard_dirs;
+  for (int k : {3, 1, 2}) {
+    options.shard = fmt::format("{}/3", k);
+    options.out_dir = (dir_ / fmt::format("shard{}", k)).string();
+    EXPECT_EQ(RunSweepCommand(options), k == 3 || k == 1 ? 1 : 0) << k;  // runs 2 and 3 fail
+    shard_dirs.push_back(options.out_dir);
+  }
+  // Shard 1 of 3 holds runs 0 and 3: only its rows.
+  EXPECT_EQ(testing::CsvColumn((dir_ / "shard1/sweep.csv").string(), "run"),
+            (std::vector<std::string>{"0", "3"}));
+  SweepMergeOptions merge;
+  merge.out_dir = (dir_ / "merged").string();
+  merge.shard_dirs = shard_dirs;
+  merge.quiet = true;
+  EXPECT_EQ(RunSweepMergeCommand(merge), 1);
+
+  const auto whole = FilesUnder(dir_ / "whole");
+  const auto merged = FilesUnder(dir_ / "merged");
+  ASSERT_EQ(whole.size(), merged.size());
+  for (const auto& [path, content] : whole) {
+    ASSERT_TRUE(merged.count(path)) << path;
+    if (path == "sweep.csv") {
+      EXPECT_EQ(WithoutWallColumn(merged.at(path)), WithoutWallColumn(content));
+    } else if (fs::path(path).filename() == "summary.json") {
+      EXPECT_EQ(WithoutWallFields(merged.at(path)), WithoutWallFields(content)) << path;
+    } else {
+      EXPECT_EQ(merged.at(path), content) << path;
+    }
+  }
+  const auto error = testing::CsvColumn((dir_ / "merged/sweep.csv").string(), "error");
+  ASSERT_EQ(error.size(), 6u);
+  EXPECT_NE(error[2].find("switch.buffer"), std::string::npos) << error[2];
+}
+
+TEST_F(SweepCommand, ShardAndMergeErrorsAreInputErrors) {
+  SweepOptions options;
+  options.scenario = Write("s.toml", kVictim).string();
+  options.vary = {"workload.senders=2,3"};
+  options.sets = {"duration=1ms"};
+  options.quiet = true;
+  options.out_dir = (dir_ / "x").string();
+  for (const char* bad : {"0/2", "3/2", "2", "1/2/3", "a/b", "1/0"}) {
+    options.shard = bad;
+    EXPECT_NE(testing::InputErrorOf([&] {
+                RunSweepCommand(options);
+              }).find(fmt::format("--shard {}: expected K/N", bad)),
+              std::string::npos)
+        << bad;
+  }
+  options.shard = "3/3";  // two runs: shard 3 has none
+  EXPECT_NE(testing::InputErrorOf([&] { RunSweepCommand(options); }).find("would run none"),
+            std::string::npos);
+  options.shard = "1/2";
+  options.out_dir = (dir_ / "a1").string();
+  ASSERT_EQ(RunSweepCommand(options), 0);
+  options.shard = "2/2";
+  options.sets = {"duration=2ms"};  // another sweep
+  options.out_dir = (dir_ / "b2").string();
+  ASSERT_EQ(RunSweepCommand(options), 0);
+
+  SweepMergeOptions merge;
+  merge.out_dir = (dir_ / "m").string();
+  merge.quiet = true;
+  merge.shard_dirs = {(dir_ / "a1").string()};
+  EXPECT_NE(testing::InputErrorOf([&] { RunSweepMergeCommand(merge); }).find("shards missing: 2/2"),
+            std::string::npos);
+  merge.shard_dirs = {(dir_ / "a1").string(), (dir_ / "b2").string()};
+  EXPECT_NE(testing::InputErrorOf([&] {
+              RunSweepMergeCommand(merge);
+            }).find("a shard of another sweep: its sets is"),
+            std::string::npos);
+  merge.shard_dirs = {(dir_ / "a1").string(), (dir_ / "a1").string()};
+  EXPECT_NE(testing::InputErrorOf([&] { RunSweepMergeCommand(merge); }).find("shard 1 is also"),
+            std::string::npos);
+  merge.shard_dirs = {(dir_ / "x").string()};
+  EXPECT_NE(testing::InputErrorOf([&] { RunSweepMergeCommand(merge); }).find("shard.json"),
+            std::string::npos);
+  EXPECT_FALSE(fs::exists(dir_ / "m"));
+
+  // From the command line: a missing shard is exit code 1 with the message, no OUT is usage.
+  const testing::Result r = testing::RunCli(
+      fmt::format("sweep merge {} {}", (dir_ / "m").string(), (dir_ / "a1").string()), "2>&1");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("shards missing: 2/2"), std::string::npos) << r.out;
+  EXPECT_EQ(testing::RunCli("sweep merge", "2>&1").code, 2);
 }
 
 }  // namespace
