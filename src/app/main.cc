@@ -125,6 +125,10 @@ int main(int argc, char** argv) {
   sweep->add_option("scenario", sweep_opts.scenario, "scenario TOML file (default: built-in)");
   sweep->add_option("--vary", sweep_opts.vary, "KEY=V1,V2,...: values to sweep (repeatable)");
   sweep->add_option("--set", sweep_opts.sets, "override a scenario key in every run");
+  sweep
+      ->add_option("--seeds", sweep_opts.seeds,
+                   "N: repeat every point with seed = 1..N; sweep_mean.csv: mean and 95% CI")
+      ->check(CLI::PositiveNumber);
   sweep->add_option("--out", sweep_opts.out_dir, "output folder (default results/<name>-sweep/)");
   sweep->add_option("--jobs", sweep_opts.jobs, "runs in parallel")->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", sweep_opts.quiet, "print nothing but errors");

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <cmath>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <map>
@@ -17,6 +19,7 @@
 #include "core/error.h"
 #include "core/input_file.h"
 #include "output/atomic_file.h"
+#include "output/mean_ci.h"
 #include "output/staged_folder.h"
 #include "scenario/scenario_loader.h"
 
@@ -126,10 +129,27 @@ struct SweepPlan {
   std::vector<std::string> suffixes;               // per run, "key=value,..." for its name
 };
 
-SweepPlan PlanSweep(const std::vector<std::string>& vary, const std::vector<std::string>& sets) {
-  if (vary.empty()) throw InputError("sweep: give at least one --vary KEY=V1,V2,...");
+// `seeds` > 0 adds the axis seed = 1..seeds, last (so a point's seeds are adjacent runs).
+SweepPlan PlanSweep(const std::vector<std::string>& vary, const std::vector<std::string>& sets,
+                    int seeds) {
+  if (vary.empty() && seeds == 0) {
+    throw InputError("sweep: give at least one --vary KEY=V1,V2,... or --seeds N");
+  }
   SweepPlan plan;
-  for (const std::string& v : vary) plan.axes.push_back(ParseVary(v));
+  for (const std::string& v : vary) {
+    plan.axes.push_back(ParseVary(v));
+    if (plan.axes.back().key == "seed" && seeds > 0) {
+      throw InputError("sweep: --seeds and --vary seed=... both give the seeds; use one");
+    }
+  }
+  if (seeds < 0 || static_cast<size_t>(seeds) > kMaxSweepRuns) {
+    throw InputError(fmt::format("--seeds {}: expected 1 to {}", seeds, kMaxSweepRuns));
+  }
+  if (seeds > 0) {
+    Axis axis{"seed", {}};
+    for (int k = 1; k <= seeds; ++k) axis.values.push_back(std::to_string(k));
+    plan.axes.push_back(std::move(axis));
+  }
   // Counted before any combination is built: a product of long lists must not exhaust memory.
   size_t run_count = 1;
   for (const Axis& axis : plan.axes) {
@@ -180,11 +200,10 @@ struct RunOutcome {
   bool invariant_broken = false;  // the error was a broken invariant (a bug: exit code 3)
 };
 
-// sweep.csv: the rows of the runs `indices`, in that order; a column per metric and per metric
-// of every tag any of those runs reported.
-std::string SweepCsv(const SweepPlan& plan, const std::vector<size_t>& indices,
-                     const std::vector<RunOutcome>& outcomes) {
-  // Every tag that any run reported, in name order, gets its own columns.
+// The metric columns of the runs `indices`: the headline ones, then the per-tag ones of every
+// tag any of those runs reported, in name order.
+std::vector<std::string> MetricColumns(const std::vector<size_t>& indices,
+                                       const std::vector<RunOutcome>& outcomes) {
   std::set<std::string> tags;
   for (size_t i : indices) {
     const nlohmann::json& summary = outcomes[i].summary;
@@ -195,6 +214,18 @@ std::string SweepCsv(const SweepPlan& plan, const std::vector<size_t>& indices,
   for (const std::string& tag : tags) {
     for (const std::string& c : SweepTagColumns()) columns.push_back("tag." + tag + "." + c);
   }
+  return columns;
+}
+
+// A metric column's value in a run's summary: "tag.<tag>.<path>" is by_tag.<tag>.<path>.
+std::string MetricOf(const nlohmann::json& summary, const std::string& column) {
+  return Metric(summary, column.rfind("tag.", 0) == 0 ? "by_tag." + column.substr(4) : column);
+}
+
+// sweep.csv: the rows of the runs `indices`, in that order, one column per metric.
+std::string SweepCsv(const SweepPlan& plan, const std::vector<size_t>& indices,
+                     const std::vector<RunOutcome>& outcomes) {
+  const std::vector<std::string> columns = MetricColumns(indices, outcomes);
   std::string csv = "run,dir";
   for (const Axis& axis : plan.axes) csv += "," + CsvCell(axis.key);
   for (const std::string& c : columns) csv += "," + CsvCell(c);
@@ -203,14 +234,71 @@ std::string SweepCsv(const SweepPlan& plan, const std::vector<size_t>& indices,
     const RunOutcome& o = outcomes[i];
     csv += o.error.empty() ? fmt::format("{},runs/{:03}", i, i) : fmt::format("{},", i);
     for (const std::string& v : plan.combos[i]) csv += "," + CsvCell(v);
-    for (const std::string& c : columns) {
-      // "tag.<tag>.<path>" is summary.json's by_tag.<tag>.<path>.
-      const std::string path = c.rfind("tag.", 0) == 0 ? "by_tag." + c.substr(4) : c;
-      csv += "," + CsvCell(Metric(o.summary, path));
-    }
+    for (const std::string& c : columns) csv += "," + CsvCell(MetricOf(o.summary, c));
     csv += "," + CsvCell(o.error) + "\n";
   }
   return csv;
+}
+
+// sweep_mean.csv, when `seed` is a varied key: one row per point (the other keys' values, in
+// sweep order) with the number of seeds that ran and failed, and for each metric the mean over
+// the seeds and the half-width of its 95% confidence interval (output/mean_ci.h; empty when
+// fewer than two seeds gave a value). "" when no seed is varied.
+std::string SweepMeanCsv(const SweepPlan& plan, const std::vector<size_t>& indices,
+                         const std::vector<RunOutcome>& outcomes) {
+  size_t seed_axis = plan.axes.size();
+  for (size_t a = 0; a < plan.axes.size(); ++a) {
+    if (plan.axes[a].key == "seed") seed_axis = a;
+  }
+  if (seed_axis == plan.axes.size()) return "";
+  // The points in the order their first run appears.
+  std::vector<std::vector<std::string>> points;
+  std::map<std::vector<std::string>, std::vector<size_t>> runs_of;
+  for (size_t i : indices) {
+    std::vector<std::string> point = plan.combos[i];
+    point.erase(point.begin() + static_cast<std::ptrdiff_t>(seed_axis));
+    if (!runs_of.count(point)) points.push_back(point);
+    runs_of[point].push_back(i);
+  }
+  const std::vector<std::string> columns = MetricColumns(indices, outcomes);
+  std::string csv;
+  for (size_t a = 0; a < plan.axes.size(); ++a) {
+    if (a != seed_axis) csv += CsvCell(plan.axes[a].key) + ",";
+  }
+  csv += "seeds,failed";
+  for (const std::string& c : columns)
+    csv += "," + CsvCell(c + ".mean") + "," + CsvCell(c + ".ci95");
+  csv += "\n";
+  auto number = [](double v) { return std::isfinite(v) ? fmt::format("{}", v) : std::string(); };
+  for (const auto& point : points) {
+    const std::vector<size_t>& runs = runs_of[point];
+    size_t failed = 0;
+    for (size_t i : runs) failed += !outcomes[i].error.empty();
+    for (const std::string& v : point) csv += CsvCell(v) + ",";
+    csv += fmt::format("{},{}", runs.size() - failed, failed);
+    for (const std::string& c : columns) {
+      std::vector<double> values;
+      for (size_t i : runs) {
+        const std::string v = MetricOf(outcomes[i].summary, c);
+        if (v.empty()) continue;
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        if (end != v.c_str() && *end == '\0') values.push_back(d);  // numbers only
+      }
+      const MeanCi m = MeanCi95(values);
+      csv += "," + number(m.mean) + "," + number(m.half_width);
+    }
+    csv += "\n";
+  }
+  return csv;
+}
+
+// sweep.csv, and sweep_mean.csv when seeds are varied, into `folder`.
+void WriteSweepTables(const std::string& folder, const SweepPlan& plan,
+                      const std::vector<size_t>& indices, const std::vector<RunOutcome>& outcomes) {
+  WriteFileAtomic(folder + "/sweep.csv", SweepCsv(plan, indices, outcomes));
+  const std::string mean = SweepMeanCsv(plan, indices, outcomes);
+  if (!mean.empty()) WriteFileAtomic(folder + "/sweep_mean.csv", mean);
 }
 
 // The exit code of a sweep with these outcomes, as `dcqcn run` would have exited; says how many
@@ -252,7 +340,7 @@ std::string RunDir(size_t i) { return fmt::format("runs/{:03}", i); }
 
 int RunSweepCommand(const SweepOptions& options) {
   if (options.jobs < 1) throw InputError("sweep: --jobs must be at least 1");
-  const SweepPlan plan = PlanSweep(options.vary, options.sets);
+  const SweepPlan plan = PlanSweep(options.vary, options.sets, options.seeds);
   const size_t runs = plan.combos.size();
   const bool sharded = !options.shard.empty();
   const auto [shard, shards] =
@@ -327,7 +415,7 @@ int RunSweepCommand(const SweepOptions& options) {
   for (std::thread& t : threads) t.join();
   if (interrupted) std::rethrow_exception(interrupted);  // nothing written, old results kept
 
-  WriteFileAtomic(folder.path() + "/sweep.csv", SweepCsv(plan, mine, outcomes));
+  WriteSweepTables(folder.path(), plan, mine, outcomes);
   if (sharded) {
     // What `sweep merge` needs besides the runs' folders: which sweep this is a shard of, and
     // the errors of the runs that failed (they have no folder).
@@ -344,6 +432,7 @@ int RunSweepCommand(const SweepOptions& options) {
                                  {"scenario", options.scenario},
                                  {"vary", options.vary},
                                  {"sets", options.sets},
+                                 {"seeds", options.seeds},
                                  {"failed", failed}};
     WriteFileAtomic(folder.path() + "/" + kShardFile, meta.dump(2) + "\n");
   }
@@ -376,7 +465,7 @@ int RunSweepMergeCommand(const SweepMergeOptions& options) {
           "{}: not a sweep shard's description (written by `dcqcn sweep --shard`)", path));
     }
     if (first.is_null()) first = meta;
-    for (const char* key : {"shards", "runs", "scenario", "vary", "sets"}) {
+    for (const char* key : {"shards", "runs", "scenario", "vary", "sets", "seeds"}) {
       if (meta[key] != first[key]) {
         throw InputError(fmt::format("{}: a shard of another sweep: its {} is {}, but {} has {}",
                                      path, key, meta[key].dump(), options.shard_dirs.front(),
@@ -388,7 +477,8 @@ int RunSweepMergeCommand(const SweepMergeOptions& options) {
     if (!shard.is_number_unsigned() || shard.get<size_t>() < 1 ||
         !meta["shards"].is_number_unsigned() ||
         shard.get<size_t>() > meta["shards"].get<size_t>() || !meta["runs"].is_number_unsigned() ||
-        !failed.is_object() || !meta["vary"].is_array() || !meta["sets"].is_array()) {
+        !failed.is_object() || !meta["vary"].is_array() || !meta["sets"].is_array() ||
+        !meta["seeds"].is_number_integer()) {
       throw InputError(fmt::format("{}: a damaged sweep shard's description", path));
     }
     const size_t k = shard.get<size_t>();
@@ -407,7 +497,7 @@ int RunSweepMergeCommand(const SweepMergeOptions& options) {
   SweepPlan plan;
   try {
     plan = PlanSweep(first["vary"].get<std::vector<std::string>>(),
-                     first["sets"].get<std::vector<std::string>>());
+                     first["sets"].get<std::vector<std::string>>(), first["seeds"].get<int>());
   } catch (const nlohmann::json::exception&) {
     throw InputError(fmt::format("{}/{}: a damaged sweep shard's description",
                                  options.shard_dirs.front(), kShardFile));
@@ -443,7 +533,7 @@ int RunSweepMergeCommand(const SweepMergeOptions& options) {
     std::filesystem::copy(run, folder.path() + "/" + RunDir(i),
                           std::filesystem::copy_options::recursive);
   }
-  WriteFileAtomic(folder.path() + "/sweep.csv", SweepCsv(plan, all, outcomes));
+  WriteSweepTables(folder.path(), plan, all, outcomes);
   folder.Commit();
   const int code = SweepExitCode(all, outcomes);
   if (code == 0 && !options.quiet) {

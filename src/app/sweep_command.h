@@ -12,8 +12,11 @@ struct SweepOptions {
   std::string scenario;           // file; empty = the built-in default scenario
   std::vector<std::string> vary;  // "dotted.key=v1,v2,..." (values are TOML text)
   std::vector<std::string> sets;  // fixed overrides applied to every run
-  std::string out_dir;            // default results/<scenario name>-sweep/
-  int jobs = 1;                   // runs in parallel
+  // > 0: repeat every point with seed = 1..seeds (the last axis); sweep_mean.csv then gives each
+  // metric's mean over the seeds and its 95% confidence interval, as it does for --vary seed=...
+  int seeds = 0;
+  std::string out_dir;  // default results/<scenario name>-sweep/
+  int jobs = 1;         // runs in parallel
   bool quiet = false;
   bool force = false;                       // replace an --out folder that is not a result
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler: stop, write nothing

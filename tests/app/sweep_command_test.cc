@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "cli_util.h"
+#include "output/mean_ci.h"
 #include "test_util.h"
 
 namespace dcqcn {
@@ -259,6 +260,61 @@ TEST_F(SweepCommand, ShardAndMergeErrorsAreInputErrors) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("shards missing: 2/2"), std::string::npos) << r.out;
   EXPECT_EQ(testing::RunCli("sweep merge", "2>&1").code, 2);
+}
+
+// --seeds N repeats every point with seed = 1..N; sweep.csv keeps a row per run and
+// sweep_mean.csv gives each point's mean over the seeds and its 95% confidence interval. A
+// merge of shards writes it too.
+TEST_F(SweepCommand, SeedsGiveMeansWithConfidenceIntervals) {
+  SweepOptions options;
+  options.scenario = Write("s.toml", kVictim).string();
+  options.vary = {"workload.senders=2,3"};
+  options.seeds = 3;
+  options.sets = {"duration=1ms", "workload.start=\"0us\""};
+  options.out_dir = (dir_ / "whole").string();
+  options.quiet = true;
+  ASSERT_EQ(RunSweepCommand(options), 0);
+  const std::string csv = (dir_ / "whole/sweep.csv").string();
+  EXPECT_EQ(testing::CsvColumn(csv, "seed"),
+            (std::vector<std::string>{"1", "2", "3", "1", "2", "3"}));
+  const std::string mean = (dir_ / "whole/sweep_mean.csv").string();
+  EXPECT_EQ(testing::CsvColumn(mean, "workload.senders"), (std::vector<std::string>{"2", "3"}));
+  EXPECT_EQ(testing::CsvColumn(mean, "seeds"), (std::vector<std::string>{"3", "3"}));
+  // The mean and interval of a metric, recomputed from sweep.csv's rows of the first point.
+  const auto victim = testing::CsvColumn(csv, "tag.victim.flow_throughput_gbps.mean");
+  std::vector<double> v;
+  for (int i = 0; i < 3; ++i) v.push_back(std::stod(victim[i]));
+  const MeanCi expected = MeanCi95(v);
+  EXPECT_DOUBLE_EQ(
+      std::stod(testing::CsvColumn(mean, "tag.victim.flow_throughput_gbps.mean.mean")[0]),
+      expected.mean);
+  const std::string ci = testing::CsvColumn(mean, "tag.victim.flow_throughput_gbps.mean.ci95")[0];
+  if (expected.half_width > 0) {
+    EXPECT_DOUBLE_EQ(std::stod(ci), expected.half_width);
+  } else {
+    EXPECT_EQ(std::stod(ci), 0);  // every seed gave the same value
+  }
+  // Seeds twice is an error.
+  options.vary.push_back("seed=1,2");
+  EXPECT_NE(
+      testing::InputErrorOf([&] { RunSweepCommand(options); }).find("--seeds and --vary seed"),
+      std::string::npos);
+  options.vary.pop_back();
+  // Shards of a seeded sweep merge into the same tables.
+  std::vector<std::string> shard_dirs;
+  for (int k : {1, 2}) {
+    options.shard = fmt::format("{}/2", k);
+    options.out_dir = (dir_ / fmt::format("shard{}", k)).string();
+    ASSERT_EQ(RunSweepCommand(options), 0);
+    shard_dirs.push_back(options.out_dir);
+  }
+  SweepMergeOptions merge;
+  merge.out_dir = (dir_ / "merged").string();
+  merge.shard_dirs = shard_dirs;
+  merge.quiet = true;
+  ASSERT_EQ(RunSweepMergeCommand(merge), 0);
+  EXPECT_EQ(testing::CsvColumn((dir_ / "merged/sweep_mean.csv").string(), "jain_fairness.mean"),
+            testing::CsvColumn(mean, "jain_fairness.mean"));
 }
 
 }  // namespace
