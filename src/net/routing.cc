@@ -2,6 +2,8 @@
 #include "net/routing.h"
 
 #include <algorithm>
+#include <string>
+#include <unordered_map>
 
 namespace dcqcn {
 
@@ -45,7 +47,21 @@ RouteTable::RouteTable(int hosts, const std::vector<std::vector<std::pair<int, i
   std::vector<int> reached(switches);  // position in the search order
   std::vector<int> frontier;
   std::vector<uint16_t> hops;
-  begin_.reserve(static_cast<size_t>(switches) * num_groups_ + 1);
+  // Each distinct list once, found by its bytes; list 0 is the empty one.
+  std::unordered_map<std::string, uint32_t> list_index;
+  list_begin_.assign(1, 0);
+  auto list_of = [&](const std::vector<uint16_t>& list) {
+    std::string key(reinterpret_cast<const char*>(list.data()), list.size() * sizeof(uint16_t));
+    auto [it, added] =
+        list_index.emplace(std::move(key), static_cast<uint32_t>(list_begin_.size() - 1));
+    if (added) {
+      ports_.insert(ports_.end(), list.begin(), list.end());
+      list_begin_.push_back(static_cast<uint32_t>(ports_.size()));
+    }
+    return it->second;
+  };
+  list_of({});
+  list_of_slot_.reserve(static_cast<size_t>(switches) * num_groups_);
   for (int g = 0; g < num_groups_; ++g) {
     std::fill(dist.begin(), dist.end(), -1);
     dist[group_switch[g]] = 0;
@@ -61,10 +77,12 @@ RouteTable::RouteTable(int hosts, const std::vector<std::vector<std::pair<int, i
       }
     }
     for (int s = 0; s < switches; ++s) {
-      begin_.push_back(static_cast<uint32_t>(ports_.size()));
-      if (dist[s] <= 0) continue;
-      const auto& ports = adjacency[hosts + s];
       hops.clear();
+      if (dist[s] <= 0) {
+        list_of_slot_.push_back(0);
+        continue;
+      }
+      const auto& ports = adjacency[hosts + s];
       for (size_t p = 0; p < ports.size(); ++p) {
         int v = ports[p].first;
         if (v >= hosts && dist[v - hosts] == dist[s] - 1) hops.push_back(static_cast<uint16_t>(p));
@@ -74,17 +92,16 @@ RouteTable::RouteTable(int hosts, const std::vector<std::vector<std::pair<int, i
           return reached[ports[a].first - hosts] < reached[ports[b].first - hosts];
         });
       }
-      ports_.insert(ports_.end(), hops.begin(), hops.end());
+      list_of_slot_.push_back(list_of(hops));
     }
   }
-  begin_.push_back(static_cast<uint32_t>(ports_.size()));
   num_switches_ = switches;
 }
 
 size_t RouteTable::bytes() const {
   return host_switch_.size() * sizeof(int32_t) + host_port_.size() * sizeof(uint16_t) +
-         group_of_switch_.size() * sizeof(int32_t) + begin_.size() * sizeof(uint32_t) +
-         ports_.size() * sizeof(uint16_t);
+         group_of_switch_.size() * sizeof(int32_t) + list_of_slot_.size() * sizeof(uint32_t) +
+         list_begin_.size() * sizeof(uint32_t) + ports_.size() * sizeof(uint16_t);
 }
 
 }  // namespace dcqcn

@@ -1,6 +1,9 @@
 // Shortest-path routes with every equal-cost next hop (for ECMP), stored compactly: hosts have
 // one link, so all hosts behind the same switch share their routes everywhere else, and the
 // table is kept per (switch, destination switch) rather than per (switch, destination host).
+// Each distinct list of next-hop ports is stored once (a fat tree's switches mostly repeat
+// "all up ports"): a slot holds only the list's index, 4 bytes, which keeps a k = 64 fat tree's
+// 10.5 M slots at 42 MB instead of the lists themselves (about 1 GB).
 #pragma once
 
 #include <cstddef>
@@ -25,9 +28,12 @@ class RouteTable {
     int tor = host_switch_[dst];
     if (tor == sw) return {&host_port_[dst], 1};
     if (tor < 0) return {nullptr, 0};
-    size_t slot = static_cast<size_t>(group_of_switch_[tor]) * num_switches_ + sw;
-    return {ports_.data() + begin_[slot], begin_[slot + 1] - begin_[slot]};
+    const size_t slot = static_cast<size_t>(group_of_switch_[tor]) * num_switches_ + sw;
+    const uint32_t list = list_of_slot_[slot];
+    return {ports_.data() + list_begin_[list], list_begin_[list + 1] - list_begin_[list]};
   }
+  // Distinct next-hop lists stored (for memory reports and tests).
+  size_t distinct_lists() const { return list_begin_.size() - 1; }
   // Bytes the table occupies (for memory reports).
   size_t bytes() const;
 
@@ -37,8 +43,9 @@ class RouteTable {
   std::vector<int32_t> host_switch_;      // per host: the switch it hangs off (-1: none)
   std::vector<uint16_t> host_port_;       // per host: its port at that switch
   std::vector<int32_t> group_of_switch_;  // per switch: index among switches with hosts, or -1
-  std::vector<uint32_t> begin_;           // per (group, switch): start in ports_; one extra
-  std::vector<uint16_t> ports_;
+  std::vector<uint32_t> list_of_slot_;    // per (group, switch): its next-hop list
+  std::vector<uint32_t> list_begin_;      // per list: start in ports_; one extra at the end
+  std::vector<uint16_t> ports_;           // the lists, each once
 };
 
 }  // namespace dcqcn

@@ -5,6 +5,9 @@
 
 #include <set>
 
+#include "scenario/scenario.h"
+#include "topology/builders.h"
+
 namespace dcqcn {
 namespace {
 
@@ -19,6 +22,47 @@ std::vector<std::vector<std::pair<int, int>>> Cables(int nodes,
     adj[b].push_back({a, pa});
   }
   return adj;
+}
+
+// A k = 8 fat tree's routes, checked against a breadth-first search per destination, while its
+// next-hop lists are stored once each: every edge and aggregation switch reaches remote hosts by
+// the same "all up ports" list, so the distinct lists are far fewer than the slots.
+TEST(RouteTableTest, FatTreeListsAreStoredOnceAndRouteAlongShortestPaths) {
+  TopologyConfig topo;
+  topo.type = "fat_tree";
+  topo.k = 8;
+  BuildTopology(topo, "<test>");
+  const int nodes = topo.num_nodes();
+  std::vector<std::pair<int, int>> cables;
+  for (const LinkSpec& l : topo.links) cables.emplace_back(l.a, l.b);
+  const auto adj = Cables(nodes, cables);
+  RouteTable routes(topo.hosts, adj);
+  // 32 edge switches with hosts x 80 switches = 2560 slots.
+  EXPECT_LT(routes.distinct_lists(), 200u);
+  for (int dst = 0; dst < topo.hosts; dst += 7) {
+    // Hop distance of every node to dst.
+    std::vector<int> dist(nodes, -1);
+    std::vector<int> queue = {dst};
+    dist[dst] = 0;
+    for (size_t i = 0; i < queue.size(); ++i) {
+      for (auto [v, _] : adj[queue[i]]) {
+        if (dist[v] < 0 && (v >= topo.hosts || v == dst)) {
+          dist[v] = dist[queue[i]] + 1;
+          queue.push_back(v);
+        }
+      }
+    }
+    for (int sw = 0; sw < topo.switches; ++sw) {
+      const int node = topo.hosts + sw;
+      std::set<int> expected;
+      for (size_t p = 0; p < adj[node].size(); ++p) {
+        const int v = adj[node][p].first;
+        if (dist[v] == dist[node] - 1) expected.insert(static_cast<int>(p));
+      }
+      auto [ports, n] = routes.Ports(sw, dst);
+      EXPECT_EQ(std::set<int>(ports, ports + n), expected) << "switch " << sw << " to h" << dst;
+    }
+  }
 }
 
 TEST(RouteTableTest, LeafSpineHasEveryUplinkAsAnEqualCostPath) {
