@@ -364,6 +364,7 @@ int RunSweepCommand(const SweepOptions& options) {
   };
   std::optional<Scenario> first = load(0);  // run 0 uses it rather than loading it again
   const std::string base_name = first->name;
+  if (mine[0] != 0) first.reset();  // another shard runs it
   std::string out_dir = options.out_dir;
   if (out_dir.empty()) {
     out_dir = "results/" + base_name.substr(0, base_name.find('_')) + "-sweep";

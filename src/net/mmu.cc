@@ -3,14 +3,22 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace dcqcn {
 
 Mmu::Mmu(const SwitchConfig& config, std::vector<Bytes> headroom, int lossless_classes,
-         Bytes mtu_frame, std::vector<double> alpha)
+         Bytes mtu_frame, std::vector<double> alpha, const std::vector<int>& classes)
     : config_(config), headroom_(std::move(headroom)), alpha_(std::move(alpha)) {
   int ports = static_cast<int>(headroom_.size());
   if (alpha_.empty()) alpha_.assign(ports, config_.pfc.alpha);
-  ingress_.resize(static_cast<size_t>(ports) * kNumPriorities);
+  slot_of_prio_.fill(-1);
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    if (classes.empty() || std::find(classes.begin(), classes.end(), prio) != classes.end()) {
+      slot_of_prio_[prio] = static_cast<int8_t>(slots_++);
+    }
+  }
+  ingress_.resize(static_cast<size_t>(ports) * slots_);
   // Saturating: a headroom or reserve beyond the buffer must fail below, not wrap.
   Bytes carved = 0;
   for (Bytes h : headroom_) {

@@ -3,6 +3,10 @@
 // the ECN/RED marking decision on an egress queue's length (which the port itself counts).
 #pragma once
 
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdint>
 #include <vector>
 
 #include "core/error.h"
@@ -16,9 +20,10 @@ class Mmu {
  public:
   // `headroom` holds the headroom of each ingress port (bytes per lossless priority);
   // `lossless_classes` is how many priorities reserve headroom and reserve on every port;
-  // `alpha` the dynamic-threshold factor of each port (empty: config.pfc.alpha on every port).
+  // `alpha` the dynamic-threshold factor of each port (empty: config.pfc.alpha on every port);
+  // `classes` the priorities data may arrive in (empty: all), the only ones counted per port.
   Mmu(const SwitchConfig& config, std::vector<Bytes> headroom, int lossless_classes,
-      Bytes mtu_frame, std::vector<double> alpha = {});
+      Bytes mtu_frame, std::vector<double> alpha = {}, const std::vector<int>& classes = {});
 
   // Charges a data packet arriving on (port, prio). Returns false if it must be dropped
   // (headroom overflow with PFC, buffer full without).
@@ -62,8 +67,21 @@ class Mmu {
     Bytes headroom = 0;
     bool paused = false;
   };
-  Ingress& At(int port, int prio) { return ingress_[port * kNumPriorities + prio]; }
-  const Ingress& At(int port, int prio) const { return ingress_[port * kNumPriorities + prio]; }
+  // A large fabric has hundreds of thousands of ports and uses one or two of their 8
+  // priorities: only the priorities data arrives in are counted, at slot_of_prio_.
+  Ingress& At(int port, int prio) {
+    const int slot = slot_of_prio_[prio];
+    if (slot < 0) {
+      throw InvariantError(
+          fmt::format("switch MMU: data in priority {}, which it does not count", prio));
+    }
+    return ingress_[static_cast<size_t>(port) * slots_ + slot];
+  }
+  const Ingress& At(int port, int prio) const {
+    static const Ingress kNone;
+    const int slot = slot_of_prio_[prio];
+    return slot < 0 ? kNone : ingress_[static_cast<size_t>(port) * slots_ + slot];
+  }
 
   SwitchConfig config_;
   std::vector<Bytes> headroom_;
@@ -71,7 +89,9 @@ class Mmu {
   Bytes shared_pool_ = 0;  // buffer minus all reserves and headrooms
   Bytes xon_offset_ = 0;
   Bytes shared_used_ = 0;
-  std::vector<Ingress> ingress_;
+  std::array<int8_t, kNumPriorities> slot_of_prio_{};  // -1: not counted
+  int slots_ = 0;                                      // counted priorities
+  std::vector<Ingress> ingress_;                       // per (port, counted priority)
 };
 
 }  // namespace dcqcn

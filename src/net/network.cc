@@ -106,6 +106,7 @@ Network::Network(const NetworkConfig& s)
   std::set<int> classes;
   for (const FlowSpec& f : s.flows) classes.insert(f.priority);
   int lossless = std::max<int>(1, static_cast<int>(classes.size()));
+  const std::vector<int> data_classes(classes.begin(), classes.end());
   Bytes mtu_frame = wire_.DataFrame(s.host.mtu);
   for (int sw = 0; sw < topo.switches; ++sw) {
     std::vector<Bytes> headroom;
@@ -114,7 +115,7 @@ Network::Network(const NetworkConfig& s)
       headroom.push_back(PortHeadroom(s.sw.pfc, link.rate(), link.delay(), mtu_frame));
     }
     try {
-      switches_[sw]->InitMmu(lossless, mtu_frame, std::move(headroom));
+      switches_[sw]->InitMmu(lossless, mtu_frame, std::move(headroom), data_classes);
     } catch (const InputError& e) {
       throw InputError(
           fmt::format("{}: switch {}: {}", s.source, topo.node_name(num_hosts + sw), e.what()));

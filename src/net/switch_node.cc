@@ -89,7 +89,8 @@ SwitchPort& SwitchNode::AddPort() {
   return *ports_.back();
 }
 
-void SwitchNode::InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Bytes> headroom) {
+void SwitchNode::InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Bytes> headroom,
+                         const std::vector<int>& classes) {
   // ECN thresholds and the PFC alpha of each port follow its link rate.
   std::vector<double> alpha;
   port_ecn_.clear();
@@ -98,7 +99,7 @@ void SwitchNode::InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Byte
     alpha.push_back(config_.pfc.AlphaForRate(port->rate()));
   }
   mmu_ = std::make_unique<Mmu>(config_, std::move(headroom), lossless_classes, mtu_frame,
-                               std::move(alpha));
+                               std::move(alpha), classes);
   refresh_gen_.assign(ports_.size() * kNumPriorities, 0);
 }
 

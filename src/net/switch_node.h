@@ -75,7 +75,9 @@ class SwitchNode : public Node, public EventHandler {
     routes_ = routes;
     index_ = index;
   }
-  void InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Bytes> headroom);
+  // `classes`: the priorities data arrives in (Mmu).
+  void InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Bytes> headroom,
+               const std::vector<int>& classes = {});
   // Hash as HPCC ns-3 does (switch.ecmp_hash = "hpcc"), seeded with `hpcc_node_id`.
   void SetHpccEcmp(const HpccEcmpKeys* keys, int hpcc_node_id) {
     hpcc_keys_ = keys;

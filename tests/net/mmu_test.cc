@@ -45,6 +45,23 @@ TEST(MmuTest, XoffAtStaticThresholdAndXonWithHysteresis) {
   EXPECT_FALSE(mmu.ShouldPause(0, 4));
 }
 
+// Only the priorities data arrives in are counted (a large fabric's ports use one or two of
+// their 8): the others read as empty, and data in one of them is a broken invariant.
+TEST(MmuTest, CountsOnlyTheGivenClasses) {
+  Mmu mmu(StaticConfig(10000), {5000, 5000}, 2, 1066, {}, {3, 5});
+  ASSERT_TRUE(mmu.Admit(1, 5, 1000));
+  ASSERT_TRUE(mmu.Admit(1, 3, 2000));
+  EXPECT_EQ(mmu.ingress_bytes(1, 5), 1000);
+  EXPECT_EQ(mmu.ingress_bytes(1, 3), 2000);
+  EXPECT_EQ(mmu.ingress_bytes(0, 3), 0);
+  EXPECT_EQ(mmu.ingress_bytes(1, 0), 0);  // the control class: never counted
+  EXPECT_FALSE(mmu.ShouldPause(1, 4));
+  EXPECT_THROW(mmu.Admit(1, 4, 1000), InvariantError);
+  mmu.Release(1, 5, 1000);
+  mmu.Release(1, 3, 2000);
+  EXPECT_TRUE(mmu.Empty());
+}
+
 TEST(MmuTest, HeadroomOverflowDropsAndCountersReturnToZero) {
   Mmu mmu(StaticConfig(3000), {2500}, 1, 1066);
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(mmu.Admit(0, 3, 1000));
