@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "app/run_command.h"
 #include "net/base_rtt.h"
@@ -56,20 +57,28 @@ Scenario TinyBdpFlow() {
   return s;
 }
 
-// The FCT of flow `id` of `s`, in ns.
-double FctOf(const Scenario& s, int id, const std::string& name) {
+// Runs `s` and returns the FCTs (ns) of its finished flows whose column `key` (of flows.csv)
+// is `value`.
+std::vector<double> FctsWhere(const Scenario& s, const std::string& key, int value,
+                              const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("dcqcn_transport_" + name);
   fs::remove_all(dir);
   RunScenario(s, {.out_dir = dir.string(), .after_run = nullptr});
   const std::string flows = (dir / "flows.csv").string();
-  const auto ids = testing::CsvColumn(flows, "flow_id");
+  const auto keys = testing::CsvColumn(flows, key);
   const auto fct = testing::CsvColumn(flows, "fct_ns");
-  double value = -1;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    if (ids[i] == std::to_string(id) && !fct[i].empty()) value = std::stod(fct[i]);
+  std::vector<double> fcts;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i] == std::to_string(value) && !fct[i].empty()) fcts.push_back(std::stod(fct[i]));
   }
   fs::remove_all(dir);
-  return value;
+  return fcts;
+}
+
+// The FCT of flow `id` of `s`, in ns (-1 if it did not finish).
+double FctOf(const Scenario& s, int id, const std::string& name) {
+  const std::vector<double> fcts = FctsWhere(s, "flow_id", id, name);
+  return fcts.empty() ? -1 : fcts[0];
 }
 
 TEST(WindowTest, TheBdpWindowLimitsBytesInFlightAndAcksReopenIt) {
@@ -87,23 +96,12 @@ TEST(WindowTest, TheBdpWindowLimitsBytesInFlightAndAcksReopenIt) {
   EXPECT_EQ(FctOf(s, 0, "scaled"), limited);
 }
 
-// The mean FCT of the flows from host `src`, in ns.
+// The mean FCT of the finished flows from host `src`, in ns (-1 if none).
 double MeanFctFrom(const Scenario& s, int src, const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("dcqcn_transport_" + name);
-  fs::remove_all(dir);
-  RunScenario(s, {.out_dir = dir.string(), .after_run = nullptr});
-  const std::string flows = (dir / "flows.csv").string();
-  const auto from = testing::CsvColumn(flows, "src");
-  const auto fct = testing::CsvColumn(flows, "fct_ns");
+  const std::vector<double> fcts = FctsWhere(s, "src", src, name);
   double sum = 0;
-  int n = 0;
-  for (size_t i = 0; i < from.size(); ++i) {
-    if (from[i] != std::to_string(src) || fct[i].empty()) continue;
-    sum += std::stod(fct[i]);
-    ++n;
-  }
-  fs::remove_all(dir);
-  return n > 0 ? sum / n : -1;
+  for (double f : fcts) sum += f;
+  return fcts.empty() ? -1 : sum / static_cast<double>(fcts.size());
 }
 
 TEST(PauseAcksTest, AnAckQueueThatObeysPfcDelaysTheAcksOfAPausedHost) {
