@@ -3,17 +3,16 @@
 // (CcNeeds::cnp_on_ack). A new rate applies from the next packet on, as in that simulator.
 #pragma once
 
-#include <vector>
-
 #include "cc/congestion_control.h"
 #include "cc/dctcp_rp.h"
+#include "cc/per_flow_senders.h"
 
 namespace dcqcn {
 
-class DctcpCc : public CongestionControl {
+class DctcpCc : public PerFlowSenders<DctcpRp> {
  public:
   DctcpCc(CcHost* host, const DctcpParams* params, Bytes mtu)
-      : host_(host), p_(params), mtu_(mtu) {}
+      : PerFlowSenders(host), p_(params), mtu_(mtu) {}
   static constexpr CcNeeds kNeeds = {.acks = true, .cnp_on_ack = true};
 
   void OnFlowStart(CcFlow& f) override;
@@ -22,10 +21,8 @@ class DctcpCc : public CongestionControl {
   CcCounters counters() const override;
 
  private:
-  CcHost* host_;
   const DctcpParams* p_;
   Bytes mtu_;
-  std::vector<DctcpRp> rps_;  // by CcFlow::cc_sender_slot
 };
 
 }  // namespace dcqcn

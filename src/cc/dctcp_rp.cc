@@ -4,7 +4,8 @@
 
 namespace dcqcn {
 
-void DctcpRp::OnAck(Bytes acked, Bytes sent, bool echo) {
+bool DctcpRp::OnAck(Bytes acked, Bytes sent, bool echo) {
+  const Rate before = rate_;
   marked_ += echo;
   counters_.echoes += echo;
   bool new_batch = false;
@@ -35,6 +36,7 @@ void DctcpRp::OnAck(Bytes acked, Bytes sent, bool echo) {
     rate_ = std::min(line_, rate_ + p_->rate_ai);
     ++counters_.increases;
   }
+  return rate_ != before;
 }
 
 }  // namespace dcqcn

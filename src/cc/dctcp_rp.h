@@ -33,7 +33,8 @@ class DctcpRp {
 
   // An ACK (or NAK) acknowledging everything before byte `acked`, while the sender has sent up
   // to byte `sent`; `echo`: the data packet it answers was ECN-marked.
-  void OnAck(Bytes acked, Bytes sent, bool echo);
+  // Returns true when the rate changed.
+  bool OnAck(Bytes acked, Bytes sent, bool echo);
 
   Rate rate() const { return rate_; }
   double alpha() const { return alpha_; }

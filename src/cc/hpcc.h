@@ -3,16 +3,15 @@
 // ChangeRate does.
 #pragma once
 
-#include <vector>
-
 #include "cc/congestion_control.h"
 #include "cc/hpcc_rp.h"
+#include "cc/per_flow_senders.h"
 
 namespace dcqcn {
 
-class HpccCc : public CongestionControl {
+class HpccCc : public PerFlowSenders<HpccRp> {
  public:
-  HpccCc(CcHost* host, const HpccParams* params) : host_(host), p_(params) {}
+  HpccCc(CcHost* host, const HpccParams* params) : PerFlowSenders(host), p_(params) {}
   // HPCC ns-3's INT header: 5 hops of 8 bytes and a 2-byte hop count on every data packet and
   // ACK. The update needs each flow's base RTT (T) and BDP window.
   static constexpr CcNeeds kNeeds = {
@@ -24,9 +23,7 @@ class HpccCc : public CongestionControl {
   CcCounters counters() const override;
 
  private:
-  CcHost* host_;
   const HpccParams* p_;
-  std::vector<HpccRp> rps_;  // by CcFlow::cc_sender_slot
 };
 
 }  // namespace dcqcn

@@ -3,16 +3,15 @@
 // next packet on, as in that simulator.
 #pragma once
 
-#include <vector>
-
 #include "cc/congestion_control.h"
+#include "cc/per_flow_senders.h"
 #include "cc/timely_rp.h"
 
 namespace dcqcn {
 
-class TimelyCc : public CongestionControl {
+class TimelyCc : public PerFlowSenders<TimelyRp> {
  public:
-  TimelyCc(CcHost* host, const TimelyParams* params) : host_(host), p_(params) {}
+  TimelyCc(CcHost* host, const TimelyParams* params) : PerFlowSenders(host), p_(params) {}
   // HPCC ns-3's time-stamp header: 8 bytes on every data packet and ACK.
   static constexpr CcNeeds kNeeds = {.acks = true, .timestamps = true, .header_bytes = 8};
 
@@ -21,9 +20,7 @@ class TimelyCc : public CongestionControl {
   CcCounters counters() const override;
 
  private:
-  CcHost* host_;
   const TimelyParams* p_;
-  std::vector<TimelyRp> rps_;  // by CcFlow::cc_sender_slot
 };
 
 }  // namespace dcqcn

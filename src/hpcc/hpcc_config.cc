@@ -397,7 +397,7 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
                        "8 (DCTCP){}",
                        cc_mode, cc_mode == 10 ? "; 10 is HPCC-PINT" : ""));
   }
-  // Checked, but only other CC modes use them.
+  // Checked in every mode: a bad value is an error even where this mode ignores the key.
   c.DataRate("DCTCP_RATE_AI");
   c.Int("MI_THRESH", 5, 0, 1000000);
   c.Flag("FAST_REACT", true);
