@@ -7,11 +7,13 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
 #include "analysis/buffer_rules.h"
 #include "app/buffer_command.h"
 #include "app/fluid_command.h"
 #include "app/hpcc_command.h"
+#include "app/mpi_world.h"
 #include "app/port_settings.h"
 #include "app/report_command.h"
 #include "app/run_command.h"
@@ -136,6 +138,8 @@ int main(int argc, char** argv) {
                   "replace an --out folder even if it holds files that are not a dcqcn result");
   sweep->add_option("--shard", sweep_opts.shard,
                     "K/N: run only shard K of N (runs K-1, K-1+N, ...); `sweep merge` joins them");
+  sweep->add_flag("--resume", sweep_opts.resume,
+                  "finish an interrupted sweep (OUT.unfinished): run only the runs not finished");
   dcqcn::SweepMergeOptions merge_opts;
   CLI::App* merge = sweep->add_subcommand(
       "merge", "join the folders of `sweep --shard K/N` (all N) into one sweep folder");
@@ -198,6 +202,9 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+  // Outlives the error messages below: a rank 0 that fails midway reports, then aborts the
+  // ranks still working.
+  std::unique_ptr<dcqcn::MpiWorld> mpi_world;
   if (*run || *sweep || *hpcc) {
     std::signal(SIGINT, RequestStop);
     std::signal(SIGTERM, RequestStop);
@@ -224,6 +231,9 @@ int main(int argc, char** argv) {
       return dcqcn::RunSweepMergeCommand(merge_opts);
     } else if (*sweep) {
       sweep_opts.stop = &g_stop;
+      // Under mpirun every rank runs this; rank 0 reports (app/sweep_ranks.h).
+      if (dcqcn::LaunchedByMpi()) mpi_world = std::make_unique<dcqcn::MpiWorld>();
+      sweep_opts.world = mpi_world.get();
       return dcqcn::RunSweepCommand(sweep_opts);
     } else if (*report) {
       return dcqcn::RunReportCommand(report_opts);

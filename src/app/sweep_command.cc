@@ -9,17 +9,21 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
 
+#include "app/mpi_world.h"
 #include "app/run_command.h"
+#include "app/sweep_ranks.h"
 #include "core/error.h"
 #include "core/input_file.h"
 #include "output/atomic_file.h"
 #include "output/mean_ci.h"
+#include "output/resumable_folder.h"
 #include "output/staged_folder.h"
 #include "scenario/scenario_loader.h"
 
@@ -198,6 +202,7 @@ struct RunOutcome {
   nlohmann::json summary;
   std::string error;
   bool invariant_broken = false;  // the error was a broken invariant (a bug: exit code 3)
+  std::string name;               // the run's scenario name, for progress lines
 };
 
 // The metric columns of the runs `indices`: the headline ones, then the per-tag ones of every
@@ -331,15 +336,143 @@ std::pair<size_t, size_t> ParseShard(const std::string& text) {
   return {k, n};
 }
 
-constexpr const char* kShardFile = "shard.json";
-constexpr const char* kShardFormat = "dcqcn sweep shard 1";
+// Every sweep folder describes its sweep here: what `--resume` and `sweep merge` check.
+constexpr const char* kSweepFile = "sweep.json";
+constexpr const char* kSweepFormat = "dcqcn sweep 1";
 
 std::string RunDir(size_t i) { return fmt::format("runs/{:03}", i); }
 
-}  // namespace
+// FNV-1a (64-bit) of the scenario file's bytes, so that a resumed sweep whose file changed is
+// refused ("" for the built-in scenario).
+std::string ScenarioDigest(const std::string& path) {
+  if (path.empty()) return "";
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : ReadInputFile(path, "a scenario", 1 << 30)) {
+    h = (h ^ c) * 1099511628211ull;
+  }
+  return fmt::format("{:016x}", h);
+}
 
-int RunSweepCommand(const SweepOptions& options) {
+// The sweep a folder holds: sweep.json without its results ("failed").
+nlohmann::json DescribeSweep(const SweepOptions& options, size_t runs, size_t shard,
+                             size_t shards) {
+  return {{"format", kSweepFormat},
+          {"scenario", options.scenario},
+          {"scenario_fnv1a64", ScenarioDigest(options.scenario)},
+          {"vary", options.vary},
+          {"sets", options.sets},
+          {"seeds", options.seeds},
+          {"runs", runs},
+          {"shard", shard},
+          {"shards", shards}};
+}
+
+// sweep.json's "failed": the errors of the runs that failed (they have no folder).
+nlohmann::json FailedRuns(const std::vector<size_t>& indices,
+                          const std::vector<RunOutcome>& outcomes) {
+  nlohmann::json failed = nlohmann::json::object();
+  for (size_t i : indices) {
+    if (outcomes[i].error.empty()) continue;
+    failed[std::to_string(i)] = {{"error", outcomes[i].error},
+                                 {"invariant_broken", outcomes[i].invariant_broken}};
+  }
+  return failed;
+}
+
+// A run's outcome as the bytes a rank sends to rank 0, and back.
+std::string EncodeOutcome(const RunOutcome& o) {
+  return nlohmann::json{{"summary", o.summary},
+                        {"error", o.error},
+                        {"invariant_broken", o.invariant_broken},
+                        {"name", o.name}}
+      .dump();
+}
+RunOutcome DecodeOutcome(const std::string& bytes) {
+  const nlohmann::json j = nlohmann::json::parse(bytes);
+  return {j["summary"], j["error"].get<std::string>(), j["invariant_broken"].get<bool>(),
+          j["name"].get<std::string>()};
+}
+
+// Run `i`'s scenario: the sweep's scenario with the run's overrides, named after them.
+Scenario LoadRun(const SweepOptions& options, const SweepPlan& plan, size_t i) {
+  Scenario s = options.scenario.empty() ? DefaultScenario(plan.run_sets[i])
+                                        : LoadScenarioFile(options.scenario, plan.run_sets[i]);
+  s.name += "_" + plan.suffixes[i];
+  return s;
+}
+
+// Runs run `i` into `sweep_folder`/runs/NNN (`scenario`: its scenario if already loaded). A
+// failed run is an outcome with its error; throws Interrupted.
+RunOutcome RunOne(const SweepOptions& options, const SweepPlan& plan, size_t i,
+                  const std::string& sweep_folder, std::optional<Scenario> scenario) {
+  RunOutcome outcome;
+  try {
+    // Staged like any run's folder: runs/NNN exists only once that run is complete.
+    StagedFolder run_folder(sweep_folder + "/" + RunDir(i), false);
+    RunOptions run;
+    run.stop = options.stop;
+    run.out_dir = run_folder.path();
+    const Scenario s = scenario ? std::move(*scenario) : LoadRun(options, plan, i);
+    outcome.name = s.name;
+    outcome.summary = RunScenario(s, run);
+    run_folder.Commit();
+  } catch (const Interrupted&) {
+    throw;
+  } catch (const std::exception& e) {
+    // A failed run is a row with its error; the others go on.
+    outcome.error = e.what();
+    outcome.invariant_broken = dynamic_cast<const InvariantError*>(&e) != nullptr;
+  }
+  return outcome;
+}
+
+// A run's outcome from its folder's summary.json (a run an earlier process finished).
+RunOutcome OutcomeFromFolder(const std::string& run_dir) {
+  const std::string summary = run_dir + "/summary.json";
+  try {
+    return {nlohmann::json::parse(ReadInputFile(summary, "a run's summary", 1 << 30)), "", false,
+            ""};
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(fmt::format("{}: not a run's summary ({})", summary, e.what()));
+  }
+}
+
+// The runs of `todo` on `jobs` threads of this process; false when one was interrupted (no run
+// starts after that).
+bool RunOnThreads(const std::vector<size_t>& todo, int jobs,
+                  const std::function<std::optional<RunOutcome>(size_t)>& run,
+                  const std::function<void(size_t, RunOutcome)>& done) {
+  std::atomic<size_t> next{0};
+  std::atomic<bool> interrupted{false};
+  std::mutex mutex;
+  auto worker = [&] {
+    for (size_t k = next++; k < todo.size() && !interrupted; k = next++) {
+      std::optional<RunOutcome> outcome = run(todo[k]);
+      if (!outcome) {
+        interrupted = true;
+        return;
+      }
+      std::lock_guard<std::mutex> lock(mutex);
+      done(todo[k], std::move(*outcome));
+    }
+  };
+  std::vector<std::thread> threads;
+  jobs = std::min<int>(jobs, static_cast<int>(todo.size()));
+  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  return !interrupted;
+}
+
+// The sweep run by this process: alone, on --jobs threads, or as rank 0 of an MPI launch.
+int SweepHere(const SweepOptions& options) {
+  MpiWorld* world = options.world;
   if (options.jobs < 1) throw InputError("sweep: --jobs must be at least 1");
+  if (world != nullptr && options.jobs > 1) {
+    throw InputError(
+        "sweep: --jobs under an MPI launcher: each rank runs one run at a time, so start one "
+        "rank per core (mpirun -np N) instead");
+  }
   const SweepPlan plan = PlanSweep(options.vary, options.sets, options.seeds);
   const size_t runs = plan.combos.size();
   const bool sharded = !options.shard.empty();
@@ -356,88 +489,100 @@ int RunSweepCommand(const SweepOptions& options) {
   // Each run's scenario is loaded when it runs, so a large sweep neither holds every scenario in
   // memory nor waits to load them all. Run 0 is loaded now, by every shard: it names the sweep
   // and catches an error common to every run before anything starts, as in the whole sweep.
-  auto load = [&](size_t i) {
-    Scenario s = options.scenario.empty() ? DefaultScenario(plan.run_sets[i])
-                                          : LoadScenarioFile(options.scenario, plan.run_sets[i]);
-    s.name += "_" + plan.suffixes[i];
-    return s;
-  };
-  std::optional<Scenario> first = load(0);  // run 0 uses it rather than loading it again
+  std::optional<Scenario> first = LoadRun(options, plan, 0);
   const std::string base_name = first->name;
-  if (mine[0] != 0) first.reset();  // another shard runs it
   std::string out_dir = options.out_dir;
   if (out_dir.empty()) {
     out_dir = "results/" + base_name.substr(0, base_name.find('_')) + "-sweep";
     if (sharded) out_dir += fmt::format("-shard{}of{}", shard, shards);
   }
+  const nlohmann::json description = DescribeSweep(options, runs, shard, shards);
+  if (options.resume && !std::filesystem::exists(ResumableFolder::WorkPath(out_dir))) {
+    // Nothing unfinished: the sweep may have ended already.
+    const std::string done_file = out_dir + "/" + kSweepFile;
+    if (std::filesystem::exists(done_file)) {
+      const nlohmann::json done = nlohmann::json::parse(
+          ReadInputFile(done_file, "a sweep's description", 1 << 30), nullptr, false);
+      if (FirstDifferentKey(description, done, {}).empty() && done.contains("failed") &&
+          done["failed"].is_object()) {
+        std::vector<RunOutcome> outcomes(runs);
+        for (const auto& [i, f] : done["failed"].items()) {
+          const size_t k = std::stoul(i);
+          if (k >= runs || !f.is_object()) continue;
+          outcomes[k].error = f.value("error", "");
+          outcomes[k].invariant_broken = f.value("invariant_broken", false);
+        }
+        if (!options.quiet) fmt::print("{}: the sweep is complete; nothing to resume\n", out_dir);
+        if (world != nullptr) CoordinateRuns(*world, out_dir, {}, nullptr, nullptr);  // none
+        return SweepExitCode(mine, outcomes);
+      }
+    }
+  }
 
-  StagedFolder folder(out_dir, options.force);
+  ResumableFolder folder(out_dir, options.force, options.resume, description, kSweepFile);
+  // Runs an earlier, interrupted process finished are kept (their folder is complete or absent).
   std::vector<RunOutcome> outcomes(runs);
-  std::vector<std::string> names(runs);
-  std::exception_ptr interrupted;
-  std::atomic<size_t> next{0};
-  std::mutex mutex;
-  auto worker = [&] {
-    for (size_t k = next++; k < mine.size(); k = next++) {
-      const size_t i = mine[k];
-      RunOptions run;
-      run.stop = options.stop;
-      RunOutcome& outcome = outcomes[i];
-      try {
-        // Staged like any run's folder: runs/NNN exists only once that run is complete.
-        StagedFolder run_folder(folder.path() + "/" + RunDir(i), false);
-        run.out_dir = run_folder.path();
-        const Scenario s = i == 0 ? std::move(*first) : load(i);
-        names[i] = s.name;
-        outcome.summary = RunScenario(s, run);
-        run_folder.Commit();
-      } catch (const Interrupted&) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!interrupted) interrupted = std::current_exception();
-        next = mine.size();  // start no other run
-        return;
-      } catch (const std::exception& e) {
-        // A failed run is a row with its error; the others go on.
-        outcome.error = e.what();
-        outcome.invariant_broken = dynamic_cast<const InvariantError*>(&e) != nullptr;
-      }
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!options.quiet || !outcome.error.empty()) {
-        fmt::print(stderr, "  [{}/{}] {}{}\n", k + 1, mine.size(),
-                   names[i].empty() ? plan.suffixes[i] : names[i],
-                   outcome.error.empty() ? "" : ": error: " + outcome.error);
-      }
+  std::vector<size_t> todo;
+  for (size_t i : mine) {
+    if (folder.Has(RunDir(i) + "/summary.json")) {
+      outcomes[i] = OutcomeFromFolder(folder.path() + "/" + RunDir(i));
+    } else {
+      todo.push_back(i);
+    }
+  }
+  size_t finished = mine.size() - todo.size();
+  if (finished > 0 && !options.quiet) {
+    fmt::print(stderr, "resuming {}: {} of {} runs finished earlier\n", folder.path(), finished,
+               mine.size());
+  }
+  if (todo.empty() || todo[0] != 0) first.reset();  // another shard or process runs run 0
+
+  auto run_here = [&](size_t i) -> std::optional<RunOutcome> {
+    std::optional<Scenario> scenario;
+    if (i == 0 && first) scenario.swap(first);
+    try {
+      return RunOne(options, plan, i, folder.path(), std::move(scenario));
+    } catch (const Interrupted&) {
+      return std::nullopt;
     }
   };
-  std::vector<std::thread> threads;
-  int jobs = std::min<int>(options.jobs, static_cast<int>(mine.size()));
-  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (std::thread& t : threads) t.join();
-  if (interrupted) std::rethrow_exception(interrupted);  // nothing written, old results kept
+  // Called one at a time; `rank` ran it (-1: not under MPI).
+  auto done = [&](size_t i, RunOutcome outcome, int rank) {
+    outcomes[i] = std::move(outcome);
+    const RunOutcome& o = outcomes[i];
+    ++finished;
+    if (!options.quiet || !o.error.empty()) {
+      fmt::print(stderr, "  [{}/{}] {}{}{}\n", finished, mine.size(),
+                 o.name.empty() ? plan.suffixes[i] : o.name,
+                 rank < 0 ? std::string() : fmt::format(" (rank {})", rank),
+                 o.error.empty() ? "" : ": error: " + o.error);
+    }
+  };
+  const bool complete =
+      world != nullptr
+          ? CoordinateRuns(
+                *world, folder.path(), todo,
+                [&](size_t i, const std::string&) -> std::optional<std::string> {
+                  std::optional<RunOutcome> o = run_here(i);
+                  return o ? std::optional<std::string>(EncodeOutcome(*o)) : std::nullopt;
+                },
+                [&](size_t i, std::string bytes, int rank) { done(i, DecodeOutcome(bytes), rank); })
+          : RunOnThreads(todo, options.jobs, run_here,
+                         [&](size_t i, RunOutcome o) { done(i, std::move(o), -1); });
+  if (!complete) {
+    // The finished runs stay in the work folder (unless there are none).
+    throw Interrupted(
+        finished == 0
+            ? std::string("interrupted: no run finished, nothing kept")
+            : fmt::format("interrupted: {} of {} runs finished, kept in {}; the same command "
+                          "with --resume runs the rest",
+                          finished, mine.size(), folder.path()));
+  }
 
   WriteSweepTables(folder.path(), plan, mine, outcomes);
-  if (sharded) {
-    // What `sweep merge` needs besides the runs' folders: which sweep this is a shard of, and
-    // the errors of the runs that failed (they have no folder).
-    nlohmann::json failed = nlohmann::json::object();
-    for (size_t i : mine) {
-      if (outcomes[i].error.empty()) continue;
-      failed[std::to_string(i)] = {{"error", outcomes[i].error},
-                                   {"invariant_broken", outcomes[i].invariant_broken}};
-    }
-    const nlohmann::json meta = {{"format", kShardFormat},
-                                 {"shard", shard},
-                                 {"shards", shards},
-                                 {"runs", runs},
-                                 {"scenario", options.scenario},
-                                 {"vary", options.vary},
-                                 {"sets", options.sets},
-                                 {"seeds", options.seeds},
-                                 {"failed", failed}};
-    WriteFileAtomic(folder.path() + "/" + kShardFile, meta.dump(2) + "\n");
-  }
-  folder.Commit();
+  nlohmann::json meta = description;
+  meta["failed"] = FailedRuns(mine, outcomes);
+  folder.Commit(meta);
   const int code = SweepExitCode(mine, outcomes);
   if (code == 0 && !options.quiet) {
     fmt::print("{} runs{}; table in {}/sweep.csv\n", mine.size(),
@@ -447,6 +592,31 @@ int RunSweepCommand(const SweepOptions& options) {
   return code;
 }
 
+}  // namespace
+
+int RunSweepCommand(const SweepOptions& options) {
+  MpiWorld* world = options.world;
+  if (world != nullptr && world->rank() > 0) {
+    // A rank that runs what rank 0 hands out; rank 0 checks the input and reports errors.
+    std::optional<SweepPlan> plan;
+    return ServeRuns(*world,
+                     [&](size_t i, const std::string& folder) -> std::optional<std::string> {
+                       if (!plan) plan = PlanSweep(options.vary, options.sets, options.seeds);
+                       try {
+                         return EncodeOutcome(RunOne(options, *plan, i, folder, std::nullopt));
+                       } catch (const Interrupted&) {
+                         return std::nullopt;
+                       }
+                     });
+  }
+  try {
+    return SweepHere(options);
+  } catch (...) {
+    if (world != nullptr) CancelRanks(*world);  // (no-op once the runs have been handed out)
+    throw;
+  }
+}
+
 int RunSweepMergeCommand(const SweepMergeOptions& options) {
   if (options.shard_dirs.empty()) throw InputError("sweep merge: give the shards' folders");
   // Each shard's description, checked against the first.
@@ -454,19 +624,20 @@ int RunSweepMergeCommand(const SweepMergeOptions& options) {
   std::map<size_t, nlohmann::json> failed_of;  // shard number -> its failed runs
   nlohmann::json first;
   for (const std::string& dir : options.shard_dirs) {
-    const std::string path = dir + "/" + kShardFile;
+    const std::string path = dir + "/" + kSweepFile;
     nlohmann::json meta;
     try {
-      meta = nlohmann::json::parse(ReadInputFile(path, "a sweep shard's description", 1 << 30));
+      meta = nlohmann::json::parse(ReadInputFile(path, "a sweep's description", 1 << 30));
     } catch (const nlohmann::json::exception& e) {
-      throw InputError(fmt::format("{}: not a sweep shard's description ({})", path, e.what()));
+      throw InputError(fmt::format("{}: not a sweep's description ({})", path, e.what()));
     }
-    if (!meta.is_object() || meta.value("format", "") != kShardFormat) {
-      throw InputError(fmt::format(
-          "{}: not a sweep shard's description (written by `dcqcn sweep --shard`)", path));
+    if (!meta.is_object() || meta.value("format", "") != kSweepFormat) {
+      throw InputError(
+          fmt::format("{}: not a sweep's description (written by `dcqcn sweep`)", path));
     }
     if (first.is_null()) first = meta;
-    for (const char* key : {"shards", "runs", "scenario", "vary", "sets", "seeds"}) {
+    for (const char* key :
+         {"shards", "runs", "scenario", "scenario_fnv1a64", "vary", "sets", "seeds"}) {
       if (meta[key] != first[key]) {
         throw InputError(fmt::format("{}: a shard of another sweep: its {} is {}, but {} has {}",
                                      path, key, meta[key].dump(), options.shard_dirs.front(),
@@ -501,7 +672,7 @@ int RunSweepMergeCommand(const SweepMergeOptions& options) {
                      first["sets"].get<std::vector<std::string>>(), first["seeds"].get<int>());
   } catch (const nlohmann::json::exception&) {
     throw InputError(fmt::format("{}/{}: a damaged sweep shard's description",
-                                 options.shard_dirs.front(), kShardFile));
+                                 options.shard_dirs.front(), kSweepFile));
   }
   const size_t runs = plan.combos.size();
   if (runs != first["runs"].get<size_t>()) {
@@ -535,6 +706,12 @@ int RunSweepMergeCommand(const SweepMergeOptions& options) {
                           std::filesystem::copy_options::recursive);
   }
   WriteSweepTables(folder.path(), plan, all, outcomes);
+  // The description the sweep run whole writes.
+  nlohmann::json meta = first;
+  meta["shard"] = 1;
+  meta["shards"] = 1;
+  meta["failed"] = FailedRuns(all, outcomes);
+  WriteFileAtomic(folder.path() + "/" + kSweepFile, meta.dump(2) + "\n");
   folder.Commit();
   const int code = SweepExitCode(all, outcomes);
   if (code == 0 && !options.quiet) {

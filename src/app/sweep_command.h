@@ -8,6 +8,8 @@
 
 namespace dcqcn {
 
+class MpiWorld;
+
 struct SweepOptions {
   std::string scenario;           // file; empty = the built-in default scenario
   std::vector<std::string> vary;  // "dotted.key=v1,v2,..." (values are TOML text)
@@ -21,9 +23,15 @@ struct SweepOptions {
   bool force = false;                       // replace an --out folder that is not a result
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler: stop, write nothing
   // "K/N": run only shard K of N, the runs whose index i has i % N == K - 1 (empty: all). The
-  // folder then holds those runs, their rows of sweep.csv and shard.json, which `sweep merge`
-  // joins into the folder an unsharded sweep writes.
+  // folder then holds those runs and their rows of sweep.csv, which `sweep merge` joins into the
+  // folder an unsharded sweep writes.
   std::string shard;
+  // The sweep is built in OUT.unfinished, where finished runs stay when it is interrupted or
+  // killed; with `resume` the same sweep goes on from there, running only the other runs.
+  bool resume = false;
+  // Set under an MPI launcher (one process per rank): rank 0 hands the runs out, every rank runs
+  // them (app/sweep_ranks.h). Null: this process runs them all, on `jobs` threads.
+  MpiWorld* world = nullptr;
 };
 
 // Returns the process exit code; throws InputError for bad input.

@@ -48,37 +48,66 @@ void RemoveAbandoned(const fs::path& dir) {
 
 }  // namespace
 
-StagedFolder::StagedFolder(std::string dir, bool force) : dir_(std::move(dir)) {
-  fs::path final_dir = fs::path(dir_).lexically_normal();
+std::string CheckOutputFolder(const std::string& dir, bool force) {
+  fs::path final_dir = fs::path(dir).lexically_normal();
   if (final_dir.filename().empty()) final_dir = final_dir.parent_path();  // "out/" -> "out"
   if (final_dir.empty() || final_dir.filename() == "." || final_dir.filename() == ".." ||
       final_dir == final_dir.root_path()) {
     throw InputError(fmt::format(
         "--out {}: give a folder of its own, such as results/run1 (the run replaces its output "
         "folder whole)",
-        dir_));
+        dir));
   }
   std::error_code ec;
   if (fs::exists(final_dir, ec)) {
     if (!fs::is_directory(final_dir, ec)) {
-      throw InputError(fmt::format("--out {}: exists and is not a folder", dir_));
+      throw InputError(fmt::format("--out {}: exists and is not a folder", dir));
     }
     if (!force && !fs::is_empty(final_dir, ec) && !IsResultFolder(final_dir)) {
       throw InputError(fmt::format(
           "--out {}: the folder holds files that are not a dcqcn result (no summary.json or "
           "sweep.csv); the run replaces its output folder whole, so give an empty or new folder, "
           "or --force to replace it",
-          dir_));
+          dir));
     }
   }
   if (final_dir.has_parent_path()) fs::create_directories(final_dir.parent_path());
+  return final_dir.string();
+}
+
+void ReplaceFolder(const std::string& staging, const std::string& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) {
+    if (std::rename(staging.c_str(), dir.c_str()) != 0) {
+      throw std::runtime_error(
+          fmt::format("cannot move {} to {}: {}", staging, dir, std::strerror(errno)));
+    }
+    return;
+  }
+  // Swap the two folders in one step, then delete the old results now under the staging name.
+  if (renameat2(AT_FDCWD, staging.c_str(), AT_FDCWD, dir.c_str(), RENAME_EXCHANGE) != 0) {
+    // No exchange on this file system: move the old folder aside first.
+    const std::string old = staging + ".old";
+    if (std::rename(dir.c_str(), old.c_str()) != 0 ||
+        std::rename(staging.c_str(), dir.c_str()) != 0) {
+      throw std::runtime_error(
+          fmt::format("cannot replace {} by {}: {}", dir, staging, std::strerror(errno)));
+    }
+    fs::remove_all(old, ec);
+    return;
+  }
+  fs::remove_all(staging, ec);
+}
+
+StagedFolder::StagedFolder(std::string dir, bool force) : dir_(CheckOutputFolder(dir, force)) {
+  const fs::path final_dir = dir_;
   RemoveAbandoned(final_dir);
   std::string staging =
       (final_dir.parent_path() / fmt::format("{}{}-XXXXXX", StagingPrefix(final_dir), getpid()))
           .string();
   if (mkdtemp(staging.data()) == nullptr) {
     throw InputError(
-        fmt::format("--out {}: cannot create {}: {}", dir_, staging, std::strerror(errno)));
+        fmt::format("--out {}: cannot create {}: {}", dir, staging, std::strerror(errno)));
   }
   // mkdtemp makes it private (0700); results get the permissions of any new folder.
   static const mode_t umask_bits = [] {
@@ -87,7 +116,6 @@ StagedFolder::StagedFolder(std::string dir, bool force) : dir_(std::move(dir)) {
     return m;
   }();
   chmod(staging.c_str(), 0777 & ~umask_bits);
-  dir_ = final_dir.string();
   staging_ = staging;
 }
 
@@ -98,30 +126,8 @@ StagedFolder::~StagedFolder() {
 }
 
 void StagedFolder::Commit() {
-  std::error_code ec;
-  if (!fs::exists(dir_, ec)) {
-    if (std::rename(staging_.c_str(), dir_.c_str()) != 0) {
-      throw std::runtime_error(
-          fmt::format("cannot move {} to {}: {}", staging_, dir_, std::strerror(errno)));
-    }
-    committed_ = true;
-    return;
-  }
-  // Swap the two folders in one step, then delete the old results now under the staging name.
-  if (renameat2(AT_FDCWD, staging_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) != 0) {
-    // No exchange on this file system: move the old folder aside first.
-    const std::string old = staging_ + ".old";
-    if (std::rename(dir_.c_str(), old.c_str()) != 0 ||
-        std::rename(staging_.c_str(), dir_.c_str()) != 0) {
-      throw std::runtime_error(
-          fmt::format("cannot replace {} by {}: {}", dir_, staging_, std::strerror(errno)));
-    }
-    fs::remove_all(old, ec);
-    committed_ = true;
-    return;
-  }
+  ReplaceFolder(staging_, dir_);
   committed_ = true;
-  fs::remove_all(staging_, ec);
 }
 
 }  // namespace dcqcn

@@ -7,6 +7,14 @@
 
 namespace dcqcn {
 
+// Checks that `dir` may be replaced by a result folder (see StagedFolder) and creates its parent;
+// returns it normalised ("out/" -> "out"). Throws InputError naming --out.
+std::string CheckOutputFolder(const std::string& dir, bool force);
+
+// Puts folder `staging` in place of `dir` (an atomic exchange where the file system supports it)
+// and deletes the previous content.
+void ReplaceFolder(const std::string& staging, const std::string& dir);
+
 class StagedFolder {
  public:
   // Creates the staging folder. Throws InputError when `dir` exists and is not a folder, or is a

@@ -6,13 +6,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "cli_util.h"
+#include "core/error.h"
 #include "output/mean_ci.h"
 #include "test_util.h"
 
@@ -164,6 +168,24 @@ std::string WithoutWallColumn(const std::string& csv) {
   return out;
 }
 
+// Asserts that sweep folders `a` and `b` hold the same files, byte for byte apart from the
+// fields that measure the machine.
+void ExpectSameSweep(const fs::path& a, const fs::path& b) {
+  const auto left = FilesUnder(a);
+  const auto right = FilesUnder(b);
+  ASSERT_EQ(left.size(), right.size()) << a << " " << b;
+  for (const auto& [path, content] : left) {
+    ASSERT_TRUE(right.count(path)) << path;
+    if (path == "sweep.csv") {
+      EXPECT_EQ(WithoutWallColumn(right.at(path)), WithoutWallColumn(content));
+    } else if (fs::path(path).filename() == "summary.json") {
+      EXPECT_EQ(WithoutWallFields(right.at(path)), WithoutWallFields(content)) << path;
+    } else {
+      EXPECT_EQ(right.at(path), content) << path;
+    }
+  }
+}
+
 // Shards run on their own (any machine, any order) and merged give the sweep run whole: every
 // file byte for byte apart from wall-time fields. One run fails, in shard 2: its row and error
 // survive the merge, and both the shard and the merge exit 1 as the whole sweep does.
@@ -191,22 +213,71 @@ TEST_F(SweepCommand, ShardsMergeIntoTheWholeSweep) {
   merge.quiet = true;
   EXPECT_EQ(RunSweepMergeCommand(merge), 1);
 
-  const auto whole = FilesUnder(dir_ / "whole");
-  const auto merged = FilesUnder(dir_ / "merged");
-  ASSERT_EQ(whole.size(), merged.size());
-  for (const auto& [path, content] : whole) {
-    ASSERT_TRUE(merged.count(path)) << path;
-    if (path == "sweep.csv") {
-      EXPECT_EQ(WithoutWallColumn(merged.at(path)), WithoutWallColumn(content));
-    } else if (fs::path(path).filename() == "summary.json") {
-      EXPECT_EQ(WithoutWallFields(merged.at(path)), WithoutWallFields(content)) << path;
-    } else {
-      EXPECT_EQ(merged.at(path), content) << path;
-    }
-  }
+  ExpectSameSweep(dir_ / "whole", dir_ / "merged");
   const auto error = testing::CsvColumn((dir_ / "merged/sweep.csv").string(), "error");
   ASSERT_EQ(error.size(), 6u);
   EXPECT_NE(error[2].find("switch.buffer"), std::string::npos) << error[2];
+}
+
+// A sweep stopped after its first run keeps the finished runs in OUT.unfinished; the same
+// command with --resume runs only the others and gives the sweep run in one go. Without
+// --resume the unfinished sweep is never deleted by accident.
+TEST_F(SweepCommand, AnInterruptedSweepResumesWhereItStopped) {
+  SweepOptions options;
+  options.scenario = Write("s.toml", kVictim).string();
+  options.vary = {"workload.senders=2,3,4,5"};
+  options.sets = {"duration=2ms"};
+  options.quiet = true;
+  options.out_dir = (dir_ / "whole").string();
+  ASSERT_EQ(RunSweepCommand(options), 0);
+
+  const fs::path out = dir_ / "out";
+  const fs::path unfinished = dir_ / "out.unfinished";
+  std::atomic<bool> stop{false};
+  options.stop = &stop;
+  options.out_dir = out.string();
+  // Stop as soon as run 0 is complete (a later run is then under way).
+  std::thread watcher([&] {
+    while (!fs::exists(unfinished / "runs/000/summary.json")) {
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    stop = true;
+  });
+  std::string message;
+  try {
+    RunSweepCommand(options);
+  } catch (const Interrupted& e) {
+    message = e.what();
+  }
+  watcher.join();
+  EXPECT_NE(message.find("--resume"), std::string::npos) << message;
+  EXPECT_FALSE(fs::exists(out));
+  ASSERT_TRUE(fs::exists(unfinished / "runs/000/summary.json"));
+  EXPECT_FALSE(fs::exists(unfinished / "runs/003")) << "every run finished before the stop";
+  const std::string kept = testing::ReadFile((unfinished / "runs/000/summary.json").string());
+
+  options.stop = nullptr;
+  EXPECT_NE(testing::InputErrorOf([&] { RunSweepCommand(options); }).find("add --resume"),
+            std::string::npos);
+  // Resuming another sweep into the same folder is refused, naming what differs.
+  options.resume = true;
+  options.sets = {"duration=3ms"};
+  EXPECT_NE(testing::InputErrorOf([&] { RunSweepCommand(options); }).find("its sets is"),
+            std::string::npos);
+  options.sets = {"duration=2ms"};
+  ASSERT_EQ(RunSweepCommand(options), 0);
+  EXPECT_FALSE(fs::exists(unfinished));
+  EXPECT_EQ(testing::ReadFile((out / "runs/000/summary.json").string()), kept) << "run 0 ran again";
+  ExpectSameSweep(dir_ / "whole", out);
+  // Resuming a complete sweep runs nothing.
+  ASSERT_EQ(RunSweepCommand(options), 0);
+  EXPECT_EQ(testing::ReadFile((out / "runs/000/summary.json").string()), kept);
+  // Nor does a changed scenario file resume.
+  fs::rename(out, unfinished);
+  fs::remove_all(unfinished / "runs/003");
+  Write("s.toml", std::string(kVictim) + "# changed\n");
+  EXPECT_NE(testing::InputErrorOf([&] { RunSweepCommand(options); }).find("scenario_fnv1a64"),
+            std::string::npos);
 }
 
 TEST_F(SweepCommand, ShardAndMergeErrorsAreInputErrors) {
@@ -250,7 +321,7 @@ TEST_F(SweepCommand, ShardAndMergeErrorsAreInputErrors) {
   EXPECT_NE(testing::InputErrorOf([&] { RunSweepMergeCommand(merge); }).find("shard 1 is also"),
             std::string::npos);
   merge.shard_dirs = {(dir_ / "x").string()};
-  EXPECT_NE(testing::InputErrorOf([&] { RunSweepMergeCommand(merge); }).find("shard.json"),
+  EXPECT_NE(testing::InputErrorOf([&] { RunSweepMergeCommand(merge); }).find("sweep.json"),
             std::string::npos);
   EXPECT_FALSE(fs::exists(dir_ / "m"));
 

@@ -1,0 +1,48 @@
+// The processes of `mpirun -np N dcqcn sweep ...`: MPI is joined only when an MPI launcher
+// started this process, and only in a binary built with MPI (CMake finds OpenMPI); without it,
+// a launched process says so instead of running the whole sweep N times over.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace dcqcn {
+
+// Whether this binary was built with MPI.
+bool BuiltWithMpi();
+
+// Whether the environment says an MPI launcher (mpirun, mpiexec, srun) started this process.
+bool LaunchedByMpi();
+
+class MpiWorld {
+ public:
+  // MPI_Init_thread (only the calling thread talks to MPI). Throws InputError when this binary
+  // has no MPI.
+  MpiWorld();
+  // Rank 0 with ranks still waiting for work (it failed midway): MPI_Abort, so that no rank
+  // waits forever. Otherwise MPI_Finalize.
+  ~MpiWorld();
+  MpiWorld(const MpiWorld&) = delete;
+  MpiWorld& operator=(const MpiWorld&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  void Send(int to, int tag, const std::string& bytes);
+  // The next message with `tag` from `from` (-1: any rank): its sender and bytes. Polls with
+  // short sleeps rather than MPI's busy wait, so that a rank that also simulates on another
+  // thread leaves its core to that thread.
+  std::pair<int, std::string> Receive(int from, int tag);
+
+  // Rank 0: every other rank has been told there is no more work (finalize, don't abort).
+  void ReleasedRanks() { released_ = true; }
+  bool released() const { return released_; }
+
+ private:
+  int rank_ = 0;
+  int size_ = 1;
+  bool released_ = false;
+};
+
+}  // namespace dcqcn
