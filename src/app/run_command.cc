@@ -80,8 +80,13 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   if (options.after_run) options.after_run(net);
   if (!options.out_dir.empty()) {
     const std::string& dir = options.out_dir;
-    WriteFileAtomic(dir + "/resolved.toml", ResolvedToml(s));
-    WriteFileAtomic(dir + "/flows.csv", FlowsCsv(net, info));
+    // Written piece by piece: with millions of flows each is too large to hold as one string.
+    AtomicFileWriter resolved(dir + "/resolved.toml");
+    ResolvedTomlTo(s, [&](std::string_view piece) { resolved.Write(piece); });
+    resolved.Commit();
+    AtomicFileWriter flows(dir + "/flows.csv");
+    FlowsCsvTo(s, net, info, [&](std::string_view piece) { flows.Write(piece); });
+    flows.Commit();
     WriteFileAtomic(dir + "/links.csv", LinksCsv(net));
     sampler.Write(dir);
     WriteFileAtomic(dir + "/summary.json", summary.dump(2) + "\n");

@@ -31,8 +31,11 @@ Bytes PortHeadroom(const PfcConfig& pfc, Rate rate, Time delay, Bytes mtu_frame)
   return pfc.headroom;
 }
 
-Network::Network(const NetworkConfig& s)
-    : config_(s), cc_factory_(s.cc, s.source, s.host.mtu), wire_(s.wire) {
+Network::Network(NetworkConfig config)
+    : config_(std::move(config)),
+      cc_factory_(config_.cc, config_.source, config_.host.mtu),
+      wire_(config_.wire) {
+  const NetworkConfig& s = config_;
   const Topology& topo = s.topology;
   // Congestion control's own header (HPCC's INT, TIMELY's time stamp) on data and ACKs.
   const CcNeeds& needs = cc_factory_.needs();
@@ -175,6 +178,8 @@ Network::Network(const NetworkConfig& s)
   first_start_ = kTimeNever;
   for (const Flow& f : flows_) first_start_ = std::min(first_start_, f.start);
   if (flows_.empty()) first_start_ = 0;
+  // flows_ has what the run needs of them: a second copy of millions of specs is not kept.
+  std::vector<FlowSpec>().swap(config_.flows);  // (`= {}` would keep the capacity)
 }
 
 void Network::SetBaseRtts() {

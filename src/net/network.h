@@ -22,7 +22,7 @@ class Network {
  public:
   // Builds everything and schedules the flows' starts. Throws InputError when the config
   // cannot be built (e.g. no route between a flow's hosts, buffer too small).
-  explicit Network(const NetworkConfig& c);
+  explicit Network(NetworkConfig config);
 
   Simulator& sim() { return sim_; }
   NetStats& stats() { return stats_; }
@@ -33,6 +33,7 @@ class Network {
   std::vector<std::unique_ptr<SwitchNode>>& switches() { return switches_; }
   const std::vector<std::unique_ptr<SwitchNode>>& switches() const { return switches_; }
   std::vector<std::unique_ptr<RdmaNic>>& hosts() { return hosts_; }
+  // The config it was built from, without its flows (flows() holds them).
   const NetworkConfig& config() const { return config_; }
   int flows_done() const { return flows_done_; }
   // The first flow's start: the origin of the run's active interval (HPCC inputs start at 2 s).

@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace dcqcn {
@@ -18,15 +19,16 @@ std::vector<FlowOutcome> FlowOutcomes(const Network& net) {
   return out;
 }
 
-std::string FlowsCsv(const Network& net, const RunInfo& info) {
+void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
+                const std::function<void(std::string_view)>& sink) {
   // The contract's columns, then the bytes delivered and the average delivered rate over the
   // flow's active time (start to finish, or to the end of the run), which show the shares of
   // unfinished flows, and the flow's tag.
+  constexpr size_t kPieceBytes = 1 << 20;  // handed to `sink` in pieces of about this size
   std::string out =
       "flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,"
       "delivered_bytes,avg_gbps,tag\n";
   const std::vector<FlowOutcome>& outcomes = info.outcomes;
-  const std::vector<FlowSpec>& specs = net.config().flows;
   for (const Flow& f : net.flows()) {
     const FlowOutcome& o = outcomes[f.id];
     fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},", f.id, f.src, f.dst,
@@ -38,9 +40,13 @@ std::string FlowsCsv(const Network& net, const RunInfo& info) {
       fmt::format_to(std::back_inserter(out), ",,{},,", o.ideal_fct / kNanosecond);
     }
     fmt::format_to(std::back_inserter(out), "{},{:.4f},{}\n", f.bytes_delivered,
-                   FlowThroughputGbps(o, info.sim_time), specs[f.id].tag);
+                   FlowThroughputGbps(o, info.sim_time), s.flows[f.id].tag);
+    if (out.size() >= kPieceBytes) {
+      sink(out);
+      out.clear();
+    }
   }
-  return out;
+  sink(out);
 }
 
 std::string LinksCsv(const Network& net) {

@@ -2,6 +2,7 @@
 // (the headline numbers).
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -27,7 +28,10 @@ struct RunInfo {
 
 // What the metrics need of each flow, in flow-id order.
 std::vector<FlowOutcome> FlowOutcomes(const Network& net);
-std::string FlowsCsv(const Network& net, const RunInfo& info);
+// flows.csv of the run of scenario `s` on `net`, handed to `sink` in pieces of about 1 MB (a run
+// of millions of flows never holds it as one string).
+void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
+                const std::function<void(std::string_view)>& sink);
 // Every port of every node and what it is cabled to: node,port,peer,peer_port,rate_gbps,delay_ns.
 std::string LinksCsv(const Network& net);
 // `s` is the scenario `net` was built from (its name, seed, [output] and [cc]).

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "cc/algorithms.h"
@@ -70,7 +71,9 @@ std::string TomlFloat(double value) {
   return text;
 }
 
-std::string ResolvedToml(const Scenario& s) {
+void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view)>& sink) {
+  // Pieces of about this size go to `sink`: a run of millions of flows is never one string.
+  constexpr size_t kPieceBytes = 1 << 20;
   std::string out;
   auto line = [&out](std::string_view key, const std::string& value) {
     out += fmt::format("{} = {}\n", key, value);
@@ -211,6 +214,10 @@ std::string ResolvedToml(const Scenario& s) {
   // resolves to this text again.
   out += fmt::format("\n# {} flows: every explicit and generated flow\n", s.flows.size());
   for (const FlowSpec& f : s.flows) {
+    if (out.size() >= kPieceBytes) {
+      sink(out);
+      out.clear();
+    }
     out += "\n[[flow]]\n";
     line("src", std::to_string(f.src));
     line("dst", std::to_string(f.dst));
@@ -220,7 +227,13 @@ std::string ResolvedToml(const Scenario& s) {
     if (!f.tag.empty()) quoted("tag", f.tag);
     if (f.dport != kRoceUdpPort) line("dport", std::to_string(f.dport));
   }
-  return out;
+  sink(out);
+}
+
+std::string ResolvedToml(const Scenario& s) {
+  std::string text;
+  ResolvedTomlTo(s, [&text](std::string_view piece) { text += piece; });
+  return text;
 }
 
 }  // namespace dcqcn

@@ -2,6 +2,7 @@
 // such that loading the text reproduces the scenario.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,8 @@ namespace dcqcn {
 // LoadScenarioText(ResolvedToml(s), ...) gives back s, except that `source` is the new name, the
 // workload is empty and explicit_flows == flows.size().
 std::string ResolvedToml(const Scenario& s);
+// The same text handed to `sink` in pieces, in order (resolved.toml of millions of flows).
+void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view)>& sink);
 
 // A TOML basic string literal with quotes and escapes: TomlQuote("a\"b") == "\"a\\\"b\"".
 std::string TomlQuote(std::string_view text);

@@ -61,5 +61,31 @@ TEST(WriteFileAtomic, AFailedWriteSaysWhyAndLeavesNoTemporaryFile) {
   fs::remove_all(dir);
 }
 
+// A file written in pieces larger and smaller than the buffer: nothing under the final name until
+// Commit, the pieces in order after it; a writer never committed leaves no file at all.
+TEST(AtomicFileWriter, PiecesAppearWholeOnlyOnCommit) {
+  const fs::path dir = fs::temp_directory_path() / ("dcqcn_atomic3_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  std::string expected;
+  {
+    AtomicFileWriter file((dir / "flows.csv").string());
+    for (int i = 0; i < 5; ++i) {
+      const std::string piece(i % 2 ? 10 : 700000, static_cast<char>('a' + i));
+      file.Write(piece);
+      expected += piece;
+    }
+    EXPECT_FALSE(fs::exists(dir / "flows.csv"));
+    file.Commit();
+  }
+  EXPECT_EQ(Read(dir / "flows.csv"), expected);
+  {
+    AtomicFileWriter abandoned((dir / "other.csv").string());
+    abandoned.Write(std::string(3 << 20, 'z'));  // flushed to the temporary file
+  }
+  EXPECT_FALSE(fs::exists(dir / "other.csv"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace dcqcn
