@@ -109,6 +109,12 @@ void Simulator::Schedule(Time at, EventHandler* target, uint32_t kind, uint64_t 
   queue_.Push(Event{at, 0, target, arg, kind});
 }
 
+void Simulator::ScheduleReserved(Time at, EventHandler* target, uint32_t kind, uint64_t arg,
+                                 uint64_t order) {
+  if (at < now_) throw InvariantError("event scheduled in the past");
+  queue_.PushOrdered(Event{at, order, target, arg, kind});
+}
+
 bool Simulator::Step() {
   if (queue_.empty()) return false;
   Event e = queue_.Pop();

@@ -51,6 +51,17 @@ class EventQueue {
   // Assigns e.seq. `e.time` must not be before the last event popped.
   void Push(Event e) {
     e.seq = seq_++;
+    PushOrdered(e);
+  }
+  // `n` consecutive places in the scheduling order, for events pushed later with PushOrdered;
+  // returns the first.
+  uint64_t Reserve(uint64_t n) {
+    const uint64_t first = seq_;
+    seq_ += n;
+    return first;
+  }
+  // Pushes with e.seq as given (from Reserve), as if it had been pushed then.
+  void PushOrdered(const Event& e) {
     ++size_;
     // The common case inline: a later slot of the wheel, appended unsorted.
     if (e.time >= window_ + (Time{1} << kShift) && e.time < window_ + kHorizon) {
@@ -105,6 +116,12 @@ class Simulator final : public Clock {
   void ScheduleIn(Time delay, EventHandler* target, uint32_t kind, uint64_t arg) {
     Schedule(now_ + delay, target, kind, arg);
   }
+  // Places in the order of events at equal times, reserved now for events scheduled later
+  // (ScheduleReserved): such an event runs as if it had been scheduled at the reservation. So a
+  // long list of future events (flow starts) can be scheduled one at a time, in the order and
+  // with the results of scheduling them all at once, without holding them all.
+  uint64_t ReserveOrder(uint64_t n) { return queue_.Reserve(n); }
+  void ScheduleReserved(Time at, EventHandler* target, uint32_t kind, uint64_t arg, uint64_t order);
   // Runs events with time <= until, at most `max_events` of them, or until Stop(). Returns
   // false if stopped by Stop().
   bool RunUntil(Time until, uint64_t max_events = UINT64_MAX);

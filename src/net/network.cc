@@ -8,6 +8,7 @@
 #include "cc/factory.h"
 #include "core/error.h"
 #include "net/base_rtt.h"
+#include "net/flow_starter.h"
 #include "net/headers.h"
 
 namespace dcqcn {
@@ -174,7 +175,8 @@ Network::Network(NetworkConfig config)
   for (auto& h : hosts_) {
     h->SetOnFlowDone([this](Flow&) { ++flows_done_; });
   }
-  for (Flow& f : flows_) hosts_[f.src]->AddFlow(f);
+  starter_ = std::make_unique<FlowStarter>(&sim_, &flows_,
+                                           [this](Flow& f) { hosts_[f.src]->StartFlow(f); });
   first_start_ = kTimeNever;
   for (const Flow& f : flows_) first_start_ = std::min(first_start_, f.start);
   if (flows_.empty()) first_start_ = 0;

@@ -8,6 +8,7 @@
 #include "cc/factory.h"
 #include "core/simulator.h"
 #include "net/flow.h"
+#include "net/flow_starter.h"
 #include "net/hpcc_ecmp.h"
 #include "net/network_config.h"
 #include "net/packet.h"
@@ -76,6 +77,7 @@ class Network {
   std::vector<std::unique_ptr<SwitchNode>> switches_;
   std::unique_ptr<RouteTable> routes_;
   HpccEcmpKeys hpcc_keys_;  // switch.ecmp_hash = "hpcc" only
+  std::unique_ptr<FlowStarter> starter_;
   // For every node, its ports' peers: (peer node, peer port).
   std::vector<std::vector<std::pair<int, int>>> adjacency_;
   int flows_done_ = 0;

@@ -38,18 +38,16 @@ RdmaNic::RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostCo
       pause_until_resume_(pause_until_resume),
       port_(sim, stats, this, host_id) {}
 
-void RdmaNic::AddFlow(Flow& f) { sim_->Schedule(f.start, this, kFlowStart, f.id); }
+void RdmaNic::StartFlow(Flow& f) {
+  f.started = true;
+  f.line_rate = port_.rate();
+  f.next_avail = sim_->Now();
+  cc_->OnFlowStart(f);
+  Activate(f);
+}
 
 void RdmaNic::HandleEvent(uint32_t kind, uint64_t arg) {
   Flow& f = (*flows_)[arg];
-  if (kind == kFlowStart) {
-    f.started = true;
-    f.line_rate = port_.rate();
-    f.next_avail = sim_->Now();
-    cc_->OnFlowStart(f);
-    Activate(f);
-    return;
-  }
   // Retransmission timer: the deadline moves with ACK progress, so re-arm if it moved.
   f.rto_timer_pending = false;
   if (f.sender_done || f.snd_una == f.snd_nxt) return;

@@ -48,8 +48,8 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   }
   CongestionControl& cc() { return *cc_; }
   const CongestionControl& cc() const { return *cc_; }
-  // Registers a flow this NIC sends; it starts at f.start.
-  void AddFlow(Flow& f);
+  // Starts a flow this NIC sends (now: the network calls it at f.start).
+  void StartFlow(Flow& f);
   // Called once for every flow whose sender saw its last ACK.
   void SetOnFlowDone(std::function<void(Flow&)> cb) { on_flow_done_ = std::move(cb); }
 
@@ -65,7 +65,7 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   Time NextReadyTime(Time now) const;
 
  private:
-  enum Kind : uint32_t { kFlowStart = 0, kRto = 1 };
+  enum Kind : uint32_t { kRto = 1 };
   enum Sched : uint8_t { kIdle = 0, kReady = 1, kPacing = 2 };
   struct PacerEntry {
     Time time;
