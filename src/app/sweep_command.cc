@@ -561,7 +561,8 @@ int SweepHere(const SweepOptions& options) {
   const bool complete =
       world != nullptr
           ? CoordinateRuns(
-                *world, folder.path(), todo,
+                // Absolute: a rank's working folder may differ (another machine, or -wdir).
+                *world, std::filesystem::absolute(folder.path()).string(), todo,
                 [&](size_t i, const std::string&) -> std::optional<std::string> {
                   std::optional<RunOutcome> o = run_here(i);
                   return o ? std::optional<std::string>(EncodeOutcome(*o)) : std::nullopt;
