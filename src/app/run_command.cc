@@ -3,11 +3,13 @@
 #include "app/run_command.h"
 
 #include <chrono>
+#include <memory>
 
 #include "app/progress.h"
 #include "core/error.h"
 #include "net/network.h"
 #include "output/atomic_file.h"
+#include "output/pcap_capture.h"
 #include "output/results.h"
 #include "output/timeseries.h"
 #include "scenario/resolved_toml.h"
@@ -35,6 +37,11 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   auto wall_start = std::chrono::steady_clock::now();
   Network net(ToNetworkConfig(s));
   Simulator& sim = net.sim();
+  // Written as the run goes, into the (staged) output folder.
+  std::unique_ptr<PcapCapture> capture;
+  if (s.output.pcap.enabled() && !options.out_dir.empty()) {
+    capture = std::make_unique<PcapCapture>(s.output.pcap, &net, options.out_dir + "/capture.pcap");
+  }
   TimeSeriesSampler sampler(&net, s.output);
   ProgressLine progress(options.progress, net.first_start(), s.duration);
   // Queue statistics count over the active interval, after the warm-up.
@@ -77,6 +84,12 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   info.outcomes = FlowOutcomes(net);
 
   nlohmann::json summary = Summary(s, net, info);
+  if (capture) {
+    capture->Close();
+    summary["capture"] = {{"file", "capture.pcap"},
+                          {"packets", capture->packets()},
+                          {"stopped_at_max_packets", capture->full()}};
+  }
   if (options.after_run) options.after_run(net);
   if (!options.out_dir.empty()) {
     const std::string& dir = options.out_dir;

@@ -6,6 +6,7 @@
 namespace dcqcn {
 
 Time Link::Transmit(Packet* p) {
+  if (send_tap_ != nullptr) send_tap_->OnPacket(*p, sim_->Now());
   Bytes wire = p->size + gap_;
   busy_bytes_ += wire;
   Time tx;
@@ -27,6 +28,7 @@ void Link::HandleEvent(uint32_t, uint64_t) {
   InFlight head = ring_.pop_front();
   if (!ring_.empty()) sim_->Schedule(ring_.front().arrival, this, 0, 0);
   ++stats_->packet_hops;
+  if (arrival_tap_ != nullptr) arrival_tap_->OnPacket(*head.packet, sim_->Now());
   peer_->Receive(head.packet, peer_port_);
 }
 

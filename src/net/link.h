@@ -5,6 +5,7 @@
 #include "core/simulator.h"
 #include "net/headers.h"
 #include "net/node.h"
+#include "net/packet_tap.h"
 #include "net/ring.h"
 #include "net/stats.h"
 
@@ -29,6 +30,11 @@ class Link : public EventHandler {
   Time Transmit(Packet* p);
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
+  // Packet captures: a tap that sees what this link's sender sends (when it starts sending),
+  // and one that sees what arrives at its peer (when the last bit has).
+  void SetSendTap(PacketTap* tap) { send_tap_ = tap; }
+  void SetArrivalTap(PacketTap* tap) { arrival_tap_ = tap; }
+
   Rate rate() const { return rate_; }
   Time delay() const { return delay_; }
   size_t in_flight() const { return ring_.size(); }
@@ -50,6 +56,8 @@ class Link : public EventHandler {
   Bytes gap_;         // wire bytes per frame besides the frame (preamble and gap)
   bool whole_ns_;     // transmit times truncated to whole ns (WireFormat::whole_ns)
   Time ps_per_byte_;  // exact picoseconds per byte (common rates), 0 = divide per packet
+  PacketTap* send_tap_ = nullptr;
+  PacketTap* arrival_tap_ = nullptr;
 };
 
 }  // namespace dcqcn

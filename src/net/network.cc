@@ -239,6 +239,16 @@ const Link& Network::link(int node, int port) const {
   return node < hosts ? hosts_[node]->port().link() : switches_[node - hosts]->port(port).link();
 }
 
+void Network::Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive) {
+  const int hosts = config_.topology.hosts;
+  auto link_of = [&](int n, int p) -> Link& {
+    return n < hosts ? hosts_[n]->port().link() : switches_[n - hosts]->port(p).link();
+  };
+  const auto [peer, peer_port] = this->peer(node, port);
+  link_of(node, port).SetSendTap(on_send);
+  link_of(peer, peer_port).SetArrivalTap(on_receive);
+}
+
 std::vector<LinkSpec> Network::PathOf(const Flow& f) const {
   std::vector<LinkSpec> path;
   const int num_hosts = config_.topology.hosts;

@@ -50,6 +50,9 @@ class Network {
   int num_ports(int node) const { return static_cast<int>(adjacency_[node].size()); }
   std::pair<int, int> peer(int node, int port) const { return adjacency_[node][port]; }
   const Link& link(int node, int port) const;
+  // `on_send` sees every packet node `node`'s port `port` sends, `on_receive` every one it
+  // receives.
+  void Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive);
 
   // The links a flow's packets take (following ECMP as the switches hash it).
   std::vector<LinkSpec> PathOf(const Flow& f) const;

@@ -209,6 +209,22 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
   quoted("warmup", FormatTime(s.output.warmup));
   quoted("convergence_window", FormatTime(s.output.convergence_window));
   line("convergence_tolerance", TomlFloat(s.output.convergence_tolerance));
+  if (const PcapConfig& pcap = s.output.pcap; pcap.enabled()) {
+    out += "\n[output.pcap]\n";
+    std::string points;
+    for (const std::string& p : pcap.points) points += (points.empty() ? "" : ", ") + TomlQuote(p);
+    line("points", "[" + points + "]");
+    std::string kinds;
+    static constexpr std::string_view kKinds[] = {"data", "ack", "nack", "cnp", "pfc"};
+    for (size_t i = 0; i < std::size(kKinds); ++i) {
+      if (pcap.kinds & (1u << i)) kinds += (kinds.empty() ? "" : ", ") + TomlQuote(kKinds[i]);
+    }
+    line("kinds", "[" + kinds + "]");
+    quoted("from", FormatTime(pcap.from));
+    if (pcap.until != kMaxTime) quoted("until", FormatTime(pcap.until));
+    line("max_packets", std::to_string(pcap.max_packets));
+    line("snaplen", std::to_string(pcap.snaplen));
+  }
 
   // The same comment whether the flows were written or generated, so that loading this file
   // resolves to this text again.

@@ -71,6 +71,19 @@ struct WorkloadConfig {
   double incast_rate = 0;  // events per second
 };
 
+// [output.pcap]: packets seen at some ports, written to capture.pcap (output/pcap_capture.h).
+struct PcapConfig {
+  std::vector<std::string> points;        // as written: "h1" (a NIC), "s0:3" (a switch port)
+  std::vector<std::pair<int, int>> taps;  // the points as (node, port)
+  // Which packets, as bits (1 << PacketType): data, ack, nack, cnp, pfc (PAUSE); all by default.
+  unsigned kinds = 0x1f;
+  Time from = 0;                  // packets seen from this time on...
+  Time until = kMaxTime;          // ...until this one
+  int64_t max_packets = 1000000;  // then the capture stops (the run goes on)
+  int snaplen = 65535;            // bytes kept of each frame (headers are 62 to 66 bytes)
+  bool enabled() const { return !points.empty(); }
+};
+
 struct OutputConfig {
   bool ts_rate = false;
   bool ts_queue = false;
@@ -84,6 +97,7 @@ struct OutputConfig {
   // must stay within `tolerance` of the flows' mean. 5 ms / 15% (earlier docs/paper.md runs).
   Time convergence_window = 5 * kMillisecond;
   double convergence_tolerance = 0.15;
+  PcapConfig pcap;
 };
 
 struct Scenario {

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <initializer_list>
 #include <limits>
 #include <new>
@@ -229,6 +230,7 @@ class Loader {
   void ReadWire(const Section& sec, WireFormat& wire) const;
   void ReadCc(const Section& sec, CcConfig& cc) const;
   void ReadOutput(const Section& sec, OutputConfig& output) const;
+  void ReadPcap(const Section& sec, const Topology& topo, PcapConfig& pcap) const;
   void ReadFlows(const Section& root, Scenario& s);
   void ReadWorkload(const Section& sec, Scenario& s) const;
   void ReadPoissonWorkload(const Section& sec, Scenario& s) const;
@@ -927,6 +929,93 @@ void Loader::ReadOutput(const Section& sec, OutputConfig& output) const {
   }
 }
 
+void Loader::ReadPcap(const Section& sec, const Topology& topo, PcapConfig& pcap) const {
+  if (sec.table == nullptr) return;
+  CheckKeys(sec, kPcapSchema);
+  // An array of strings, each checked by `check` (which returns "" or what was expected).
+  auto strings = [&](std::string_view name, const std::string& expected,
+                     const std::function<std::string(const std::string&)>& check) {
+    std::vector<std::string> out;
+    const toml::node* node = sec.Get(name);
+    if (node == nullptr) return out;
+    const std::string key = sec.Key(name);
+    const toml::array* list = node->as_array();
+    if (list == nullptr) Fail(key, node, fmt::format("expected {}, got {}", expected, Got(*node)));
+    for (size_t i = 0; i < list->size(); ++i) {
+      const toml::node& item = *list->get(i);
+      const auto* text = item.as_string();
+      const std::string problem = text ? check(text->get()) : expected;
+      if (!problem.empty()) {
+        Fail(fmt::format("{}[{}]", key, i), &item, fmt::format("{}, got {}", problem, Got(item)));
+      }
+      out.push_back(text->get());
+    }
+    return out;
+  };
+  // Ports per node, in cabling order (as the network numbers them).
+  std::vector<int> ports(topo.num_nodes(), 0);
+  for (const LinkSpec& l : topo.links) {
+    ++ports[l.a];
+    ++ports[l.b];
+  }
+  pcap.points =
+      strings("points", "an array of points such as \"h1\" or \"s0:3\"", [&](const std::string& p) {
+        int node = -1;
+        int port = 0;
+        unsigned long index = 0;
+        char extra = 0;
+        if (std::sscanf(p.c_str(), "h%lu%c", &index, &extra) == 1 &&
+            index < static_cast<unsigned long>(topo.hosts)) {
+          node = static_cast<int>(index);
+        } else if (unsigned long sw_port = 0;
+                   std::sscanf(p.c_str(), "s%lu:%lu%c", &index, &sw_port, &extra) == 2 &&
+                   index < static_cast<unsigned long>(topo.switches)) {
+          node = topo.hosts + static_cast<int>(index);
+          if (sw_port >= static_cast<unsigned long>(ports[node])) {
+            return fmt::format("switch s{} has ports 0 to {}", index, ports[node] - 1);
+          }
+          port = static_cast<int>(sw_port);
+        }
+        if (node < 0 || p.find_first_of(" +-") != std::string::npos) {
+          return fmt::format(
+              "expected a host h0 to h{} or a switch port such as s0:3 (switches s0 "
+              "to s{})",
+              topo.hosts - 1, topo.switches - 1);
+        }
+        pcap.taps.emplace_back(node, port);
+        return std::string();
+      });
+  if (sec.Get("kinds") != nullptr) {
+    static constexpr std::string_view kKinds[] = {"data", "ack", "nack", "cnp", "pfc"};
+    pcap.kinds = 0;
+    strings("kinds", "an array of any of \"data\", \"ack\", \"nack\", \"cnp\", \"pfc\"",
+            [&](const std::string& k) {
+              for (size_t i = 0; i < std::size(kKinds); ++i) {
+                if (k == kKinds[i]) {
+                  pcap.kinds |= 1u << i;
+                  return std::string();
+                }
+              }
+              return std::string("expected one of \"data\", \"ack\", \"nack\", \"cnp\", \"pfc\"");
+            });
+  }
+  pcap.from = ReadTime(sec, "from", pcap.from, Bound::kNonNegative);
+  pcap.until = ReadTime(sec, "until", pcap.until, Bound::kPositive);
+  if (pcap.until <= pcap.from) {
+    Fail(sec.Key("until"), sec.Get("until"),
+         fmt::format("expected a time after from (\"{}\"), got \"{}\"", FormatTime(pcap.from),
+                     FormatTime(pcap.until)));
+  }
+  pcap.max_packets =
+      ReadInt(sec, "max_packets", pcap.max_packets, 1, 1000000000, "an integer number of packets");
+  pcap.snaplen = static_cast<int>(
+      ReadInt(sec, "snaplen", pcap.snaplen, 64, 65535, "an integer number of bytes"));
+  if (pcap.points.empty()) {
+    Fail(sec.Key("points"), sec.Get("points"),
+         "required: where to capture, such as points = [\"h1\", \"s0:3\"]");
+  }
+}
+
 void Loader::ReadFlows(const Section& root, Scenario& s) {
   const toml::node* node = root.Get("flow");
   if (node == nullptr) return;
@@ -1176,6 +1265,7 @@ Scenario Loader::Build(const toml::table& root_table) {
   if (s.sw.pfc.xon_offset == 0) s.sw.pfc.xon_offset = 2 * s.wire.DataFrame(s.host.mtu);
   ReadCc(Sub(root, "cc"), s.cc);
   ReadOutput(Sub(root, "output"), s.output);
+  ReadPcap(Sub(Sub(root, "output"), "pcap"), s.topology, s.output.pcap);
   {
     // The sampler keeps every sample of a run in memory (convergence needs each flow's).
     const Section out = Sub(root, "output");

@@ -242,6 +242,22 @@ constexpr KeySchema kIncastEventKeys[] = {
      "Events per second (Poisson), during the workload's window."},
 };
 
+constexpr KeySchema kPcapKeys[] = {
+    {"points", K::kValue, "list of strings", "", "[] (no capture)",
+     "Where to capture: `\"h1\"` is what host h1's NIC sends and receives, `\"s0:3\"` what "
+     "port 3 of switch s0 sends and receives (ports numbered in cabling order, as in links.csv)."},
+    {"kinds", K::kValue, "list of strings", "", "[\"data\", \"ack\", \"nack\", \"cnp\", \"pfc\"]",
+     "Which packets to capture."},
+    {"from", K::kValue, "time", "", "\"0us\"", "Capture packets seen from this time on."},
+    {"until", K::kValue, "time", "", "the end of the run",
+     "Capture packets seen before this time."},
+    {"max_packets", K::kValue, "integer", "packets", "1000000",
+     "The capture stops after this many packets (the run goes on)."},
+    {"snaplen", K::kValue, "integer", "bytes", "65535",
+     "Bytes kept of each frame, from 64 (every header) to 65535 (whole frames); the payload is "
+     "cut beyond (Wireshark then calls RoCE frames malformed: \"Invalid Packet Length\")."},
+};
+
 constexpr KeySchema kOutputKeys[] = {
     {"timeseries", K::kValue, "list of strings", "", "[]",
      "Which of `\"rate\"`, `\"queue\"`, `\"pfc\"`, `\"throughput\"` to write to timeseries/*.csv."},
@@ -253,6 +269,9 @@ constexpr KeySchema kOutputKeys[] = {
     {"convergence_window", K::kValue, "time", "", "\"5ms\"",
      "Convergence time (summary.json): the length of the sliding windows over which each active "
      "flow's throughput is measured. Earlier docs/paper.md runs: 5 ms."},
+    {"pcap", K::kTable, "table", "", "no capture",
+     "A packet capture (capture.pcap) Wireshark reads: the RoCEv2 bytes of the packets seen "
+     "at some ports."},
     {"convergence_tolerance", K::kValue, "number", "fraction", "0.15",
      "Convergence time: a window is fair when every flow's throughput in it is within this "
      "fraction of the flows' mean, in (0, 1). Earlier docs/paper.md runs: 15%."},
@@ -289,11 +308,15 @@ constexpr TableSchema kIncastEventSchema{
 constexpr TableSchema kOutputSchema{"output", "Time series and the settings of summary.json.",
                                     kOutputKeys};
 
+constexpr TableSchema kPcapSchema{
+    "output.pcap", "A packet capture, written to capture.pcap with nanosecond time stamps.",
+    kPcapKeys};
+
 std::span<const TableSchema* const> ScenarioTables() {
   static constexpr const TableSchema* kTables[] = {
-      &kRootSchema, &kTopologySchema, &kSwitchSchema,      &kPfcSchema,
-      &kEcnSchema,  &kHostSchema,     &kWireSchema,        &kCcSchema,
-      &kFlowSchema, &kWorkloadSchema, &kIncastEventSchema, &kOutputSchema};
+      &kRootSchema,        &kTopologySchema, &kSwitchSchema, &kPfcSchema,  &kEcnSchema,
+      &kHostSchema,        &kWireSchema,     &kCcSchema,     &kFlowSchema, &kWorkloadSchema,
+      &kIncastEventSchema, &kOutputSchema,   &kPcapSchema};
   return kTables;
 }
 

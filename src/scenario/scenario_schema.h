@@ -53,6 +53,7 @@ extern const TableSchema kFlowSchema;
 extern const TableSchema kWorkloadSchema;
 extern const TableSchema kIncastEventSchema;  // [workload.incast]
 extern const TableSchema kOutputSchema;
+extern const TableSchema kPcapSchema;
 
 // Every table, in the order a scenario file lists them.
 std::span<const TableSchema* const> ScenarioTables();

@@ -180,6 +180,7 @@ DefaultCase CaseFor(const std::string& key) {
   };
   if (auto it = contexts.find(key); it != contexts.end()) c.context = it->second;
   if (key.rfind("workload.", 0) == 0) c.base += "[workload]\ntype = \"incast\"\nsize = \"1MB\"\n";
+  if (key.rfind("output.pcap.", 0) == 0) c.base += "[output.pcap]\npoints = [\"h1\"]\n";
   return c;
 }
 

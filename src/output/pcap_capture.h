@@ -1,0 +1,59 @@
+// [output.pcap]: the packets seen at some ports, written as they pass to capture.pcap (libpcap,
+// nanosecond time stamps, Ethernet link type) with the bytes output/roce_frame.h gives them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "net/network.h"
+#include "net/packet_tap.h"
+#include "output/roce_frame.h"
+#include "scenario/scenario.h"
+
+namespace dcqcn {
+
+// Whether this binary was built with libpcap ([output.pcap] is an error otherwise).
+bool BuiltWithPcap();
+
+class PcapCapture {
+ public:
+  // Opens `path` and taps the ports `config.taps` of `net`. Throws InputError without libpcap,
+  // std::runtime_error when the file cannot be written.
+  PcapCapture(const PcapConfig& config, Network* net, const std::string& path);
+  ~PcapCapture();
+  PcapCapture(const PcapCapture&) = delete;
+  PcapCapture& operator=(const PcapCapture&) = delete;
+
+  // Writes what is buffered and closes the file.
+  void Close();
+  int64_t packets() const { return packets_; }
+  // The capture stopped at max_packets.
+  bool full() const { return packets_ >= config_.max_packets; }
+
+ private:
+  // One direction of one link at a capture point: it knows both ends' MACs.
+  class LinkTap : public PacketTap {
+   public:
+    LinkTap(PcapCapture* capture, MacAddress src, MacAddress dst)
+        : capture_(capture), src_(src), dst_(dst) {}
+    void OnPacket(const Packet& p, Time now) override { capture_->Write(p, now, src_, dst_); }
+
+   private:
+    PcapCapture* capture_;
+    MacAddress src_;
+    MacAddress dst_;
+  };
+  void Write(const Packet& p, Time now, const MacAddress& src, const MacAddress& dst);
+
+  PcapConfig config_;
+  const Network* net_;
+  int ack_interval_;
+  std::vector<std::unique_ptr<LinkTap>> taps_;
+  struct Handles;
+  std::unique_ptr<Handles> pcap_;
+  int64_t packets_ = 0;
+};
+
+}  // namespace dcqcn
