@@ -72,73 +72,89 @@ CLI::App* AddBufferCommand(CLI::App& app, BufferOptions& o) {
   return cmd;
 }
 
-std::string BufferReport(const BufferOptions& o) {
-  const int ports = static_cast<int>(
+BufferThresholds ComputeBufferThresholds(const BufferOptions& o) {
+  BufferThresholds t;
+  t.ports = static_cast<int>(
       IntOption("--ports", o.ports, 1, 65535, "an integer number of switch ports"));
-  const Bytes buffer = PositiveQuantity("--buffer", o.buffer, ParseSize,
-                                        "a positive size such as \"12MB\" (units: B KB MB GB KiB "
-                                        "MiB GiB)");
-  const Rate rate = PositiveQuantity("--rate", o.rate, ParseRate,
-                                     "a positive rate such as \"40Gbps\" (units: bps Kbps Mbps "
-                                     "Gbps Tbps)");
+  t.buffer = PositiveQuantity("--buffer", o.buffer, ParseSize,
+                              "a positive size such as \"12MB\" (units: B KB MB GB KiB "
+                              "MiB GiB)");
+  t.rate = PositiveQuantity("--rate", o.rate, ParseRate,
+                            "a positive rate such as \"40Gbps\" (units: bps Kbps Mbps "
+                            "Gbps Tbps)");
   const std::optional<Time> cable = ParseCableDelay(o.cable);
   if (!cable || *cable <= 0) {
     Bad("--cable", "a positive cable length such as \"100m\" or \"1.5km\"", o.cable);
   }
-  const Bytes mtu = IntOption("--mtu", o.mtu, 68, 9216, "an Ethernet MTU in bytes");
-  const double beta = PositiveNumber("--beta", o.beta, "a positive number such as 8");
-  const Bytes kmin = PositiveQuantity("--kmin", o.kmin, ParseSize,
-                                      "a positive size such as \"5KB\" (units: B KB MB GB KiB "
-                                      "MiB GiB)");
+  t.cable_delay = *cable;
+  t.mtu = IntOption("--mtu", o.mtu, 68, 9216, "an Ethernet MTU in bytes");
+  t.beta = PositiveNumber("--beta", o.beta, "a positive number such as 8");
+  t.kmin = PositiveQuantity("--kmin", o.kmin, ParseSize,
+                            "a positive size such as \"5KB\" (units: B KB MB GB KiB "
+                            "MiB GiB)");
+  if (!o.headroom.empty()) {
+    t.headroom = PositiveQuantity("--headroom", o.headroom, ParseSize,
+                                  "a positive size such as \"22.4KB\" (units: B KB MB GB KiB MiB "
+                                  "GiB)");
+  } else {
+    t.terms = EstimateHeadroom(t.rate, *cable, t.mtu);
+    t.headroom = t.terms->total();
+  }
+  // In 128 bits: a typo such as --headroom 1000GB must be an error message, not an overflow.
+  const __int128 all_headroom = static_cast<__int128>(kRulePriorities) * t.ports * t.headroom;
+  if (all_headroom >= t.buffer) {
+    throw InputError(fmt::format(
+        "--buffer: {} cannot hold the headroom of {} priorities x {} ports x {} = {}; expected a "
+        "larger buffer, fewer ports or less headroom",
+        o.buffer, kRulePriorities, t.ports, KbCeil(static_cast<double>(t.headroom)),
+        KbCeil(static_cast<double>(all_headroom))));
+  }
+  t.shared = SharedBufferAfterHeadroom(t.buffer, t.ports, t.headroom);
+  t.pfc_static = StaticPfcBound(t.shared, t.ports);
+  t.ecn_static = StaticEcnBound(t.pfc_static, t.ports);
+  t.ecn_dynamic = DynamicEcnBound(t.shared, t.ports, t.beta);
+  return t;
+}
 
+std::string BufferReport(const BufferOptions& o) {
+  const BufferThresholds t = ComputeBufferThresholds(o);
+  const int ports = t.ports;
+  const Bytes buffer = t.buffer;
+  const Rate rate = t.rate;
+  const Bytes mtu = t.mtu;
+  const double beta = t.beta;
+  const Bytes kmin = t.kmin;
   std::string out = fmt::format("switch: {} ports of {}, buffer {} ({}), MTU {} B, beta {}\n",
                                 ports, FormatRate(rate), KbFloor(static_cast<double>(buffer)),
                                 FormatSize(buffer), mtu, beta);
-
-  Bytes headroom = 0;
-  if (!o.headroom.empty()) {
-    headroom = PositiveQuantity("--headroom", o.headroom, ParseSize,
-                                "a positive size such as \"22.4KB\" (units: B KB MB GB KiB MiB "
-                                "GiB)");
+  const Bytes headroom = t.headroom;
+  if (!t.terms) {
     out += fmt::format("headroom t_flight            {:>10} per port per priority (--headroom)\n",
                        KbCeil(static_cast<double>(headroom)));
   } else {
-    const HeadroomTerms t = EstimateHeadroom(rate, *cable, mtu);
-    headroom = t.total();
+    const HeadroomTerms& h = *t.terms;
     out += fmt::format(
         "headroom t_flight            {:>10} per port per priority ({} B), the sum of:\n",
         KbCeil(static_cast<double>(headroom)), headroom);
     out += fmt::format("  cable round trip           {:>7} B  2 x {} ({} of cable) at {}\n",
-                       t.round_trip, FormatTime(*cable), o.cable, FormatRate(rate));
+                       h.round_trip, FormatTime(t.cable_delay), o.cable, FormatRate(rate));
     out += fmt::format(
-        "  frames in transmission     {:>7} B  one {} B frame on the wire at each end\n", t.frames,
-        t.frames / 2);
+        "  frames in transmission     {:>7} B  one {} B frame on the wire at each end\n", h.frames,
+        h.frames / 2);
     out += fmt::format("  PFC frame                  {:>7} B  the PAUSE itself on the wire\n",
-                       t.pfc_frame);
+                       h.pfc_frame);
     out += fmt::format(
         "  response allowance         {:>7} B  2 x {} + {} bit times (802.3, 40GBASE-R)\n",
-        t.response, kInterfaceDelayBits, kPauseReactionBits);
+        h.response, kInterfaceDelayBits, kPauseReactionBits);
   }
-
-  // In 128 bits: a typo such as --headroom 1000GB must be an error message, not an overflow.
-  const __int128 all_headroom = static_cast<__int128>(kRulePriorities) * ports * headroom;
-  if (all_headroom >= buffer) {
-    throw InputError(fmt::format(
-        "--buffer: {} cannot hold the headroom of {} priorities x {} ports x {} = {}; expected a "
-        "larger buffer, fewer ports or less headroom",
-        o.buffer, kRulePriorities, ports, KbCeil(static_cast<double>(headroom)),
-        KbCeil(static_cast<double>(all_headroom))));
-  }
-  const Bytes shared = SharedBufferAfterHeadroom(buffer, ports, headroom);
-  const Bytes carved = buffer - shared;
+  const Bytes carved = buffer - t.shared;
   out += fmt::format("headroom, all priorities     {:>10} = 8 x n x t_flight ({} of the buffer)\n",
                      KbCeil(static_cast<double>(carved)),
                      Percent(static_cast<double>(carved), static_cast<double>(buffer)));
-
-  const double t_pfc = StaticPfcBound(shared, ports);
-  const double ecn_static = StaticEcnBound(t_pfc, ports);
-  const double ecn_dynamic = DynamicEcnBound(shared, ports, beta);
-  const bool static_feasible = ecn_static >= static_cast<double>(mtu);
+  const double t_pfc = t.pfc_static;
+  const double ecn_static = t.ecn_static;
+  const double ecn_dynamic = t.ecn_dynamic;
+  const bool static_feasible = t.static_feasible();
   out += fmt::format("t_PFC, static threshold   <= {:>10} = (B - 8 n t_flight) / (8 n)\n",
                      KbFloor(t_pfc));
   out += fmt::format("t_ECN, static threshold   <  {:>10} = t_PFC / n{}\n", KbFloor(ecn_static),

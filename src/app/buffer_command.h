@@ -2,7 +2,11 @@
 // a verdict on an ECN Kmin.
 #pragma once
 
+#include <optional>
 #include <string>
+
+#include "analysis/buffer_rules.h"
+#include "core/units.h"
 
 namespace CLI {
 class App;
@@ -25,6 +29,29 @@ struct BufferOptions {
 
 // Registers the subcommand and its options (bound to `options`) on `app`.
 CLI::App* AddBufferCommand(CLI::App& app, BufferOptions& options);
+
+// The paper's thresholds for a switch (spec 4.2), in bytes, as `dcqcn buffer` computes them.
+struct BufferThresholds {
+  int ports = 0;
+  Bytes buffer = 0;
+  Rate rate = 0;
+  Time cable_delay = 0;  // one way
+  Bytes mtu = 0;
+  double beta = 0;
+  Bytes kmin = 0;
+  Bytes headroom = 0;                  // t_flight per port per priority
+  std::optional<HeadroomTerms> terms;  // its estimate, unless --headroom gave it
+  Bytes shared = 0;                    // B - 8 n t_flight
+  double pfc_static = 0;               // t_PFC bound of a static threshold
+  double ecn_static = 0;               // t_ECN bound with the static threshold at t_PFC
+  double ecn_dynamic = 0;              // t_ECN bound with the dynamic threshold (beta)
+  bool static_feasible() const { return ecn_static >= static_cast<double>(mtu); }
+  bool kmin_safe_dynamic() const { return static_cast<double>(kmin) < ecn_dynamic; }
+  bool kmin_safe_static() const { return static_cast<double>(kmin) < ecn_static; }
+};
+
+// The thresholds for `options`. Throws InputError for a bad option value, naming it.
+BufferThresholds ComputeBufferThresholds(const BufferOptions& options);
 
 // The report `dcqcn buffer` prints. Throws InputError for a bad option value.
 std::string BufferReport(const BufferOptions& options);

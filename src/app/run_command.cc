@@ -57,6 +57,11 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
     sim.RunUntil(s.duration, slice);
     progress.Update(sim.Now(), sim.events_executed(), net.flows_done(),
                     static_cast<int>(net.flows().size()));
+    if (options.on_progress) {
+      options.on_progress({sim.Now(), ProgressFraction(net.first_start(), s.duration, sim.Now()),
+                           sim.events_executed(), net.flows_done(),
+                           static_cast<int>(net.flows().size())});
+    }
     if (options.check_invariants) net.CheckInvariants(false);
     if (options.stop != nullptr && options.stop->load()) {
       progress.Finish();

@@ -12,6 +12,15 @@ namespace dcqcn {
 
 class Network;
 
+// Where a run stands, reported between slices of events (RunOptions::on_progress).
+struct RunProgress {
+  Time now = 0;
+  double fraction = 0;  // of the active interval (ProgressFraction)
+  uint64_t events = 0;
+  int flows_done = 0;
+  int flows_total = 0;
+};
+
 struct RunOptions {
   std::string out_dir;    // empty: do not write files (tests, benchmarks); else an empty folder
   bool progress = false;  // progress line on stderr
@@ -23,6 +32,9 @@ struct RunOptions {
   // Verify conservation and buffer accounting (Network::CheckInvariants) every 1024 events, not
   // only at the end: slower, for tests and for chasing a bug.
   bool check_invariants = false;
+  // Called after every slice of 65,536 events (about every 10 ms of wall time), on the thread
+  // that runs: the Python module's progress callback and Ctrl-C check.
+  std::function<void(const RunProgress&)> on_progress = nullptr;
 };
 
 // Runs the scenario to completion (all flows done, or its duration) and returns summary.json's

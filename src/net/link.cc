@@ -4,9 +4,35 @@
 #include "net/headers.h"
 
 namespace dcqcn {
+namespace {
+
+// Shows the tap each packet that arrives, then hands it to the node.
+class TappedNode final : public Node {
+ public:
+  TappedNode(Simulator* sim, PacketTap* tap, Node* node) : sim_(sim), tap_(tap), node_(node) {}
+  void Receive(Packet* p, int port) override {
+    tap_->OnPacket(*p, sim_->Now());
+    node_->Receive(p, port);
+  }
+  Node* node() const { return node_; }
+
+ private:
+  Simulator* sim_;
+  PacketTap* tap_;
+  Node* node_;
+};
+
+}  // namespace
+
+void Link::SetArrivalTap(PacketTap* tap) {
+  Node* node = tapped_peer_ ? static_cast<TappedNode*>(tapped_peer_.get())->node() : peer_;
+  tapped_peer_ = tap ? std::make_unique<TappedNode>(sim_, tap, node) : nullptr;
+  peer_ = tap ? tapped_peer_.get() : node;
+}
 
 Time Link::Transmit(Packet* p) {
-  if (send_tap_ != nullptr) send_tap_->OnPacket(*p, sim_->Now());
+  if (send_tap_ != nullptr) [[unlikely]]
+    send_tap_->OnPacket(*p, sim_->Now());
   Bytes wire = p->size + gap_;
   busy_bytes_ += wire;
   Time tx;
@@ -28,7 +54,6 @@ void Link::HandleEvent(uint32_t, uint64_t) {
   InFlight head = ring_.pop_front();
   if (!ring_.empty()) sim_->Schedule(ring_.front().arrival, this, 0, 0);
   ++stats_->packet_hops;
-  if (arrival_tap_ != nullptr) arrival_tap_->OnPacket(*head.packet, sim_->Now());
   peer_->Receive(head.packet, peer_port_);
 }
 

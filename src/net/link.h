@@ -2,6 +2,8 @@
 // scheduled: one pending event per link, not one per packet.
 #pragma once
 
+#include <memory>
+
 #include "core/simulator.h"
 #include "net/headers.h"
 #include "net/node.h"
@@ -31,9 +33,10 @@ class Link : public EventHandler {
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
   // Packet captures: a tap that sees what this link's sender sends (when it starts sending),
-  // and one that sees what arrives at its peer (when the last bit has).
+  // and one that sees what arrives at its peer (when the last bit has). The arrival tap stands
+  // between the link and its peer, so that links without one pay nothing for it.
   void SetSendTap(PacketTap* tap) { send_tap_ = tap; }
-  void SetArrivalTap(PacketTap* tap) { arrival_tap_ = tap; }
+  void SetArrivalTap(PacketTap* tap);
 
   Rate rate() const { return rate_; }
   Time delay() const { return delay_; }
@@ -57,7 +60,7 @@ class Link : public EventHandler {
   bool whole_ns_;     // transmit times truncated to whole ns (WireFormat::whole_ns)
   Time ps_per_byte_;  // exact picoseconds per byte (common rates), 0 = divide per packet
   PacketTap* send_tap_ = nullptr;
-  PacketTap* arrival_tap_ = nullptr;
+  std::unique_ptr<Node> tapped_peer_;  // the arrival tap in front of the peer, if any
 };
 
 }  // namespace dcqcn

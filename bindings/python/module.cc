@@ -1,0 +1,286 @@
+// _dcqcn: the C++ side of the `dcqcn` Python package (python/dcqcn/__init__.py), which turns
+// what these functions write and return into dicts and pandas DataFrames. Every function takes
+// what the matching command takes; input errors raise dcqcn.InputError with the CLI's message.
+// Simulations run with the GIL released; Ctrl-C (SIGINT) stops a run between slices of events
+// and raises KeyboardInterrupt, leaving no output folder.
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <chrono>
+#include <optional>
+#include <thread>
+
+#include "analysis/buffer_rules.h"
+#include "app/buffer_command.h"
+#include "app/fluid_command.h"
+#include "app/hpcc_command.h"
+#include "app/run_command.h"
+#include "app/sweep_command.h"
+#include "core/error.h"
+#include "net/network.h"
+#include "output/staged_folder.h"
+#include "scenario/resolved_toml.h"
+#include "scenario/scenario_loader.h"
+
+namespace py = pybind11;
+
+namespace dcqcn {
+namespace {
+
+Scenario Load(const std::string& scenario, bool is_path, const std::vector<std::string>& sets) {
+  return is_path ? LoadScenarioFile(scenario, sets)
+                 : LoadScenarioText(scenario, "<scenario text>", sets);
+}
+
+// Runs `work(stop)` on a thread of its own, without the GIL, while this thread checks for Ctrl-C
+// every 20 ms and then sets `stop` (which `work` polls: it throws Interrupted). Returns what
+// `work` returns or rethrows what it threw.
+template <class Work>
+auto Interruptible(Work work) {
+  std::atomic<bool> stop{false};
+  std::optional<decltype(work(stop))> result;
+  std::exception_ptr error;
+  std::atomic<bool> finished{false};
+  {
+    py::gil_scoped_release release;
+    std::thread worker([&] {
+      try {
+        result.emplace(work(stop));
+      } catch (...) {
+        error = std::current_exception();
+      }
+      finished = true;
+    });
+    while (!finished) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      py::gil_scoped_acquire acquire;
+      if (PyErr_CheckSignals() != 0) {
+        PyErr_Clear();  // raised again as KeyboardInterrupt once the work has stopped
+        stop = true;
+      }
+    }
+    worker.join();
+  }
+  if (error) std::rethrow_exception(error);
+  return std::move(*result);
+}
+
+// The RunOptions hook that polls Python's signals and reports progress.
+std::function<void(const RunProgress&)> ProgressHook(std::atomic<bool>* stop,
+                                                     const py::object& progress) {
+  auto last = std::make_shared<std::chrono::steady_clock::time_point>();
+  return [stop, progress, last](const RunProgress& p) {
+    py::gil_scoped_acquire acquire;
+    if (PyErr_CheckSignals() != 0) {
+      PyErr_Clear();  // raised again as KeyboardInterrupt once the run has stopped
+      *stop = true;
+      return;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (progress.is_none() || now - *last < std::chrono::milliseconds(500)) return;
+    *last = now;
+    py::dict d;
+    d["time_ns"] = p.now / kNanosecond;
+    d["fraction"] = p.fraction;
+    d["events"] = p.events;
+    d["flows_done"] = p.flows_done;
+    d["flows_total"] = p.flows_total;
+    progress(d);
+  };
+}
+
+// Runs the scenario into `out_dir` (staged, swapped in whole); returns summary.json's text.
+std::string Run(const std::string& scenario, bool is_path, const std::vector<std::string>& sets,
+                const std::string& out_dir, bool force, const py::object& progress) {
+  Scenario s = Load(scenario, is_path, sets);
+  std::atomic<bool> stop{false};
+  RunOptions options;
+  options.stop = &stop;
+  options.on_progress = ProgressHook(&stop, progress);
+  std::string summary;
+  {
+    py::gil_scoped_release release;
+    StagedFolder folder(out_dir, force);
+    options.out_dir = folder.path();
+    summary = RunScenario(s, options).dump();
+    folder.Commit();
+  }
+  return summary;
+}
+
+// resolved.toml's text and the buffer warnings; the network is built too, as `dcqcn check` does.
+std::pair<std::string, std::vector<std::string>> Check(const std::string& scenario, bool is_path,
+                                                       const std::vector<std::string>& sets) {
+  Scenario s = Load(scenario, is_path, sets);
+  {
+    py::gil_scoped_release release;
+    Network net(ToNetworkConfig(s));
+  }
+  return {ResolvedToml(s), BufferWarnings(s)};
+}
+
+py::dict Buffer(const BufferOptions& o) {
+  const BufferThresholds t = ComputeBufferThresholds(o);
+  py::dict d;
+  d["ports"] = t.ports;
+  d["buffer_bytes"] = t.buffer;
+  d["rate_bps"] = t.rate;
+  d["cable_delay_ns"] = static_cast<double>(t.cable_delay) / kNanosecond;
+  d["mtu_bytes"] = t.mtu;
+  d["beta"] = t.beta;
+  d["headroom_bytes"] = t.headroom;
+  if (t.terms) {
+    d["headroom_terms_bytes"] = py::dict(
+        py::arg("round_trip") = t.terms->round_trip, py::arg("frames") = t.terms->frames,
+        py::arg("pfc_frame") = t.terms->pfc_frame, py::arg("response") = t.terms->response);
+  }
+  d["shared_bytes"] = t.shared;
+  d["headroom_all_priorities_bytes"] = t.buffer - t.shared;
+  d["t_pfc_static_bytes"] = t.pfc_static;
+  d["t_ecn_static_bytes"] = t.ecn_static;
+  d["t_ecn_dynamic_bytes"] = t.ecn_dynamic;
+  d["static_feasible"] = t.static_feasible();
+  d["kmin_bytes"] = t.kmin;
+  d["kmin_safe_dynamic"] = t.kmin_safe_dynamic();
+  d["kmin_safe_static"] = t.kmin_safe_static();
+  return d;
+}
+
+int Sweep(SweepOptions options) {
+  options.quiet = true;
+  return Interruptible([&](std::atomic<bool>& stop) {
+    options.stop = &stop;
+    return RunSweepCommand(options);
+  });
+}
+
+std::pair<std::string, std::vector<std::string>> Fluid(const FluidCommandOptions& options) {
+  std::vector<std::string> warnings;
+  std::string summary;
+  {
+    py::gil_scoped_release release;
+    summary = RunFluidCommand(options, &warnings).dump();
+  }
+  return {summary, warnings};
+}
+
+py::dict Hpcc(HpccCommandOptions options) {
+  options.quiet = true;
+  const HpccCommandResult r = Interruptible([&](std::atomic<bool>& stop) {
+    options.stop = &stop;
+    return RunHpccCommand(options);
+  });
+  py::dict d;
+  d["summary"] = r.summary.dump();
+  d["out"] = r.out_dir;
+  d["fct_file"] = r.fct_file;
+  d["pfc_file"] = r.pfc_file;
+  return d;
+}
+
+}  // namespace
+}  // namespace dcqcn
+
+PYBIND11_MODULE(_dcqcn, m) {
+  using namespace dcqcn;
+  m.doc() = "dcqcn's engine; use the dcqcn package (import dcqcn), which wraps it";
+  static py::exception<InputError> input_error(m, "InputError", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      PyErr_SetString(input_error.ptr(), e.what());
+    } catch (const Interrupted& e) {
+      PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
+    } catch (const InvariantError& e) {
+      PyErr_SetString(
+          PyExc_RuntimeError,
+          (std::string("internal error (invariant violated, please report): ") + e.what()).c_str());
+    }
+  });
+  m.attr("version") = DCQCN_VERSION;
+  m.def("run", &Run, py::arg("scenario"), py::arg("is_path"), py::arg("sets"), py::arg("out"),
+        py::arg("force"), py::arg("progress"));
+  m.def("check", &Check, py::arg("scenario"), py::arg("is_path"), py::arg("sets"));
+  m.def(
+      "buffer",
+      [](const std::map<std::string, std::string>& kwargs) {
+        BufferOptions o;
+        for (const auto& [k, v] : kwargs) {
+          if (k == "ports")
+            o.ports = v;
+          else if (k == "buffer")
+            o.buffer = v;
+          else if (k == "rate")
+            o.rate = v;
+          else if (k == "cable")
+            o.cable = v;
+          else if (k == "mtu")
+            o.mtu = v;
+          else if (k == "headroom")
+            o.headroom = v;
+          else if (k == "beta")
+            o.beta = v;
+          else if (k == "kmin")
+            o.kmin = v;
+          else
+            throw InputError("buffer: unknown option " + k +
+                             " (expected ports, buffer, rate, cable, mtu, headroom, beta or kmin)");
+        }
+        return Buffer(o);
+      },
+      py::arg("options"));
+  m.def(
+      "sweep",
+      [](const std::string& scenario, const std::vector<std::string>& vary,
+         const std::vector<std::string>& sets, int seeds, const std::string& out, int jobs,
+         bool force, bool resume) {
+        SweepOptions o;
+        o.scenario = scenario;
+        o.vary = vary;
+        o.sets = sets;
+        o.seeds = seeds;
+        o.out_dir = out;
+        o.jobs = jobs;
+        o.force = force;
+        o.resume = resume;
+        return Sweep(o);
+      },
+      py::arg("scenario"), py::arg("vary"), py::arg("sets"), py::arg("seeds"), py::arg("out"),
+      py::arg("jobs"), py::arg("force"), py::arg("resume"));
+  m.def(
+      "fluid",
+      [](const std::string& scenario, const std::vector<std::string>& sets,
+         std::optional<int> flows, std::optional<std::string> rate,
+         std::optional<std::string> delay, const std::string& duration, const std::string& out,
+         bool force) {
+        FluidCommandOptions o;
+        o.scenario = scenario;
+        o.sets = sets;
+        o.flows = flows;
+        o.rate = rate;
+        o.delay = delay;
+        o.duration = duration;
+        o.out_dir = out;
+        o.force = force;
+        o.quiet = true;
+        return Fluid(o);
+      },
+      py::arg("scenario"), py::arg("sets"), py::arg("flows"), py::arg("rate"), py::arg("delay"),
+      py::arg("duration"), py::arg("out"), py::arg("force"));
+  m.def(
+      "hpcc",
+      [](const std::string& config, const std::vector<std::string>& sets, const std::string& out,
+         const std::string& model, bool force) {
+        HpccCommandOptions o;
+        o.config = config;
+        o.sets = sets;
+        o.out_dir = out;
+        o.model = model;
+        o.force = force;
+        return Hpcc(o);
+      },
+      py::arg("config"), py::arg("sets"), py::arg("out"), py::arg("model"), py::arg("force"));
+}

@@ -1,0 +1,203 @@
+"""dcqcn from Python: run scenarios and sweeps and get pandas DataFrames back.
+
+    import dcqcn
+    r = dcqcn.run("examples/incast_8to1.toml", set={"workload.senders": 4}, seed=2)
+    r.summary["fct_slowdown"]["p99"]; r.flows.head(); r.timeseries["queue"]
+
+A scenario is a path to a TOML file, TOML text, or a dict of tables ({"topology": {"type":
+"star", "hosts": 5}, ...}). `set` overrides keys as `dcqcn run --set` does (a dict of dotted keys
+to values, or a list of "key=value" strings). Input errors raise dcqcn.InputError with the
+command line's message. Simulations run without the GIL; Ctrl-C stops a run and raises
+KeyboardInterrupt.
+"""
+import json
+import os
+import shutil
+import tempfile
+import tomllib
+
+import pandas as pd
+
+from . import _dcqcn
+
+InputError = _dcqcn.InputError
+__version__ = _dcqcn.version
+__all__ = ["run", "check", "buffer", "sweep", "fluid", "hpcc", "Result", "InputError"]
+
+
+def _toml_value(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # a TOML basic string is a JSON string
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise InputError(f"scenario: cannot write {value!r} ({type(value).__name__}) as TOML")
+
+
+def _toml_text(table, path=""):
+    """A dict of tables as TOML text: scalars first, then sub-tables, then arrays of tables."""
+    lines, subtables = [], []
+    for key, value in table.items():
+        if isinstance(value, dict):
+            subtables.append((key, value))
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+            subtables.append((key, value))
+        else:
+            lines.append(f"{key} = {_toml_value(value)}")
+    text = "\n".join(lines) + ("\n" if lines else "")
+    for key, value in subtables:
+        name = f"{path}.{key}" if path else key
+        if isinstance(value, dict):
+            text += f"\n[{name}]\n" + _toml_text(value, name)
+        else:
+            for item in value:
+                text += f"\n[[{name}]]\n" + _toml_text(item, name)
+    return text
+
+
+def _scenario(scenario):
+    """(text or path, is_path) for the engine."""
+    if isinstance(scenario, dict):
+        return _toml_text(scenario), False
+    if isinstance(scenario, os.PathLike):
+        return os.fspath(scenario), True
+    if isinstance(scenario, str):
+        if "\n" in scenario or "=" in scenario or "[" in scenario:
+            return scenario, False
+        return scenario, True
+    raise InputError("scenario: expected a path, TOML text or a dict")
+
+
+def _sets(set=None, seed=None):
+    if set is None:
+        sets = []
+    elif isinstance(set, dict):
+        sets = [f"{k}={_toml_value(v)}" for k, v in set.items()]
+    else:
+        sets = list(set)
+    if seed is not None:
+        sets.append(f"seed={int(seed)}")
+    return sets
+
+
+class Result:
+    """A run's output: summary (dict), flows (DataFrame), timeseries (dict of DataFrames, one
+    per series the run recorded: rate, queue, pfc, throughput), resolved (dict: the scenario
+    with every default), links (DataFrame) and out (the folder, or None when it was temporary)."""
+
+    def __init__(self, folder, out):
+        self.out = out
+        with open(os.path.join(folder, "summary.json")) as f:
+            self.summary = json.load(f)
+        self.flows = pd.read_csv(os.path.join(folder, "flows.csv"), keep_default_na=True)
+        self.links = pd.read_csv(os.path.join(folder, "links.csv"))
+        with open(os.path.join(folder, "resolved.toml"), "rb") as f:
+            self.resolved = tomllib.load(f)
+        self.timeseries = {}
+        series = os.path.join(folder, "timeseries")
+        if os.path.isdir(series):
+            for name in sorted(os.listdir(series)):
+                if name.endswith(".csv"):
+                    self.timeseries[name[:-4]] = pd.read_csv(os.path.join(series, name))
+
+    def __repr__(self):
+        s = self.summary
+        return (f"<dcqcn.Result {self.resolved.get('name', '')}: {s.get('flows_finished')} of "
+                f"{s.get('flows_total')} flows finished{', in ' + self.out if self.out else ''}>")
+
+
+def run(scenario, *, set=None, seed=None, out=None, force=False, progress=None):
+    """Runs a scenario; returns a Result. `out`: the output folder to write (kept); by default a
+    temporary one, removed once read. `progress(d)` is called about twice a second with
+    {time_ns, fraction, events, flows_done, flows_total}."""
+    text, is_path = _scenario(scenario)
+    sets = _sets(set, seed)
+    if out is not None:
+        _dcqcn.run(text, is_path, sets, os.fspath(out), force, progress)
+        return Result(os.fspath(out), os.fspath(out))
+    tmp = tempfile.mkdtemp(prefix="dcqcn-")
+    try:
+        folder = os.path.join(tmp, "run")
+        _dcqcn.run(text, is_path, sets, folder, False, progress)
+        return Result(folder, None)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def check(scenario, *, set=None):
+    """Validates a scenario (its network is built too) and returns it with every default filled
+    in, as a dict; the buffer warnings `dcqcn check` prints are in its "warnings" list."""
+    text, is_path = _scenario(scenario)
+    resolved, warnings = _dcqcn.check(text, is_path, _sets(set))
+    d = tomllib.loads(resolved)
+    d["warnings"] = warnings
+    return d
+
+
+def buffer(**options):
+    """The paper's switch-buffer thresholds (`dcqcn buffer`) as a dict, in bytes. Options as the
+    command's: ports, buffer, rate, cable, mtu, headroom, beta, kmin (numbers or strings such as
+    buffer="12MB")."""
+    return _dcqcn.buffer({k: str(v) for k, v in options.items()})
+
+
+def sweep(scenario, *, vary, set=None, seeds=0, out=None, jobs=1, force=False, resume=False):
+    """Runs a sweep (`dcqcn sweep`); returns sweep.csv as a DataFrame, with sweep_mean.csv (the
+    mean and 95% confidence interval over seeds) as its .attrs["mean"] when seeds are varied.
+    `vary`: a dict {key: [values]} or a list of "key=v1,v2" strings."""
+    if isinstance(vary, dict):
+        vary = [f"{k}=" + ",".join(v if isinstance(v, str) else _toml_value(v) for v in vals)
+                for k, vals in vary.items()]
+    text, is_path = _scenario(scenario)
+    tmp = tempfile.mkdtemp(prefix="dcqcn-sweep-")
+    try:
+        path = text
+        if not is_path:
+            path = os.path.join(tmp, "scenario.toml")
+            with open(path, "w") as f:
+                f.write(text)
+        folder = os.fspath(out) if out is not None else os.path.join(tmp, "sweep")
+        _dcqcn.sweep(path, list(vary), _sets(set), int(seeds), folder, int(jobs), force, resume)
+        table = pd.read_csv(os.path.join(folder, "sweep.csv"))
+        mean = os.path.join(folder, "sweep_mean.csv")
+        if os.path.exists(mean):
+            table.attrs["mean"] = pd.read_csv(mean)
+        return table
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def fluid(scenario=None, *, set=None, flows=None, rate=None, delay=None, duration="100ms",
+          out=None):
+    """DCQCN's fluid model (`dcqcn fluid`): returns (summary dict, DataFrame of
+    timeseries/fluid.csv)."""
+    tmp = tempfile.mkdtemp(prefix="dcqcn-fluid-")
+    try:
+        path = ""
+        if scenario is not None:
+            text, is_path = _scenario(scenario)
+            path = text
+            if not is_path:
+                path = os.path.join(tmp, "scenario.toml")
+                with open(path, "w") as f:
+                    f.write(text)
+        folder = os.fspath(out) if out is not None else os.path.join(tmp, "fluid")
+        summary, _ = _dcqcn.fluid(path, _sets(set), flows, None if rate is None else str(rate),
+                                  None if delay is None else str(delay), str(duration), folder,
+                                  False)
+        series = pd.read_csv(os.path.join(folder, "timeseries", "fluid.csv"))
+        return json.loads(summary), series
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def hpcc(config, *, set=None, out, model="hpcc", force=False):
+    """Runs an HPCC ns-3 config.txt (`dcqcn hpcc`, paths relative to the current folder) into
+    `out`; returns a Result (with .fct_file and .pfc_file, HPCC's formats)."""
+    r = _dcqcn.hpcc(os.fspath(config), _sets(set), os.fspath(out), model, force)
+    result = Result(r["out"], r["out"])
+    result.fct_file, result.pfc_file = r["fct_file"], r["pfc_file"]
+    return result

@@ -1,0 +1,129 @@
+"""The Python module (import dcqcn), run by ctest with PYTHONPATH=build/python: results as
+DataFrames that agree with the CLI's files, the three ways to give a scenario, errors as
+dcqcn.InputError with the CLI's message, progress, the GIL released while simulating, Ctrl-C."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pandas as pd
+import pytest
+
+import dcqcn
+
+BINARY = os.environ["DCQCN_BINARY"]
+INCAST = """name = "py-incast"
+duration = "5ms"
+[topology]
+type = "star"
+hosts = 5
+[workload]
+type = "incast"
+senders = 4
+size = "300KB"
+[output]
+timeseries = ["rate", "queue", "pfc", "throughput"]
+"""
+
+
+def test_run_gives_dataframes_that_match_the_cli(tmp_path):
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(INCAST)
+    r = dcqcn.run(scenario, set={"workload.senders": 3}, seed=2)
+    assert r.out is None
+    assert isinstance(r.flows, pd.DataFrame) and len(r.flows) == 3
+    assert r.summary["flows_finished"] == 3
+    assert set(r.timeseries) == {"rate", "queue", "pfc", "throughput"}
+    # resolved: every default filled in, the generated flows listed.
+    assert r.resolved["seed"] == 2 and len(r.resolved["flow"]) == 3
+    # The same run from the command line: the same flows.csv and counters.
+    cli = tmp_path / "cli"
+    subprocess.run([BINARY, "run", str(scenario), "--set", "workload.senders=3", "--seed", "2",
+                    "--quiet", "--out", str(cli)], check=True)
+    pd.testing.assert_frame_equal(r.flows, pd.read_csv(cli / "flows.csv"))
+    with open(cli / "summary.json") as f:
+        summary = json.load(f)
+    for key in ("events", "packet_hops", "pfc_pause_frames", "ecn_marked_packets", "cnps"):
+        assert r.summary[key] == summary[key], key
+
+
+def test_a_scenario_is_a_path_text_or_dict(tmp_path):
+    as_text = dcqcn.run(INCAST)
+    as_dict = dcqcn.run({"name": "py-incast", "duration": "5ms",
+                         "topology": {"type": "star", "hosts": 5},
+                         "workload": {"type": "incast", "senders": 4, "size": "300KB"},
+                         "output": {"timeseries": ["rate", "queue", "pfc", "throughput"]}})
+    pd.testing.assert_frame_equal(as_text.flows, as_dict.flows)
+    kept = dcqcn.run(INCAST, out=tmp_path / "kept")
+    assert kept.out == str(tmp_path / "kept")
+    assert (tmp_path / "kept" / "flows.csv").exists()
+
+
+def test_input_errors_carry_the_clis_message(tmp_path):
+    with pytest.raises(dcqcn.InputError, match=r"topology\.hosts: expected an integer"):
+        dcqcn.run({"topology": {"type": "star", "hosts": "x"}})
+    with pytest.raises(dcqcn.InputError, match="no_such_key"):
+        dcqcn.run(INCAST, set={"switch.no_such_key": 1})
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[topology]\nhosts = 1\n")
+    cli = subprocess.run([BINARY, "check", str(bad)], capture_output=True, text=True)
+    with pytest.raises(dcqcn.InputError) as e:
+        dcqcn.check(bad)
+    assert cli.returncode == 1 and cli.stderr.strip() == f"error: {e.value}"
+
+
+def test_check_buffer_sweep_and_fluid():
+    resolved = dcqcn.check(INCAST)
+    assert resolved["switch"]["buffer"] == "12MB" and isinstance(resolved["warnings"], list)
+    b = dcqcn.buffer()  # the paper's testbed, as `dcqcn buffer` prints it
+    cli = subprocess.run([BINARY, "buffer"], capture_output=True, text=True, check=True).stdout
+    line = next(l for l in cli.splitlines() if l.startswith("t_ECN, dynamic threshold"))
+    assert abs(b["t_ecn_dynamic_bytes"] - float(line.split()[4]) * 1000) < 10
+    assert b["kmin_safe_dynamic"] and b["ports"] == 32
+    with pytest.raises(dcqcn.InputError, match="--ports"):
+        dcqcn.buffer(ports="many")
+    table = dcqcn.sweep(INCAST, vary={"workload.senders": [2, 3]}, seeds=2)
+    assert list(table["workload.senders"]) == [2, 2, 3, 3] and list(table["seed"]) == [1, 2, 1, 2]
+    assert list(table.attrs["mean"]["seeds"]) == [2, 2]
+    summary, series = dcqcn.fluid(flows=2, duration="2ms")
+    assert summary and len(series) > 0
+
+
+def test_progress_and_the_gil_is_released():
+    # A run long enough to report progress; a Python thread keeps counting meanwhile.
+    calls, ticks, done = [], [0], threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks[0] += 1
+            time.sleep(0.001)
+
+    t = threading.Thread(target=count)
+    t.start()
+    r = dcqcn.run(INCAST, set={"workload.size": "30MB", "duration": "50ms"}, progress=calls.append)
+    done.set()
+    t.join()
+    assert r.summary["flows_finished"] == 4
+    assert calls and {"time_ns", "fraction", "events", "flows_done", "flows_total"} <= set(calls[0])
+    assert ticks[0] > 50, "the thread did not run while the simulation did"
+
+
+def test_ctrl_c_stops_a_run_cleanly(tmp_path):
+    script = f"""
+import sys, dcqcn
+try:
+    dcqcn.run({INCAST!r}, set={{"workload.size": "10GB", "duration": "10s"}}, out={str(tmp_path / 'out')!r})
+except KeyboardInterrupt as e:
+    print("stopped:", e); sys.exit(3)
+"""
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                         env=os.environ)
+    time.sleep(2)
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=30)
+    assert p.returncode == 3, out
+    assert "interrupted" in out
+    assert not (tmp_path / "out").exists()
