@@ -131,6 +131,8 @@ class Simulator final : public Clock {
   uint64_t events_executed() const { return executed_; }
   size_t pending() const { return queue_.size(); }
   Time next_time() { return queue_.empty() ? kTimeNever : queue_.top().time; }
+  // The event Step() runs next (an event trace, bench/parallel_bound.cc). Requires pending() > 0.
+  const Event& next_event() { return queue_.top(); }
 
  private:
   EventQueue queue_;
