@@ -27,20 +27,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 if ((${#scenario[@]} == 0)); then
-  src=${HPCC_FORMAT_DIR:-$here/../shared/hpcc-format}
-  cp -r "$src/." "$work/" && chmod -R u+w "$work"
-  config=mix/config_fat_ws30_5ms_dcqcn.txt
-  if ((small)); then
-    (cd "$work" && /usr/bin/python3 - <<'PY'
-lines = open('mix/ws_320_30_5ms.txt').read().split('\n')
-flows = [l for l in lines[1:] if l.strip() and float(l.split()[5]) < 2.0005]
-open('mix/ws_small.txt', 'w').write('%d\n' % len(flows) + '\n'.join(flows) + '\n')
-cfg = open('mix/config_fat_ws30_5ms_dcqcn.txt').read()
-open('mix/config_small.txt', 'w').write(cfg.replace('mix/ws_320_30_5ms.txt', 'mix/ws_small.txt'))
-PY
-    )
-    config=mix/config_small.txt
-  fi
+  source "$here/bench/hpcc_case.sh"
+  prepare_hpcc_case "$work" "$small"
 fi
 
 one_run() {  # one_run BINARY NAME: prints the wall time; the output folder is $work/NAME

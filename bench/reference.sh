@@ -10,22 +10,11 @@ small=0
 if [[ ${1:-} == --small ]]; then small=1; shift; fi
 runs=${1:-3}
 bin=${2:-$here/build/dcqcn}
-src=${HPCC_FORMAT_DIR:-$here/../shared/hpcc-format}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp -r "$src/." "$work/" && chmod -R u+w "$work"
+source "$here/bench/hpcc_case.sh"
+prepare_hpcc_case "$work" "$small"
 cd "$work"
-config=mix/config_fat_ws30_5ms_dcqcn.txt
-if ((small)); then
-  /usr/bin/python3 - <<'PY'
-lines = open('mix/ws_320_30_5ms.txt').read().split('\n')
-flows = [l for l in lines[1:] if l.strip() and float(l.split()[5]) < 2.0005]
-open('mix/ws_small.txt', 'w').write('%d\n' % len(flows) + '\n'.join(flows) + '\n')
-cfg = open('mix/config_fat_ws30_5ms_dcqcn.txt').read()
-open('mix/config_small.txt', 'w').write(cfg.replace('mix/ws_320_30_5ms.txt', 'mix/ws_small.txt'))
-PY
-  config=mix/config_small.txt
-fi
 walls=()
 for ((i = 1; i <= runs; i++)); do
   out=$(taskset -c "${DCQCN_BENCH_CORE:-1}" /usr/bin/time -f "%e %M" "$bin" hpcc "$config" --out "$work/out" 2>&1 >/dev/null |

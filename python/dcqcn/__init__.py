@@ -71,6 +71,18 @@ def _scenario(scenario):
     raise InputError("scenario: expected a path, TOML text or a dict")
 
 
+def _scenario_file(scenario, folder):
+    """A path to the scenario: its own, or a file in `folder` holding its text (for the commands
+    that read a file)."""
+    text, is_path = _scenario(scenario)
+    if is_path:
+        return text
+    path = os.path.join(folder, "scenario.toml")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
 def _sets(set=None, seed=None):
     if set is None:
         sets = []
@@ -151,14 +163,9 @@ def sweep(scenario, *, vary, set=None, seeds=0, out=None, jobs=1, force=False, r
     if isinstance(vary, dict):
         vary = [f"{k}=" + ",".join(v if isinstance(v, str) else _toml_value(v) for v in vals)
                 for k, vals in vary.items()]
-    text, is_path = _scenario(scenario)
     tmp = tempfile.mkdtemp(prefix="dcqcn-sweep-")
     try:
-        path = text
-        if not is_path:
-            path = os.path.join(tmp, "scenario.toml")
-            with open(path, "w") as f:
-                f.write(text)
+        path = _scenario_file(scenario, tmp)
         folder = os.fspath(out) if out is not None else os.path.join(tmp, "sweep")
         _dcqcn.sweep(path, list(vary), _sets(set), int(seeds), folder, int(jobs), force, resume)
         table = pd.read_csv(os.path.join(folder, "sweep.csv"))
@@ -176,14 +183,7 @@ def fluid(scenario=None, *, set=None, flows=None, rate=None, delay=None, duratio
     timeseries/fluid.csv)."""
     tmp = tempfile.mkdtemp(prefix="dcqcn-fluid-")
     try:
-        path = ""
-        if scenario is not None:
-            text, is_path = _scenario(scenario)
-            path = text
-            if not is_path:
-                path = os.path.join(tmp, "scenario.toml")
-                with open(path, "w") as f:
-                    f.write(text)
+        path = "" if scenario is None else _scenario_file(scenario, tmp)
         folder = os.fspath(out) if out is not None else os.path.join(tmp, "fluid")
         summary, _ = _dcqcn.fluid(path, _sets(set), flows, None if rate is None else str(rate),
                                   None if delay is None else str(delay), str(duration), folder,
