@@ -232,7 +232,7 @@ int main(int argc, char** argv) {
     } else if (*sweep) {
       sweep_opts.stop = &g_stop;
       // Under mpirun every rank runs this; rank 0 reports (app/sweep_ranks.h).
-      if (dcqcn::LaunchedByMpi()) mpi_world = std::make_unique<dcqcn::MpiWorld>();
+      mpi_world = dcqcn::JoinMpiIfLaunched();
       sweep_opts.world = mpi_world.get();
       return dcqcn::RunSweepCommand(sweep_opts);
     } else if (*report) {

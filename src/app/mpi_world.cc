@@ -32,6 +32,16 @@ bool LaunchedByMpi() {
   return false;
 }
 
+std::unique_ptr<MpiWorld> JoinMpiIfLaunched() {
+  if (!LaunchedByMpi()) return nullptr;
+  if (BuiltWithMpi()) return std::make_unique<MpiWorld>();
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"}) {
+    const char* size = std::getenv(var);
+    if (size != nullptr && std::atoi(size) > 1) return std::make_unique<MpiWorld>();  // throws
+  }
+  return nullptr;
+}
+
 #ifdef DCQCN_HAVE_MPI
 
 MpiWorld::MpiWorld() {

@@ -15,6 +15,13 @@ bool BuiltWithMpi();
 // Whether the environment says an MPI launcher (mpirun, mpiexec, srun) started this process.
 bool LaunchedByMpi();
 
+class MpiWorld;
+// The MPI world when a launcher started this process and this binary has MPI; null when no
+// launcher did. A binary without MPI started as one of several processes throws InputError
+// (each would run the whole sweep); started alone (srun with a PMI plugin sets the variables
+// for any step) it runs as usual.
+std::unique_ptr<MpiWorld> JoinMpiIfLaunched();
+
 class MpiWorld {
  public:
   // MPI_Init_thread (only the calling thread talks to MPI). Throws InputError when this binary
