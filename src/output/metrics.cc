@@ -57,14 +57,30 @@ double Slowdown(const FlowOutcome& f) {
   return std::max(1.0, static_cast<double>(f.finish - f.start) / static_cast<double>(f.ideal_fct));
 }
 
-bool ActiveTogether(const std::vector<FlowOutcome>& flows, Time end) {
+namespace {
+
+// Calls `visit` with each flow of `flows`, or with those at the indices `subset`.
+template <class Visit>
+void ForEachFlow(const std::vector<FlowOutcome>& flows, const std::vector<uint32_t>* subset,
+                 Visit visit) {
+  if (subset == nullptr) {
+    for (const FlowOutcome& f : flows) visit(f);
+  } else {
+    for (uint32_t i : *subset) visit(flows[i]);
+  }
+}
+
+}  // namespace
+
+bool ActiveTogether(const std::vector<FlowOutcome>& flows, Time end,
+                    const std::vector<uint32_t>* subset) {
   Time latest_start = std::numeric_limits<Time>::min();
   Time earliest_stop = std::numeric_limits<Time>::max();
-  for (const FlowOutcome& f : flows) {
-    if (!WasActive(f, end)) continue;
+  ForEachFlow(flows, subset, [&](const FlowOutcome& f) {
+    if (!WasActive(f, end)) return;
     latest_start = std::max(latest_start, f.start);
     earliest_stop = std::min(earliest_stop, ActiveUntil(f, end));
-  }
+  });
   return latest_start < earliest_stop;
 }
 
@@ -85,17 +101,18 @@ double JainIndex(const std::vector<double>& values) {
   return sum * sum / (static_cast<double>(values.size()) * sum_sq);
 }
 
-nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end) {
+nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end,
+                           const std::vector<uint32_t>* subset) {
   std::vector<double> slowdowns, throughputs, long_throughputs;
   std::array<std::vector<double>, kSizeBuckets.size()> by_size;
   size_t active = 0, finished = 0;
-  for (const FlowOutcome& f : flows) {
-    if (!WasActive(f, end)) continue;
+  ForEachFlow(flows, subset, [&](const FlowOutcome& f) {
+    if (!WasActive(f, end)) return;
     ++active;
     const double gbps = FlowThroughputGbps(f, end);
     throughputs.push_back(gbps);
     if (f.size >= kLongFlowBytes) long_throughputs.push_back(gbps);
-    if (f.finish < 0) continue;
+    if (f.finish < 0) return;
     ++finished;
     const double s = Slowdown(f);
     slowdowns.push_back(s);
@@ -103,13 +120,13 @@ nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end) {
       const SizeBucket& k = kSizeBuckets[b];
       if (f.size >= k.min && (k.max == 0 || f.size < k.max)) by_size[b].push_back(s);
     }
-  }
+  });
   double sum_sq = 0;
   for (double t : throughputs) sum_sq += t * t;
-  const bool jain = throughputs.size() >= 2 && sum_sq > 0 && ActiveTogether(flows, end);
+  const bool jain = throughputs.size() >= 2 && sum_sq > 0 && ActiveTogether(flows, end, subset);
 
   nlohmann::json j;
-  j["flows"] = flows.size();
+  j["flows"] = subset != nullptr ? subset->size() : flows.size();
   j["active"] = active;
   j["finished"] = finished;
   j["fct_slowdown"] = Percentiles(slowdowns);

@@ -3,6 +3,7 @@
 // docs/metrics.md states each definition.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -30,12 +31,16 @@ double FlowThroughputGbps(const FlowOutcome& f, Time end);
 double Slowdown(const FlowOutcome& f);
 // True when there is an instant at which every active flow is active: Jain fairness compares the
 // shares of flows that competed, and is reported only then.
-bool ActiveTogether(const std::vector<FlowOutcome>& flows, Time end);
+// `subset`: only the flows at these indices (a tag's; null: all), so that per-tag metrics need
+// no copy of the outcomes.
+bool ActiveTogether(const std::vector<FlowOutcome>& flows, Time end,
+                    const std::vector<uint32_t>* subset = nullptr);
 
 // {"flows", "active", "finished", "fct_slowdown" {count,p50,p95,p99,max}, "flow_throughput_gbps"
 // {count,min,mean,max}, "jain_fairness", "long_flow_throughput_gbps", "fct_slowdown_by_size"}:
 // an empty statistic is null. The same object is written for the whole run and per tag.
-nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end);
+nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end,
+                           const std::vector<uint32_t>* subset = nullptr);
 
 // Percentile by linear interpolation between closest ranks (numpy's default). `values` must not
 // be empty.

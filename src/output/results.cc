@@ -170,13 +170,14 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
                           "long_flow_throughput_gbps", "jain_fairness"}) {
     j[key] = all[key];
   }
-  std::map<std::string, std::vector<FlowOutcome>> by_tag;
+  // Per tag: the indices of its flows (4 bytes a flow, not a copy of their outcomes).
+  std::map<std::string, std::vector<uint32_t>> by_tag;
   for (size_t i = 0; i < outcomes.size(); ++i) {
     const std::string& tag = s.flows[i].tag;
-    if (!tag.empty()) by_tag[tag].push_back(outcomes[i]);
+    if (!tag.empty()) by_tag[tag].push_back(static_cast<uint32_t>(i));
   }
   j["by_tag"] = nlohmann::json::object();
-  for (const auto& [tag, flows] : by_tag) j["by_tag"][tag] = FlowMetrics(flows, end);
+  for (const auto& [tag, flows] : by_tag) j["by_tag"][tag] = FlowMetrics(outcomes, end, &flows);
 
   const ConvergenceOptions conv_options{s.output.convergence_window,
                                         s.output.convergence_tolerance};
