@@ -9,6 +9,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -36,7 +38,8 @@ Scenario Load(const std::string& scenario, bool is_path, const std::vector<std::
 
 // Runs `work(stop)` on a thread of its own, without the GIL, while this thread checks for Ctrl-C
 // every 20 ms and then sets `stop` (which `work` polls: it throws Interrupted). Returns what
-// `work` returns or rethrows what it threw.
+// `work` returns or rethrows what it threw. Every long call goes through here, so Ctrl-C is
+// handled in this one place.
 template <class Work>
 auto Interruptible(Work work) {
   std::atomic<bool> stop{false};
@@ -67,20 +70,15 @@ auto Interruptible(Work work) {
   return std::move(*result);
 }
 
-// The RunOptions hook that polls Python's signals and reports progress.
-std::function<void(const RunProgress&)> ProgressHook(std::atomic<bool>* stop,
-                                                     const py::object& progress) {
+// The RunOptions hook that calls the user's progress callback, at most twice a second.
+std::function<void(const RunProgress&)> ProgressHook(const py::object& progress) {
+  if (progress.is_none()) return nullptr;
   auto last = std::make_shared<std::chrono::steady_clock::time_point>();
-  return [stop, progress, last](const RunProgress& p) {
-    py::gil_scoped_acquire acquire;
-    if (PyErr_CheckSignals() != 0) {
-      PyErr_Clear();  // raised again as KeyboardInterrupt once the run has stopped
-      *stop = true;
-      return;
-    }
+  return [progress, last](const RunProgress& p) {
     const auto now = std::chrono::steady_clock::now();
-    if (progress.is_none() || now - *last < std::chrono::milliseconds(500)) return;
+    if (now - *last < std::chrono::milliseconds(500)) return;
     *last = now;
+    py::gil_scoped_acquire acquire;
     py::dict d;
     d["time_ns"] = p.now / kNanosecond;
     d["fraction"] = p.fraction;
@@ -91,23 +89,20 @@ std::function<void(const RunProgress&)> ProgressHook(std::atomic<bool>* stop,
   };
 }
 
-// Runs the scenario into `out_dir` (staged, swapped in whole); returns summary.json's text.
-std::string Run(const std::string& scenario, bool is_path, const std::vector<std::string>& sets,
-                const std::string& out_dir, bool force, const py::object& progress) {
-  Scenario s = Load(scenario, is_path, sets);
-  std::atomic<bool> stop{false};
+// Runs the scenario into `out_dir` (staged, swapped in whole), which the package then reads.
+void Run(const std::string& scenario, bool is_path, const std::vector<std::string>& sets,
+         const std::string& out_dir, bool force, const py::object& progress) {
+  const Scenario s = Load(scenario, is_path, sets);
   RunOptions options;
-  options.stop = &stop;
-  options.on_progress = ProgressHook(&stop, progress);
-  std::string summary;
-  {
-    py::gil_scoped_release release;
+  options.on_progress = ProgressHook(progress);
+  Interruptible([&](std::atomic<bool>& stop) {
+    options.stop = &stop;
     StagedFolder folder(out_dir, force);
     options.out_dir = folder.path();
-    summary = RunScenario(s, options).dump();
+    RunScenario(s, options);
     folder.Commit();
-  }
-  return summary;
+    return true;
+  });
 }
 
 // resolved.toml's text and the buffer warnings; the network is built too, as `dcqcn check` does.
@@ -173,7 +168,6 @@ py::dict Hpcc(HpccCommandOptions options) {
     return RunHpccCommand(options);
   });
   py::dict d;
-  d["summary"] = r.summary.dump();
   d["out"] = r.out_dir;
   d["fct_file"] = r.fct_file;
   d["pfc_file"] = r.pfc_file;
@@ -207,27 +201,19 @@ PYBIND11_MODULE(_dcqcn, m) {
   m.def(
       "buffer",
       [](const std::map<std::string, std::string>& kwargs) {
+        static const std::map<std::string, std::string BufferOptions::*> kOptions = {
+            {"ports", &BufferOptions::ports}, {"buffer", &BufferOptions::buffer},
+            {"rate", &BufferOptions::rate},   {"cable", &BufferOptions::cable},
+            {"mtu", &BufferOptions::mtu},     {"headroom", &BufferOptions::headroom},
+            {"beta", &BufferOptions::beta},   {"kmin", &BufferOptions::kmin}};
         BufferOptions o;
         for (const auto& [k, v] : kwargs) {
-          if (k == "ports")
-            o.ports = v;
-          else if (k == "buffer")
-            o.buffer = v;
-          else if (k == "rate")
-            o.rate = v;
-          else if (k == "cable")
-            o.cable = v;
-          else if (k == "mtu")
-            o.mtu = v;
-          else if (k == "headroom")
-            o.headroom = v;
-          else if (k == "beta")
-            o.beta = v;
-          else if (k == "kmin")
-            o.kmin = v;
-          else
+          const auto it = kOptions.find(k);
+          if (it == kOptions.end()) {
             throw InputError("buffer: unknown option " + k +
                              " (expected ports, buffer, rate, cable, mtu, headroom, beta or kmin)");
+          }
+          o.*(it->second) = v;
         }
         return Buffer(o);
       },

@@ -10,11 +10,13 @@ to values, or a list of "key=value" strings). Input errors raise dcqcn.InputErro
 command line's message. Simulations run without the GIL; Ctrl-C stops a run and raises
 KeyboardInterrupt.
 """
+import contextlib
 import json
 import os
 import shutil
 import tempfile
 import tomllib
+import warnings
 
 import pandas as pd
 
@@ -83,6 +85,21 @@ def _scenario_file(scenario, folder):
     return path
 
 
+@contextlib.contextmanager
+def _scratch(prefix):
+    """A temporary folder, removed afterwards: for outputs read and dropped, and scenario text."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield tmp
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _out_folder(out, tmp, name):
+    """Where a command writes: `out` when given (kept), else a folder in the scratch one."""
+    return os.fspath(out) if out is not None else os.path.join(tmp, name)
+
+
 def _sets(set=None, seed=None):
     if set is None:
         sets = []
@@ -126,17 +143,10 @@ def run(scenario, *, set=None, seed=None, out=None, force=False, progress=None):
     temporary one, removed once read. `progress(d)` is called about twice a second with
     {time_ns, fraction, events, flows_done, flows_total}."""
     text, is_path = _scenario(scenario)
-    sets = _sets(set, seed)
-    if out is not None:
-        _dcqcn.run(text, is_path, sets, os.fspath(out), force, progress)
-        return Result(os.fspath(out), os.fspath(out))
-    tmp = tempfile.mkdtemp(prefix="dcqcn-")
-    try:
-        folder = os.path.join(tmp, "run")
-        _dcqcn.run(text, is_path, sets, folder, False, progress)
-        return Result(folder, None)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    with _scratch("dcqcn-") as tmp:
+        folder = _out_folder(out, tmp, "run")
+        _dcqcn.run(text, is_path, _sets(set, seed), folder, force, progress)
+        return Result(folder, folder if out is not None else None)
 
 
 def check(scenario, *, set=None):
@@ -163,35 +173,32 @@ def sweep(scenario, *, vary, set=None, seeds=0, out=None, jobs=1, force=False, r
     if isinstance(vary, dict):
         vary = [f"{k}=" + ",".join(v if isinstance(v, str) else _toml_value(v) for v in vals)
                 for k, vals in vary.items()]
-    tmp = tempfile.mkdtemp(prefix="dcqcn-sweep-")
-    try:
+    with _scratch("dcqcn-sweep-") as tmp:
         path = _scenario_file(scenario, tmp)
-        folder = os.fspath(out) if out is not None else os.path.join(tmp, "sweep")
+        folder = _out_folder(out, tmp, "sweep")
         _dcqcn.sweep(path, list(vary), _sets(set), int(seeds), folder, int(jobs), force, resume)
         table = pd.read_csv(os.path.join(folder, "sweep.csv"))
         mean = os.path.join(folder, "sweep_mean.csv")
         if os.path.exists(mean):
             table.attrs["mean"] = pd.read_csv(mean)
         return table
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def fluid(scenario=None, *, set=None, flows=None, rate=None, delay=None, duration="100ms",
           out=None):
     """DCQCN's fluid model (`dcqcn fluid`): returns (summary dict, DataFrame of
-    timeseries/fluid.csv)."""
-    tmp = tempfile.mkdtemp(prefix="dcqcn-fluid-")
-    try:
+    timeseries/fluid.csv). What the command warns about (parameters the model ignores) comes as
+    Python warnings."""
+    with _scratch("dcqcn-fluid-") as tmp:
         path = "" if scenario is None else _scenario_file(scenario, tmp)
-        folder = os.fspath(out) if out is not None else os.path.join(tmp, "fluid")
-        summary, _ = _dcqcn.fluid(path, _sets(set), flows, None if rate is None else str(rate),
-                                  None if delay is None else str(delay), str(duration), folder,
-                                  False)
+        folder = _out_folder(out, tmp, "fluid")
+        summary, notes = _dcqcn.fluid(path, _sets(set), flows, None if rate is None else str(rate),
+                                      None if delay is None else str(delay), str(duration),
+                                      folder, False)
+        for note in notes:
+            warnings.warn(note, stacklevel=2)
         series = pd.read_csv(os.path.join(folder, "timeseries", "fluid.csv"))
         return json.loads(summary), series
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def hpcc(config, *, set=None, out, model="hpcc", force=False):

@@ -379,6 +379,11 @@ nlohmann::json FailedRuns(const std::vector<size_t>& indices,
   return failed;
 }
 
+// A failed run's outcome from its entry in "failed" (FailedRuns' inverse).
+RunOutcome FailedOutcome(const nlohmann::json& entry) {
+  return {nlohmann::json(), entry.value("error", ""), entry.value("invariant_broken", false), ""};
+}
+
 // A run's outcome as the bytes a rank sends to rank 0, and back.
 std::string EncodeOutcome(const RunOutcome& o) {
   return nlohmann::json{{"summary", o.summary},
@@ -508,9 +513,7 @@ int SweepHere(const SweepOptions& options) {
         std::vector<RunOutcome> outcomes(runs);
         for (const auto& [i, f] : done["failed"].items()) {
           const size_t k = std::stoul(i);
-          if (k >= runs || !f.is_object()) continue;
-          outcomes[k].error = f.value("error", "");
-          outcomes[k].invariant_broken = f.value("invariant_broken", false);
+          if (k < runs && f.is_object()) outcomes[k] = FailedOutcome(f);
         }
         if (!options.quiet) fmt::print("{}: the sweep is complete; nothing to resume\n", out_dir);
         if (world != nullptr) CoordinateRuns(*world, out_dir, {}, nullptr, nullptr);  // none
@@ -637,13 +640,11 @@ int RunSweepMergeCommand(const SweepMergeOptions& options) {
           fmt::format("{}: not a sweep's description (written by `dcqcn sweep`)", path));
     }
     if (first.is_null()) first = meta;
-    for (const char* key :
-         {"shards", "runs", "scenario", "scenario_fnv1a64", "vary", "sets", "seeds"}) {
-      if (meta[key] != first[key]) {
-        throw InputError(fmt::format("{}: a shard of another sweep: its {} is {}, but {} has {}",
-                                     path, key, meta[key].dump(), options.shard_dirs.front(),
-                                     first[key].dump()));
-      }
+    // The same sweep: everything but which shard it is and its results.
+    if (const std::string key = FirstDifferentKey(first, meta, {"shard", "failed"}); !key.empty()) {
+      throw InputError(fmt::format("{}: a shard of another sweep: its {} is {}, but {} has {}",
+                                   path, key, meta.contains(key) ? meta[key].dump() : "absent",
+                                   options.shard_dirs.front(), first[key].dump()));
     }
     const nlohmann::json& shard = meta["shard"];
     const nlohmann::json& failed = meta["failed"];
@@ -689,19 +690,11 @@ int RunSweepMergeCommand(const SweepMergeOptions& options) {
     const std::string& dir = dir_of[k];
     const nlohmann::json& failed = failed_of[k];
     if (failed.contains(std::to_string(i))) {
-      const nlohmann::json& f = failed[std::to_string(i)];
-      outcomes[i].error = f.value("error", "");
-      outcomes[i].invariant_broken = f.value("invariant_broken", false);
+      outcomes[i] = FailedOutcome(failed[std::to_string(i)]);
       continue;
     }
     const std::string run = dir + "/" + RunDir(i);
-    const std::string summary = run + "/summary.json";
-    try {
-      outcomes[i].summary =
-          nlohmann::json::parse(ReadInputFile(summary, "a run's summary", 1 << 30));
-    } catch (const nlohmann::json::exception& e) {
-      throw InputError(fmt::format("{}: not a run's summary ({})", summary, e.what()));
-    }
+    outcomes[i] = OutcomeFromFolder(run);
     std::filesystem::create_directories(folder.path() + "/runs");
     std::filesystem::copy(run, folder.path() + "/" + RunDir(i),
                           std::filesystem::copy_options::recursive);

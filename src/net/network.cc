@@ -234,19 +234,15 @@ void Network::BuildRoutes() {
   }
 }
 
-const Link& Network::link(int node, int port) const {
+Link& Network::LinkAt(int node, int port) const {
   const int hosts = config_.topology.hosts;
   return node < hosts ? hosts_[node]->port().link() : switches_[node - hosts]->port(port).link();
 }
 
 void Network::Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive) {
-  const int hosts = config_.topology.hosts;
-  auto link_of = [&](int n, int p) -> Link& {
-    return n < hosts ? hosts_[n]->port().link() : switches_[n - hosts]->port(p).link();
-  };
   const auto [peer, peer_port] = this->peer(node, port);
-  link_of(node, port).SetSendTap(on_send);
-  link_of(peer, peer_port).SetArrivalTap(on_receive);
+  LinkAt(node, port).SetSendTap(on_send);
+  LinkAt(peer, peer_port).SetArrivalTap(on_receive);
 }
 
 std::vector<LinkSpec> Network::PathOf(const Flow& f) const {

@@ -49,7 +49,7 @@ class Network {
   // link it sends on.
   int num_ports(int node) const { return static_cast<int>(adjacency_[node].size()); }
   std::pair<int, int> peer(int node, int port) const { return adjacency_[node][port]; }
-  const Link& link(int node, int port) const;
+  const Link& link(int node, int port) const { return LinkAt(node, port); }
   // `on_send` sees every packet node `node`'s port `port` sends, `on_receive` every one it
   // receives.
   void Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive);
@@ -67,6 +67,9 @@ class Network {
 
  private:
   void BuildRoutes();
+  // The link node `node` sends on from port `port` (the nodes are owned through pointers, so
+  // a const network can hand out a mutable link: only Tap does).
+  Link& LinkAt(int node, int port) const;
   // Every flow's base RTT and BDP (and window), per host.base_rtt.
   void SetBaseRtts();
   NetworkConfig config_;

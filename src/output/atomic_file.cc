@@ -36,7 +36,7 @@ AtomicFileWriter::~AtomicFileWriter() {
 }
 
 void AtomicFileWriter::Fail(int err) {
-  close(fd_);
+  if (fd_ >= 0) close(fd_);
   fd_ = -1;
   std::remove(tmp_.c_str());
   throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(err));
@@ -64,13 +64,9 @@ void AtomicFileWriter::Write(std::string_view bytes) {
 void AtomicFileWriter::Commit() {
   Flush();
   if (fchmod(fd_, 0644) != 0) Fail(errno);  // mkstemp creates 0600
-  const int fd = fd_;
+  const int closed = close(fd_);
   fd_ = -1;
-  if (close(fd) != 0 || std::rename(tmp_.c_str(), path_.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp_.c_str());
-    throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(err));
-  }
+  if (closed != 0 || std::rename(tmp_.c_str(), path_.c_str()) != 0) Fail(errno);
 }
 
 void WriteFileAtomic(const std::string& path, const std::string& content) {

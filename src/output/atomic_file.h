@@ -25,7 +25,7 @@ class AtomicFileWriter {
 
  private:
   void Flush();
-  void Fail(int err);
+  [[noreturn]] void Fail(int err);  // removes the temporary file and throws
   std::string path_;
   std::string tmp_;
   std::string buffer_;

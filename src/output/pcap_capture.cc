@@ -58,7 +58,11 @@ PcapCapture::PcapCapture(const PcapConfig& config, Network* net, const std::stri
   }
 }
 
-PcapCapture::~PcapCapture() { Close(); }
+PcapCapture::~PcapCapture() {
+  Close();
+  // The network may outlive the capture: leave no tap pointing at it.
+  for (const auto& [node, port] : config_.taps) net_->Tap(node, port, nullptr, nullptr);
+}
 
 void PcapCapture::Close() {
 #ifdef DCQCN_HAVE_PCAP

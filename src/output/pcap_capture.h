@@ -19,8 +19,8 @@ bool BuiltWithPcap();
 
 class PcapCapture {
  public:
-  // Opens `path` and taps the ports `config.taps` of `net`. Throws InputError without libpcap,
-  // std::runtime_error when the file cannot be written.
+  // Opens `path` and taps the ports `config.taps` of `net` (until destroyed). Throws InputError
+  // without libpcap, std::runtime_error when the file cannot be written.
   PcapCapture(const PcapConfig& config, Network* net, const std::string& path);
   ~PcapCapture();
   PcapCapture(const PcapCapture&) = delete;
@@ -48,7 +48,7 @@ class PcapCapture {
   void Write(const Packet& p, Time now, const MacAddress& src, const MacAddress& dst);
 
   PcapConfig config_;
-  const Network* net_;
+  Network* net_;
   int ack_interval_;
   std::vector<std::unique_ptr<LinkTap>> taps_;
   struct Handles;

@@ -18,7 +18,10 @@ constexpr uint8_t kOpCnp = 0x81;
 constexpr uint8_t kAethAck = 0x1f;     // ACK, credits not counted
 constexpr uint8_t kAethNakSeq = 0x60;  // NAK: PSN sequence error
 constexpr uint8_t kEcnNotEct = 0, kEcnEct0 = 2, kEcnCe = 3;
-constexpr size_t kEthernetStart = 0, kIpStart = 18, kUdpStart = 38, kBthStart = 46;
+// Where each header starts (net/headers.h's sizes).
+constexpr size_t kIpStart = kEthernetHeader + kVlanTag;
+constexpr size_t kUdpStart = kIpStart + kIpv4Header;
+constexpr size_t kBthStart = kUdpStart + kUdpHeader;
 
 void Put16(std::vector<uint8_t>& b, size_t at, uint32_t v) {
   b[at] = static_cast<uint8_t>(v >> 8);
@@ -48,7 +51,7 @@ uint32_t Crc32(uint32_t crc, const uint8_t* data, size_t n) {
 }
 
 std::vector<uint8_t> PfcFrame(const Packet& p, const FrameContext& c) {
-  std::vector<uint8_t> b(60, 0);  // the minimum frame without FCS
+  std::vector<uint8_t> b(kPauseFrameBytes - kFcs, 0);  // the minimum frame
   static constexpr MacAddress kPfcMac = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
   std::copy(kPfcMac.begin(), kPfcMac.end(), b.begin());
   std::copy(c.src_mac.begin(), c.src_mac.end(), b.begin() + 6);
@@ -99,7 +102,7 @@ std::vector<uint8_t> EncodeFrame(const Packet& p, const FrameContext& c) {
   const size_t length = kBthStart + kBthHeader + extra + kIcrc;
   std::vector<uint8_t> b(length, 0);
   // Ethernet and 802.1Q: the priority as PCP, VLAN 0 (a priority tag).
-  std::copy(c.dst_mac.begin(), c.dst_mac.end(), b.begin() + kEthernetStart);
+  std::copy(c.dst_mac.begin(), c.dst_mac.end(), b.begin());
   std::copy(c.src_mac.begin(), c.src_mac.end(), b.begin() + 6);
   Put16(b, 12, 0x8100);
   Put16(b, 14, static_cast<uint32_t>(p.priority & 7) << 13);

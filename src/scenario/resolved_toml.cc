@@ -215,9 +215,8 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
     for (const std::string& p : pcap.points) points += (points.empty() ? "" : ", ") + TomlQuote(p);
     line("points", "[" + points + "]");
     std::string kinds;
-    static constexpr std::string_view kKinds[] = {"data", "ack", "nack", "cnp", "pfc"};
-    for (size_t i = 0; i < std::size(kKinds); ++i) {
-      if (pcap.kinds & (1u << i)) kinds += (kinds.empty() ? "" : ", ") + TomlQuote(kKinds[i]);
+    for (size_t i = 0; i < kPcapKinds.size(); ++i) {
+      if (pcap.kinds & (1u << i)) kinds += (kinds.empty() ? "" : ", ") + TomlQuote(kPcapKinds[i]);
     }
     line("kinds", "[" + kinds + "]");
     quoted("from", FormatTime(pcap.from));

@@ -2,9 +2,11 @@
 // home here with its default and where the default comes from.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cc/cc_config.h"
@@ -70,6 +72,9 @@ struct WorkloadConfig {
   Bytes incast_size = 0;
   double incast_rate = 0;  // events per second
 };
+
+// [output.pcap]'s kinds, by PacketType (data, ack, nack, cnp, pause).
+inline constexpr std::array<std::string_view, 5> kPcapKinds = {"data", "ack", "nack", "cnp", "pfc"};
 
 // [output.pcap]: packets seen at some ports, written to capture.pcap (output/pcap_capture.h).
 struct PcapConfig {

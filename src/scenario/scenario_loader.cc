@@ -229,6 +229,11 @@ class Loader {
   void ReadHost(const Section& sec, HostConfig& host) const;
   void ReadWire(const Section& sec, WireFormat& wire) const;
   void ReadCc(const Section& sec, CcConfig& cc) const;
+  // An array of strings, each checked by `check` ("" when fine, else what was expected); a
+  // value that is not such an array fails with `expected`.
+  std::vector<std::string> ReadStrings(
+      const Section& sec, std::string_view name, const std::string& expected,
+      const std::function<std::string(const std::string&)>& check) const;
   void ReadOutput(const Section& sec, OutputConfig& output) const;
   void ReadPcap(const Section& sec, const Topology& topo, PcapConfig& pcap) const;
   void ReadFlows(const Section& root, Scenario& s);
@@ -891,31 +896,45 @@ void Loader::ReadCc(const Section& sec, CcConfig& cc) const {
   }
 }
 
+std::vector<std::string> Loader::ReadStrings(
+    const Section& sec, std::string_view name, const std::string& expected,
+    const std::function<std::string(const std::string&)>& check) const {
+  std::vector<std::string> out;
+  const toml::node* node = sec.Get(name);
+  if (node == nullptr) return out;
+  const std::string key = sec.Key(name);
+  const toml::array* list = node->as_array();
+  if (list == nullptr) Fail(key, node, fmt::format("{}, got {}", expected, Got(*node)));
+  for (size_t i = 0; i < list->size(); ++i) {
+    const toml::node& item = *list->get(i);
+    const auto* text = item.as_string();
+    const std::string problem = text ? check(text->get()) : expected;
+    if (!problem.empty()) {
+      Fail(fmt::format("{}[{}]", key, i), &item, fmt::format("{}, got {}", problem, Got(item)));
+    }
+    out.push_back(text->get());
+  }
+  return out;
+}
+
 void Loader::ReadOutput(const Section& sec, OutputConfig& output) const {
   CheckKeys(sec, kOutputSchema);
-  if (const toml::node* node = sec.Get("timeseries")) {
-    const std::string key = sec.Key("timeseries");
-    const std::string expected =
-        "expected an array of any of \"rate\", \"queue\", \"pfc\", \"throughput\"";
-    const toml::array* series = node->as_array();
-    if (series == nullptr) Fail(key, node, fmt::format("{}, got {}", expected, Got(*node)));
-    for (size_t i = 0; i < series->size(); ++i) {
-      const toml::node& item = *series->get(i);
-      const auto* name = item.as_string();
-      const std::string value = name ? name->get() : std::string();
-      if (value == "rate") {
-        output.ts_rate = true;
-      } else if (value == "queue") {
-        output.ts_queue = true;
-      } else if (value == "pfc") {
-        output.ts_pfc = true;
-      } else if (value == "throughput") {
-        output.ts_throughput = true;
-      } else {
-        Fail(fmt::format("{}[{}]", key, i), &item, fmt::format("{}, got {}", expected, Got(item)));
-      }
+  const std::string expected =
+      "expected an array of any of \"rate\", \"queue\", \"pfc\", \"throughput\"";
+  ReadStrings(sec, "timeseries", expected, [&](const std::string& value) {
+    if (value == "rate") {
+      output.ts_rate = true;
+    } else if (value == "queue") {
+      output.ts_queue = true;
+    } else if (value == "pfc") {
+      output.ts_pfc = true;
+    } else if (value == "throughput") {
+      output.ts_throughput = true;
+    } else {
+      return expected;
     }
-  }
+    return std::string();
+  });
   output.interval = ReadTime(sec, "interval", output.interval, Bound::kPositive);
   output.warmup = ReadTime(sec, "warmup", output.warmup, Bound::kNonNegative);
   output.convergence_window =
@@ -932,34 +951,15 @@ void Loader::ReadOutput(const Section& sec, OutputConfig& output) const {
 void Loader::ReadPcap(const Section& sec, const Topology& topo, PcapConfig& pcap) const {
   if (sec.table == nullptr) return;
   CheckKeys(sec, kPcapSchema);
-  // An array of strings, each checked by `check` (which returns "" or what was expected).
-  auto strings = [&](std::string_view name, const std::string& expected,
-                     const std::function<std::string(const std::string&)>& check) {
-    std::vector<std::string> out;
-    const toml::node* node = sec.Get(name);
-    if (node == nullptr) return out;
-    const std::string key = sec.Key(name);
-    const toml::array* list = node->as_array();
-    if (list == nullptr) Fail(key, node, fmt::format("expected {}, got {}", expected, Got(*node)));
-    for (size_t i = 0; i < list->size(); ++i) {
-      const toml::node& item = *list->get(i);
-      const auto* text = item.as_string();
-      const std::string problem = text ? check(text->get()) : expected;
-      if (!problem.empty()) {
-        Fail(fmt::format("{}[{}]", key, i), &item, fmt::format("{}, got {}", problem, Got(item)));
-      }
-      out.push_back(text->get());
-    }
-    return out;
-  };
   // Ports per node, in cabling order (as the network numbers them).
   std::vector<int> ports(topo.num_nodes(), 0);
   for (const LinkSpec& l : topo.links) {
     ++ports[l.a];
     ++ports[l.b];
   }
-  pcap.points =
-      strings("points", "an array of points such as \"h1\" or \"s0:3\"", [&](const std::string& p) {
+  pcap.points = ReadStrings(
+      sec, "points", "expected an array of points such as \"h1\" or \"s0:3\"",
+      [&](const std::string& p) {
         int node = -1;
         int port = 0;
         unsigned long index = 0;
@@ -986,18 +986,17 @@ void Loader::ReadPcap(const Section& sec, const Topology& topo, PcapConfig& pcap
         return std::string();
       });
   if (sec.Get("kinds") != nullptr) {
-    static constexpr std::string_view kKinds[] = {"data", "ack", "nack", "cnp", "pfc"};
     pcap.kinds = 0;
-    strings("kinds", "an array of any of \"data\", \"ack\", \"nack\", \"cnp\", \"pfc\"",
-            [&](const std::string& k) {
-              for (size_t i = 0; i < std::size(kKinds); ++i) {
-                if (k == kKinds[i]) {
-                  pcap.kinds |= 1u << i;
-                  return std::string();
-                }
-              }
-              return std::string("expected one of \"data\", \"ack\", \"nack\", \"cnp\", \"pfc\"");
-            });
+    ReadStrings(
+        sec, "kinds", "expected an array of any of \"data\", \"ack\", \"nack\", \"cnp\", \"pfc\"",
+        [&](const std::string& k) {
+          const auto it = std::find(kPcapKinds.begin(), kPcapKinds.end(), k);
+          if (it == kPcapKinds.end()) {
+            return std::string("expected one of \"data\", \"ack\", \"nack\", \"cnp\", \"pfc\"");
+          }
+          pcap.kinds |= 1u << (it - kPcapKinds.begin());
+          return std::string();
+        });
   }
   pcap.from = ReadTime(sec, "from", pcap.from, Bound::kNonNegative);
   pcap.until = ReadTime(sec, "until", pcap.until, Bound::kPositive);
