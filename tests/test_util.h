@@ -45,7 +45,7 @@ inline Scenario StarScenario(int hosts, Rate rate = 40 * kGbps, Time delay = 1 *
 inline Scenario IncastScenario(int n, Bytes size, Rate rate = 40 * kGbps) {
   Scenario s = StarScenario(n + 1, rate);
   s.name = "test-incast";
-  for (int i = 1; i <= n; ++i) s.flows.push_back({i, 0, size, 0, 3, ""});
+  for (int i = 1; i <= n; ++i) s.flows.push_back({i, 0, size, 0, 3});
   s.explicit_flows = n;
   return s;
 }

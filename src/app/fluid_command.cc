@@ -110,8 +110,8 @@ Incast ReadIncast(const Scenario& s, const std::string& path, std::vector<std::s
   const int n = static_cast<int>(s.flows.size());
   std::vector<std::vector<LinkSpec>> paths;
   std::map<std::pair<int, int>, int> crossings;  // (from, to): flows whose path crosses it
-  for (const Flow& f : net.flows()) {
-    paths.push_back(net.PathOf(f));
+  for (uint32_t id = 0; id < net.num_flows(); ++id) {
+    paths.push_back(net.PathOf(id));
     for (const LinkSpec& l : paths.back()) ++crossings[{l.a, l.b}];
   }
   Incast inc;

@@ -56,11 +56,11 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   while (!net.all_done() && sim.pending() > 0 && sim.next_time() <= s.duration) {
     sim.RunUntil(s.duration, slice);
     progress.Update(sim.Now(), sim.events_executed(), net.flows_done(),
-                    static_cast<int>(net.flows().size()));
+                    static_cast<int>(net.num_flows()));
     if (options.on_progress) {
       options.on_progress({sim.Now(), ProgressFraction(net.first_start(), s.duration, sim.Now()),
                            sim.events_executed(), net.flows_done(),
-                           static_cast<int>(net.flows().size())});
+                           static_cast<int>(net.num_flows())});
     }
     if (options.check_invariants) net.CheckInvariants(false);
     if (options.stop != nullptr && options.stop->load()) {
@@ -72,7 +72,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
 
   RunInfo info;
   if (net.all_done()) {
-    for (const Flow& f : net.flows()) info.sim_time = std::max(info.sim_time, f.finish);
+    info.sim_time = net.last_finish();
     // Let what is still in flight (duplicate packets, final PFC RESUMEs) land, then every
     // buffer counter must be back at zero.
     sim.RunUntil(info.sim_time + s.duration);

@@ -104,7 +104,15 @@ class CongestionControl {
     double alpha;
   };
   virtual RateSample Sample(const CcFlow& f) const { return {f.rate, f.rate, 0.0}; }
+  // Event counts over every flow it served, its released ones included.
   virtual CcCounters counters() const { return {}; }
+
+  // A finished flow retires once no packet of it is left and its receiver's side is idle (has
+  // no CNP still to send); then the sender's NIC releases the flow's sender state and the
+  // receiver's NIC its receiver state, and the slots serve later flows.
+  virtual bool ReceiverIdle(const CcFlow& f) const { return true; }
+  virtual void ReleaseSender(CcFlow& f) {}
+  virtual void ReleaseReceiver(CcFlow& f) {}
 };
 
 // `algorithm = "none"`: every flow at line rate, PFC alone keeps the network lossless.

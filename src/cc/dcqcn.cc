@@ -7,6 +7,27 @@
 
 namespace dcqcn {
 
+template <class Slot>
+uint32_t DcqcnCc::NewSlot(std::vector<Slot>& slots, uint32_t& free_head, Slot fresh) {
+  if (free_head == UINT32_MAX) {
+    slots.push_back(fresh);
+    return static_cast<uint32_t>(slots.size() - 1);
+  }
+  const uint32_t slot = free_head;
+  free_head = slots[slot].next_free;
+  fresh.generation = slots[slot].generation;
+  slots[slot] = fresh;
+  return slot;
+}
+
+template <class Slot>
+void DcqcnCc::FreeSlot(std::vector<Slot>& slots, uint32_t& free_head, uint32_t slot) {
+  slots[slot].flow = nullptr;
+  ++slots[slot].generation;  // its pending timer, if any, is now stale
+  slots[slot].next_free = free_head;
+  free_head = slot;
+}
+
 void DcqcnCc::Apply(uint32_t slot) {
   RpSlot& s = rps_[slot];
   Rate rate = std::llround(s.rp.rc());
@@ -14,7 +35,7 @@ void DcqcnCc::Apply(uint32_t slot) {
   Time deadline = s.rp.next_deadline();
   if (deadline < s.scheduled_at) {
     s.scheduled_at = deadline;
-    sim_->Schedule(deadline, this, kRpTimer, slot);
+    sim_->Schedule(deadline, this, kRpTimer, TimerArg(slot, s));
   }
 }
 
@@ -27,8 +48,8 @@ void DcqcnCc::OnPacketSent(CcFlow& f, Bytes bytes) {
 void DcqcnCc::OnCnp(CcFlow& f) {
   if (f.sender_done) return;
   if (f.cc_sender_slot == UINT32_MAX) {
-    f.cc_sender_slot = static_cast<uint32_t>(rps_.size());
-    rps_.push_back(
+    f.cc_sender_slot = NewSlot(
+        rps_, free_rps_,
         {DcqcnRp(p_, f.line_rate, static_cast<double>(f.rate), sim_->Now()), &f, kTimeNever});
   }
   rps_[f.cc_sender_slot].rp.OnCnp(sim_->Now());
@@ -43,11 +64,10 @@ void DcqcnCc::OnDataArrival(CcFlow& f, bool ce) {
   if (!ce || p_->cnp_on_ack) return;
   Time now = sim_->Now();
   if (f.cc_receiver_slot == UINT32_MAX) {
-    f.cc_receiver_slot = static_cast<uint32_t>(nps_.size());
-    nps_.push_back({DcqcnNp(p_->cnp_interval), &f, kTimeNever});
+    f.cc_receiver_slot = NewSlot(nps_, free_nps_, {DcqcnNp(p_->cnp_interval), &f, kTimeNever});
   }
   NpSlot& s = nps_[f.cc_receiver_slot];
-  if (s.np.waiting()) ++cnp_counters_.cnp_marks_coalesced;
+  if (s.np.waiting()) ++counts_.cnp_marks_coalesced;
   if (s.np.OnMarkedPacket(now)) {
     GenerateCnp(f.cc_receiver_slot);
     return;
@@ -55,7 +75,7 @@ void DcqcnCc::OnDataArrival(CcFlow& f, bool ce) {
   Time deadline = s.np.next_deadline();
   if (deadline < s.scheduled_at) {
     s.scheduled_at = deadline;
-    sim_->Schedule(deadline, this, kNpTimer, f.cc_receiver_slot);
+    sim_->Schedule(deadline, this, kNpTimer, TimerArg(f.cc_receiver_slot, s));
   }
 }
 
@@ -70,12 +90,14 @@ void DcqcnCc::GenerateCnp(uint32_t slot) {
   s.cnp_due = now;
   cnp_queue_.push_back(slot);
   const size_t waiting = cnp_queue_.size() - cnp_head_;
-  cnp_counters_.cnp_queue_max = std::max<uint64_t>(cnp_counters_.cnp_queue_max, waiting);
+  counts_.cnp_queue_max = std::max<uint64_t>(counts_.cnp_queue_max, waiting);
   if (waiting == 1) sim_->Schedule(now + p_->cnp_service_time, this, kCnpGenerated, 0);
 }
 
-void DcqcnCc::HandleEvent(uint32_t kind, uint64_t slot) {
+void DcqcnCc::HandleEvent(uint32_t kind, uint64_t arg) {
   Time now = sim_->Now();
+  const auto slot = static_cast<uint32_t>(arg);
+  const auto generation = static_cast<uint32_t>(arg >> 32);
   if (kind == kCnpGenerated) {
     NpSlot& s = nps_[cnp_queue_[cnp_head_++]];
     if (cnp_head_ == cnp_queue_.size()) {
@@ -89,9 +111,9 @@ void DcqcnCc::HandleEvent(uint32_t kind, uint64_t slot) {
     }
     const Time wait = now - s.cnp_due - p_->cnp_service_time;
     if (wait > 0) {
-      ++cnp_counters_.cnps_delayed;
-      cnp_counters_.cnp_wait_total += wait;
-      cnp_counters_.cnp_wait_max = std::max(cnp_counters_.cnp_wait_max, wait);
+      ++counts_.cnps_delayed;
+      counts_.cnp_wait_total += wait;
+      counts_.cnp_wait_max = std::max(counts_.cnp_wait_max, wait);
     }
     s.np.OnCnpSent(now);
     host_->SendCnp(*s.flow);
@@ -102,16 +124,17 @@ void DcqcnCc::HandleEvent(uint32_t kind, uint64_t slot) {
   }
   if (kind == kRpTimer) {
     RpSlot& s = rps_[slot];
-    if (s.scheduled_at != now) return;  // superseded
+    // Superseded, or its flow retired.
+    if (s.generation != generation || s.scheduled_at != now) return;
     s.scheduled_at = kTimeNever;
     s.rp.AdvanceTo(now);
-    Apply(static_cast<uint32_t>(slot));
+    Apply(slot);
     return;
   }
   NpSlot& s = nps_[slot];
-  if (s.scheduled_at != now) return;
+  if (s.generation != generation || s.scheduled_at != now) return;
   s.scheduled_at = kTimeNever;
-  if (s.np.OnTimer(now)) GenerateCnp(static_cast<uint32_t>(slot));
+  if (s.np.OnTimer(now)) GenerateCnp(slot);
 }
 
 CongestionControl::RateSample DcqcnCc::Sample(const CcFlow& f) const {
@@ -120,19 +143,44 @@ CongestionControl::RateSample DcqcnCc::Sample(const CcFlow& f) const {
   return {std::llround(rp.rc()), std::llround(rp.rt()), rp.alpha(sim_->Now())};
 }
 
+void DcqcnCc::AddRpCounters(const DcqcnRp& rp, CcCounters& c) const {
+  const DcqcnRpCounters& r = rp.counters();
+  c.rate_cuts += r.cuts;
+  c.fast_recovery += r.fast_recovery;
+  c.additive_increase += r.additive;
+  c.hyper_increase += r.hyper;
+  c.timer_events += r.timer_events;
+  c.byte_counter_events += r.byte_events;
+}
+
 CcCounters DcqcnCc::counters() const {
-  CcCounters c = cnp_counters_;
+  CcCounters c = counts_;
   for (const RpSlot& s : rps_) {
-    const DcqcnRpCounters& r = s.rp.counters();
-    c.rate_cuts += r.cuts;
-    c.fast_recovery += r.fast_recovery;
-    c.additive_increase += r.additive;
-    c.hyper_increase += r.hyper;
-    c.timer_events += r.timer_events;
-    c.byte_counter_events += r.byte_events;
+    if (s.flow == nullptr) continue;
+    AddRpCounters(s.rp, c);
+    ++c.flows_with_state;
   }
-  c.flows_with_state = rps_.size();
   return c;
+}
+
+bool DcqcnCc::ReceiverIdle(const CcFlow& f) const {
+  if (f.cc_receiver_slot == UINT32_MAX) return true;
+  const DcqcnNp& np = nps_[f.cc_receiver_slot].np;
+  return !np.waiting() && np.next_deadline() == kTimeNever;
+}
+
+void DcqcnCc::ReleaseSender(CcFlow& f) {
+  if (f.cc_sender_slot == UINT32_MAX) return;
+  AddRpCounters(rps_[f.cc_sender_slot].rp, counts_);
+  ++counts_.flows_with_state;
+  FreeSlot(rps_, free_rps_, f.cc_sender_slot);
+  f.cc_sender_slot = UINT32_MAX;
+}
+
+void DcqcnCc::ReleaseReceiver(CcFlow& f) {
+  if (f.cc_receiver_slot == UINT32_MAX) return;
+  FreeSlot(nps_, free_nps_, f.cc_receiver_slot);
+  f.cc_receiver_slot = UINT32_MAX;
 }
 
 }  // namespace dcqcn

@@ -3,7 +3,8 @@
 // at most one pending event per flow and role, and the NIC's CNP generator: one server shared by
 // all its flows, which takes cnp_service_time per CNP and serves due CNPs first come, first
 // served (0 = unlimited: a CNP leaves when it is due). State is created only for flows that
-// need it.
+// need it and released when they retire; a slot's generation tells a released slot's pending
+// timer from its new flow's.
 #pragma once
 
 #include <memory>
@@ -29,22 +30,41 @@ class DcqcnCc : public CongestionControl, public EventHandler {
   void OnDataArrival(CcFlow& f, bool ce) override;
   RateSample Sample(const CcFlow& f) const override;
   CcCounters counters() const override;
+  bool ReceiverIdle(const CcFlow& f) const override;
+  void ReleaseSender(CcFlow& f) override;
+  void ReleaseReceiver(CcFlow& f) override;
 
-  void HandleEvent(uint32_t kind, uint64_t slot) override;
+  void HandleEvent(uint32_t kind, uint64_t arg) override;
 
  private:
   enum Kind : uint32_t { kRpTimer = 0, kNpTimer = 1, kCnpGenerated = 2 };
   struct RpSlot {
     DcqcnRp rp;
-    CcFlow* flow;
+    CcFlow* flow;       // nullptr: released
     Time scheduled_at;  // the pending event that is live; others are stale
+    uint32_t generation = 0;
+    uint32_t next_free = UINT32_MAX;  // released: the next released slot
   };
   struct NpSlot {
     DcqcnNp np;
     CcFlow* flow;
     Time scheduled_at;
     Time cnp_due = 0;  // when its CNP waiting for the generator became due
+    uint32_t generation = 0;
+    uint32_t next_free = UINT32_MAX;
   };
+  // A timer event's argument: the slot and its generation when scheduled.
+  template <class Slot>
+  static uint64_t TimerArg(uint32_t slot, const Slot& s) {
+    return slot | static_cast<uint64_t>(s.generation) << 32;
+  }
+  // A slot holding `fresh`: the first released one (the list from `free_head` on, linked
+  // through next_free), or a new one.
+  template <class Slot>
+  static uint32_t NewSlot(std::vector<Slot>& slots, uint32_t& free_head, Slot fresh);
+  template <class Slot>
+  static void FreeSlot(std::vector<Slot>& slots, uint32_t& free_head, uint32_t slot);
+  void AddRpCounters(const DcqcnRp& rp, CcCounters& c) const;
   // Hands Rc to the pacer and makes sure an event is pending at the RP's next deadline.
   void Apply(uint32_t slot);
   // The NP of `slot` has a CNP due now: send it, or queue it for the generator.
@@ -55,12 +75,16 @@ class DcqcnCc : public CongestionControl, public EventHandler {
   const DcqcnParams* p_;
   std::vector<RpSlot> rps_;
   std::vector<NpSlot> nps_;
+  uint32_t free_rps_ = UINT32_MAX;  // the first released slot of rps_
+  uint32_t free_nps_ = UINT32_MAX;
   // NP slots with a CNP due, in the order they became due, from cnp_head_ on (at most one per
   // slot); the head is in service and leaves at the pending kCnpGenerated event. Only used
   // when cnp_service_time > 0, so it allocates nothing otherwise.
   std::vector<uint32_t> cnp_queue_;
   size_t cnp_head_ = 0;
-  CcCounters cnp_counters_;  // the generator's fields only
+  // The generator's fields, and the counts of released RPs (one per NIC of a 65,536-host
+  // fabric: kept in one struct).
+  CcCounters counts_;
 };
 
 }  // namespace dcqcn

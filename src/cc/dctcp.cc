@@ -15,14 +15,10 @@ CongestionControl::RateSample DctcpCc::Sample(const CcFlow& f) const {
   return {f.rate, f.rate, rp != nullptr ? rp->alpha() : 0.0};
 }
 
-CcCounters DctcpCc::counters() const {
-  CcCounters c;
-  for (const DctcpRp& rp : senders_) {
-    c.rate_cuts += rp.counters().cuts;
-    c.additive_increase += rp.counters().increases;
-    c.flows_with_state += rp.counters().echoes > 0;
-  }
-  return c;
+void DctcpCc::AddCounters(const DctcpRp& rp, CcCounters& c) const {
+  c.rate_cuts += rp.counters().cuts;
+  c.additive_increase += rp.counters().increases;
+  c.flows_with_state += rp.counters().echoes > 0;
 }
 
 }  // namespace dcqcn

@@ -18,9 +18,9 @@ class DctcpCc : public PerFlowSenders<DctcpRp> {
   void OnFlowStart(CcFlow& f) override;
   void OnAck(CcFlow& f, const AckEvent& ack) override;
   RateSample Sample(const CcFlow& f) const override;
-  CcCounters counters() const override;
 
  private:
+  void AddCounters(const DctcpRp& rp, CcCounters& c) const override;
   const DctcpParams* p_;
   Bytes mtu_;
 };

@@ -18,13 +18,9 @@ CongestionControl::RateSample HpccCc::Sample(const CcFlow& f) const {
   return {f.rate, rp->reference_rate(), rp->u()};
 }
 
-CcCounters HpccCc::counters() const {
-  CcCounters c;
-  for (const HpccRp& rp : senders_) {
-    c.rate_cuts += rp.counters().multiplicative;
-    c.additive_increase += rp.counters().additive;
-  }
-  return c;
+void HpccCc::AddCounters(const HpccRp& rp, CcCounters& c) const {
+  c.rate_cuts += rp.counters().multiplicative;
+  c.additive_increase += rp.counters().additive;
 }
 
 }  // namespace dcqcn

@@ -20,9 +20,9 @@ class HpccCc : public PerFlowSenders<HpccRp> {
   void OnFlowStart(CcFlow& f) override;
   void OnAck(CcFlow& f, const AckEvent& ack) override;
   RateSample Sample(const CcFlow& f) const override;
-  CcCounters counters() const override;
 
  private:
+  void AddCounters(const HpccRp& rp, CcCounters& c) const override;
   const HpccParams* p_;
 };
 

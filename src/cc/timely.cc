@@ -10,14 +10,10 @@ void TimelyCc::OnAck(CcFlow& f, const AckEvent& ack) {
   if (rp.OnAck(ack.acked, ack.sent, ack.rtt)) host_->SetRateAfterNextPacket(f, rp.rate());
 }
 
-CcCounters TimelyCc::counters() const {
-  CcCounters c;
-  for (const TimelyRp& rp : senders_) {
-    c.rate_cuts += rp.counters().decreases;
-    c.additive_increase += rp.counters().increases;
-    c.hyper_increase += rp.counters().hyper_increases;
-  }
-  return c;
+void TimelyCc::AddCounters(const TimelyRp& rp, CcCounters& c) const {
+  c.rate_cuts += rp.counters().decreases;
+  c.additive_increase += rp.counters().increases;
+  c.hyper_increase += rp.counters().hyper_increases;
 }
 
 }  // namespace dcqcn

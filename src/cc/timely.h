@@ -17,9 +17,9 @@ class TimelyCc : public PerFlowSenders<TimelyRp> {
 
   void OnFlowStart(CcFlow& f) override;
   void OnAck(CcFlow& f, const AckEvent& ack) override;
-  CcCounters counters() const override;
 
  private:
+  void AddCounters(const TimelyRp& rp, CcCounters& c) const override;
   const TimelyParams* p_;
 };
 

@@ -31,26 +31,25 @@ Time HpccStandaloneFct(const std::vector<LinkSpec>& path, Bytes size, Bytes payl
 
 std::string HpccFctText(const Network& net, const std::vector<uint16_t>& dports) {
   const Topology& topo = net.config().topology;
-  const std::vector<Flow>& flows = net.flows();
+  const std::span<const FlowSpec> flows = net.config().flows;
   std::vector<std::pair<int, int>> src_dst;
-  for (const Flow& f : flows) src_dst.emplace_back(f.src, f.dst);
+  for (const FlowSpec& f : flows) src_dst.emplace_back(f.src, f.dst);
   const std::vector<uint16_t> sport = HpccSourcePorts(src_dst);
   const Bytes payload = net.config().host.mtu;
-  std::vector<const Flow*> done;
-  for (const Flow& f : flows) {
-    if (f.finish >= 0) done.push_back(&f);
+  std::vector<std::pair<Time, uint32_t>> done;  // (finish, id)
+  for (uint32_t id = 0; id < flows.size(); ++id) {
+    if (net.flow_finish(id) >= 0) done.emplace_back(net.flow_finish(id), id);
   }
-  std::sort(done.begin(), done.end(), [](const Flow* a, const Flow* b) {
-    return a->finish != b->finish ? a->finish < b->finish : a->id < b->id;
-  });
+  std::sort(done.begin(), done.end());
   std::string out;
   out.reserve(done.size() * 64);
-  for (const Flow* f : done) {
+  for (const auto& [finish, id] : done) {
+    const FlowSpec& f = flows[id];
     fmt::format_to(std::back_inserter(out), "{:08x} {:08x} {} {} {} {} {} {}\n",
-                   HpccNodeIp(topo.hpcc_id(f->src)), HpccNodeIp(topo.hpcc_id(f->dst)), sport[f->id],
-                   f->id < dports.size() ? dports[f->id] : 0, f->size, f->start / kNanosecond,
-                   (f->finish - f->start) / kNanosecond,
-                   HpccStandaloneFct(net.PathOf(*f), f->size, payload) / kNanosecond);
+                   HpccNodeIp(topo.hpcc_id(f.src)), HpccNodeIp(topo.hpcc_id(f.dst)), sport[id],
+                   id < dports.size() ? dports[id] : 0, f.size, f.start / kNanosecond,
+                   (finish - f.start) / kNanosecond,
+                   HpccStandaloneFct(net.PathOf(id), f.size, payload) / kNanosecond);
   }
   return out;
 }

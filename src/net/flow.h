@@ -1,5 +1,6 @@
-// One RDMA flow (a reliable-connected queue pair and its message): the spec, the sender's
-// transport and pacing state, the receiver's state and the measurements.
+// One RDMA flow in flight (a reliable-connected queue pair and its message): what the NIC needs
+// of its spec, the sender's transport and pacing state, the receiver's state and the
+// measurements. It exists from the flow's start until it retires (FlowTable).
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,6 @@ struct Flow : CcFlow {
   int32_t src = 0;
   int32_t dst = 0;
   Bytes size = 0;
-  Time start = 0;
   uint8_t priority = 3;
   uint16_t sport = 0;  // UDP source port (ECMP entropy)
   uint32_t total_packets = 0;
@@ -27,7 +27,6 @@ struct Flow : CcFlow {
   Time last_tx = 0;      // when the previous packet left (pacer re-timing on rate change)
   Time rto_deadline = kTimeNever;
   bool rto_timer_pending = false;
-  bool started = false;
   uint8_t sched = 0;      // 0 idle, 1 in the NIC's ready ring, 2 in its pacer heap
   uint32_t high_psn = 0;  // one past the highest PSN ever sent (retransmission count)
   Bytes window = 0;       // most bytes in flight at line rate (host.window); 0 = no limit
@@ -37,10 +36,13 @@ struct Flow : CcFlow {
   uint32_t since_ack = 0;     // in-order packets since the last ACK
   bool nack_pending = false;  // a NACK for rcv_nxt was sent; wait for it to be filled
 
+  // Its packets (data, ACK, NACK, CNP) in queues, on links or in the NICs' control queues: the
+  // flow retires only when none is left.
+  uint32_t packets_out = 0;
+
   // Measurements.
   Bytes bytes_delivered = 0;  // in-order payload at the receiver
   Time finish = -1;           // sender received the last ACK (as HPCC's FCT), -1 = not done
-  Time receiver_finish = -1;  // receiver got the last byte
 
   // Bytes before PSN `psn`: HPCC ns-3's byte sequence numbers.
   Bytes BytesBefore(uint32_t psn, Bytes mtu) const {

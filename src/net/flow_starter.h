@@ -6,24 +6,25 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "core/simulator.h"
-#include "net/flow.h"
+#include "net/flow_spec.h"
 
 namespace dcqcn {
 
 class FlowStarter final : public EventHandler {
  public:
-  // Schedules the first start; `start(flow)` runs at each flow's start time.
-  FlowStarter(Simulator* sim, std::vector<Flow>* flows, std::function<void(Flow&)> start);
+  // Schedules the first start; `start(id)` runs at flow `id`'s start time.
+  FlowStarter(Simulator* sim, std::span<const FlowSpec> specs, std::function<void(uint32_t)> start);
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
  private:
   void ScheduleNext();
   Simulator* sim_;
-  std::vector<Flow>* flows_;
-  std::function<void(Flow&)> start_;
+  std::span<const FlowSpec> specs_;
+  std::function<void(uint32_t)> start_;
   std::vector<uint32_t> order_;  // flow ids by (start, id)
   size_t next_ = 0;              // the next flow of order_ to schedule
   uint64_t first_place_ = 0;     // flow i's place in the event order is first_place_ + i

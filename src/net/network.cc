@@ -35,7 +35,8 @@ Bytes PortHeadroom(const PfcConfig& pfc, Rate rate, Time delay, Bytes mtu_frame)
 Network::Network(NetworkConfig config)
     : config_(std::move(config)),
       cc_factory_(config_.cc, config_.source, config_.host.mtu),
-      wire_(config_.wire) {
+      wire_(config_.wire),
+      flows_(config_.flows.size()) {
   const NetworkConfig& s = config_;
   const Topology& topo = s.topology;
   // Congestion control's own header (HPCC's INT, TIMELY's time stamp) on data and ACKs.
@@ -53,8 +54,8 @@ Network::Network(NetworkConfig config)
                                                s.sw.pfc.pause_until_resume, wire_));
   }
   for (int sw = 0; sw < topo.switches; ++sw) {
-    switches_.push_back(
-        std::make_unique<SwitchNode>(&sim_, &stats_, &pool_, s.sw, num_hosts + sw, s.seed));
+    switches_.push_back(std::make_unique<SwitchNode>(&sim_, &stats_, &pool_, &flows_, s.sw,
+                                                     num_hosts + sw, s.seed));
   }
 
   // Ports and links. A switch port's index is its order among the switch's cables.
@@ -148,18 +149,12 @@ Network::Network(NetworkConfig config)
     }
   }
   Rng sport_rng(s.seed, 11);
-  flows_.resize(s.flows.size());
+  sports_.resize(s.flows.size());
+  outcomes_.resize(s.flows.size());
   for (size_t i = 0; i < s.flows.size(); ++i) {
     const FlowSpec& spec = s.flows[i];
-    Flow& f = flows_[i];
-    f.id = static_cast<uint32_t>(i);
-    f.src = spec.src;
-    f.dst = spec.dst;
-    f.size = spec.size;
-    f.start = spec.start;
-    f.priority = static_cast<uint8_t>(spec.priority);
-    f.sport = static_cast<uint16_t>(49152 + sport_rng.Below(16384));
-    if (hpcc_ecmp) f.sport = hpcc_sports[i];
+    sports_[i] = static_cast<uint16_t>(49152 + sport_rng.Below(16384));
+    if (hpcc_ecmp) sports_[i] = hpcc_sports[i];
     // Sizes within kMaxSize keep the rounding-up sum inside 64 bits.
     const bool size_ok = spec.size > 0 && spec.size <= kMaxSize;
     const Bytes packets = size_ok ? (spec.size + s.host.mtu - 1) / s.host.mtu : 0;
@@ -169,38 +164,89 @@ Network::Network(NetworkConfig config)
                       "at most {} (PSNs are 32-bit)",
                       s.source, i, spec.src, spec.dst, spec.size, packets, s.host.mtu, UINT32_MAX));
     }
-    f.total_packets = static_cast<uint32_t>(packets);
   }
-  if (needs.base_rtt || s.host.window) SetBaseRtts();
+  need_base_rtt_ = needs.base_rtt || s.host.window;
+  if (need_base_rtt_ && s.host.base_rtt != HostConfig::BaseRtt::kPair) {
+    max_base_rtt_ = MaxBaseRtt(topo, s.host.mtu);
+  }
+  if (needs.base_rtt) CheckBaseRtts();
   for (auto& h : hosts_) {
-    h->SetOnFlowDone([this](Flow&) { ++flows_done_; });
+    h->SetOnFlowDone([this](Flow& f) {
+      ++flows_done_;
+      last_finish_ = std::max(last_finish_, f.finish);
+      finished_.push_back(f.id);
+    });
   }
-  starter_ = std::make_unique<FlowStarter>(&sim_, &flows_,
-                                           [this](Flow& f) { hosts_[f.src]->StartFlow(f); });
+  starter_ =
+      std::make_unique<FlowStarter>(&sim_, config_.flows, [this](uint32_t id) { StartFlow(id); });
   first_start_ = kTimeNever;
-  for (const Flow& f : flows_) first_start_ = std::min(first_start_, f.start);
-  if (flows_.empty()) first_start_ = 0;
-  // flows_ has what the run needs of them: a second copy of millions of specs is not kept.
-  std::vector<FlowSpec>().swap(config_.flows);  // (`= {}` would keep the capacity)
+  for (const FlowSpec& f : config_.flows) first_start_ = std::min(first_start_, f.start);
+  if (config_.flows.empty()) first_start_ = 0;
 }
 
-void Network::SetBaseRtts() {
-  const Bytes mtu = config_.host.mtu;
+BaseRtt Network::FlowBaseRtt(uint32_t id) const {
+  if (config_.host.base_rtt != HostConfig::BaseRtt::kPair) return max_base_rtt_;
+  return PathBaseRtt(PathOf(id), config_.host.mtu);
+}
+
+void Network::CheckBaseRtts() const {
   const bool pair = config_.host.base_rtt == HostConfig::BaseRtt::kPair;
-  const BaseRtt max = pair ? BaseRtt{} : MaxBaseRtt(config_.topology, mtu);
-  for (Flow& f : flows_) {
-    const BaseRtt b = pair ? PathBaseRtt(PathOf(f), mtu) : max;
-    if (cc_factory_.needs().base_rtt && (b.rtt < kNanosecond || b.bdp <= 0)) {
+  for (uint32_t id = 0; id < num_flows(); ++id) {
+    const BaseRtt b = FlowBaseRtt(id);
+    if (b.rtt < kNanosecond || b.bdp <= 0) {
       // HPCC's update divides by both (its T in whole ns and its window).
+      const FlowSpec& f = config_.flows[id];
       throw InputError(fmt::format(
           "{}: flow {} (h{} -> h{}): base RTT {} and BDP {} bytes; HPCC needs at least 1ns and 1 "
           "byte (host.base_rtt = \"{}\")",
-          config_.source, f.id, f.src, f.dst, FormatTime(b.rtt), b.bdp, pair ? "pair" : "max"));
+          config_.source, id, f.src, f.dst, FormatTime(b.rtt), b.bdp, pair ? "pair" : "max"));
     }
+    if (!pair) return;  // every flow has the same
+  }
+}
+
+void Network::StartFlow(uint32_t id) {
+  // Retire before creating, so that a retired flow's slot serves this one.
+  if (finished_.size() >= next_retire_) RetireFinished();
+  const FlowSpec& spec = config_.flows[id];
+  Flow& f = flows_.Create(id);
+  f.src = spec.src;
+  f.dst = spec.dst;
+  f.size = spec.size;
+  f.priority = static_cast<uint8_t>(spec.priority);
+  f.sport = sports_[id];
+  f.total_packets = static_cast<uint32_t>((spec.size + config_.host.mtu - 1) / config_.host.mtu);
+  if (need_base_rtt_) {
+    const BaseRtt b = FlowBaseRtt(id);
     f.base_rtt = b.rtt;
     f.bdp = b.bdp;
     if (config_.host.window) f.window = b.bdp;
   }
+  hosts_[f.src]->StartFlow(f);
+}
+
+void Network::RetireFinished() {
+  // A finished flow retires once nothing refers to it any more: no packet of it is left, its
+  // sender is not in its NIC's ready ring or pacer (stale pacer entries find nothing), its
+  // receiver has no CNP still to send, and the hold has passed. Its RTO timer may still be
+  // pending: for a finished flow it does nothing, and for a retired one it finds nothing.
+  const Time now = sim_.Now();
+  size_t kept = 0;
+  for (const uint32_t id : finished_) {
+    Flow& f = flows_[id];
+    if (f.packets_out == 0 && f.sched == 0 && now - f.finish > hold_ &&
+        hosts_[f.dst]->cc().ReceiverIdle(f)) {
+      hosts_[f.src]->cc().ReleaseSender(f);
+      hosts_[f.dst]->cc().ReleaseReceiver(f);
+      outcomes_[id] = {f.finish, f.bytes_delivered};
+      flows_.Retire(id);
+    } else {
+      finished_[kept++] = id;
+    }
+  }
+  finished_.resize(kept);
+  // Amortised: the flows kept are looked at again only after as many more have finished.
+  next_retire_ = std::max(kMinRetireBatch, 2 * kept);
 }
 
 void Network::BuildRoutes() {
@@ -245,14 +291,15 @@ void Network::Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive)
   LinkAt(peer, peer_port).SetArrivalTap(on_receive);
 }
 
-std::vector<LinkSpec> Network::PathOf(const Flow& f) const {
+std::vector<LinkSpec> Network::PathOf(uint32_t id) const {
   std::vector<LinkSpec> path;
   const int num_hosts = config_.topology.hosts;
+  const FlowSpec& f = config_.flows[id];
   Packet probe;
   probe.src = f.src;
   probe.dst = f.dst;
-  probe.sport = f.sport;
-  probe.flow = f.id;
+  probe.sport = sports_[id];
+  probe.flow = id;
   int node = f.src;
   int port = 0;
   while (node != f.dst && path.size() <= adjacency_.size()) {
@@ -265,7 +312,7 @@ std::vector<LinkSpec> Network::PathOf(const Flow& f) const {
   return path;
 }
 
-Time Network::IdealFct(const Flow& f) const {
+Time Network::IdealFct(uint32_t id) const {
   // As HPCC's standalone FCT: base RTT (propagation both ways plus one data packet and one
   // ACK serialized per hop) + all bytes with headers at the bottleneck rate. The wire format is
   // the scenario's, without a congestion-control header, so that every algorithm is measured
@@ -274,12 +321,13 @@ Time Network::IdealFct(const Flow& f) const {
   Rate bottleneck = 0;
   const WireFormat& w = config_.wire;
   const Bytes mtu = config_.host.mtu;
-  for (const LinkSpec& l : PathOf(f)) {
+  for (const LinkSpec& l : PathOf(id)) {
     base_rtt += 2 * l.delay + w.TxTime(w.DataFrame(mtu), l.rate) + w.TxTime(w.ack_frame, l.rate);
     bottleneck = bottleneck == 0 ? l.rate : std::min(bottleneck, l.rate);
   }
-  Bytes full = f.size / mtu;
-  Bytes rest = f.size % mtu;
+  const Bytes size = config_.flows[id].size;
+  Bytes full = size / mtu;
+  Bytes rest = size % mtu;
   Bytes wire = full * w.Wire(w.DataFrame(mtu)) + (rest > 0 ? w.Wire(w.DataFrame(rest)) : 0);
   return base_rtt + SerializationTime(wire, bottleneck);
 }

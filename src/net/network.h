@@ -1,5 +1,7 @@
 // A whole simulated network built from a NetworkConfig: hosts (RDMA NICs), switches, links, routes
-// and flows, sharing one simulator, packet pool and set of counters.
+// and flows, sharing one simulator, packet pool and set of counters. A flow's transport and
+// congestion-control state exists only while it is in flight (FlowTable); what outlives it is its
+// spec and its outcome (finish time, bytes delivered).
 #pragma once
 
 #include <memory>
@@ -7,8 +9,10 @@
 
 #include "cc/factory.h"
 #include "core/simulator.h"
+#include "net/base_rtt.h"
 #include "net/flow.h"
 #include "net/flow_starter.h"
+#include "net/flow_table.h"
 #include "net/hpcc_ecmp.h"
 #include "net/network_config.h"
 #include "net/packet.h"
@@ -28,20 +32,38 @@ class Network {
   Simulator& sim() { return sim_; }
   NetStats& stats() { return stats_; }
   const NetStats& stats() const { return stats_; }
-  std::vector<Flow>& flows() { return flows_; }
-  const std::vector<Flow>& flows() const { return flows_; }
+  // Every flow of the workload, by id.
+  size_t num_flows() const { return config_.flows.size(); }
+  const FlowSpec& flow_spec(uint32_t id) const { return config_.flows[id]; }
+  // The flows in flight: started and not retired.
+  const FlowTable& flows_in_flight() const { return flows_; }
+  // Flow `id`'s outcome so far: when its sender got the last ACK (-1 = not yet) and the bytes
+  // its receiver got in order.
+  Time flow_finish(uint32_t id) const {
+    const Flow* f = flows_.find(id);
+    return f != nullptr ? f->finish : outcomes_[id].finish;
+  }
+  Bytes flow_delivered(uint32_t id) const {
+    const Flow* f = flows_.find(id);
+    return f != nullptr ? f->bytes_delivered : outcomes_[id].delivered;
+  }
+  // The last finish so far (0 = none).
+  Time last_finish() const { return last_finish_; }
+  // A finished flow stays in flight until `hold` after its finish (and until its last packet
+  // is gone): the time series samples a flow one interval past its finish.
+  void HoldFinishedFlows(Time hold) { hold_ = std::max(hold_, hold); }
   PacketPool& pool() { return pool_; }
   std::vector<std::unique_ptr<SwitchNode>>& switches() { return switches_; }
   const std::vector<std::unique_ptr<SwitchNode>>& switches() const { return switches_; }
   std::vector<std::unique_ptr<RdmaNic>>& hosts() { return hosts_; }
-  // The config it was built from, without its flows (flows() holds them).
+  // The config it was built from.
   const NetworkConfig& config() const { return config_; }
   int flows_done() const { return flows_done_; }
   // The first flow's start: the origin of the run's active interval (HPCC inputs start at 2 s).
   Time first_start() const { return first_start_; }
   // Congestion-control event counts summed over every NIC.
   CcCounters cc_counters() const;
-  bool all_done() const { return flows_done_ == static_cast<int>(flows_.size()); }
+  bool all_done() const { return flows_done_ == static_cast<int>(num_flows()); }
   // Headroom the MMU of switch `sw` reserves on `port` per lossless priority.
   Bytes headroom(int sw, int port) const { return switches_[sw]->mmu().headroom(port); }
 
@@ -54,10 +76,10 @@ class Network {
   // receives.
   void Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive);
 
-  // The links a flow's packets take (following ECMP as the switches hash it).
-  std::vector<LinkSpec> PathOf(const Flow& f) const;
-  // Ideal flow completion time, as HPCC defines it (used for slowdown).
-  Time IdealFct(const Flow& f) const;
+  // The links flow `id`'s packets take (following ECMP as the switches hash it).
+  std::vector<LinkSpec> PathOf(uint32_t id) const;
+  // Ideal completion time of flow `id`, as HPCC defines it (used for slowdown).
+  Time IdealFct(uint32_t id) const;
 
   // Packets that are somewhere in the network (queues, links, NIC control queues).
   int64_t PacketsInNetwork();
@@ -70,15 +92,35 @@ class Network {
   // The link node `node` sends on from port `port` (the nodes are owned through pointers, so
   // a const network can hand out a mutable link: only Tap does).
   Link& LinkAt(int node, int port) const;
-  // Every flow's base RTT and BDP (and window), per host.base_rtt.
-  void SetBaseRtts();
+  // Flow `id`'s base RTT and BDP, per host.base_rtt.
+  BaseRtt FlowBaseRtt(uint32_t id) const;
+  // Throws InputError if a flow's base RTT or BDP is too small for HPCC's update.
+  void CheckBaseRtts() const;
+  // Creates flow `id`'s state and starts it on its sender's NIC.
+  void StartFlow(uint32_t id);
+  // Retires the finished flows that are done with (RetireFinished's rule).
+  void RetireFinished();
   NetworkConfig config_;
   CcFactory cc_factory_;
   WireFormat wire_;  // config_.wire with congestion control's header added
   Simulator sim_;
   NetStats stats_;
   PacketPool pool_;
-  std::vector<Flow> flows_;
+  FlowTable flows_;
+  // Per flow: its UDP source port, and the outcome of a retired flow.
+  std::vector<uint16_t> sports_;
+  struct Outcome {
+    Time finish = -1;
+    Bytes delivered = 0;
+  };
+  std::vector<Outcome> outcomes_;
+  std::vector<uint32_t> finished_;  // finished flows not yet retired
+  static constexpr size_t kMinRetireBatch = 256;
+  size_t next_retire_ = kMinRetireBatch;  // retire when finished_ reaches this many
+  Time hold_ = 0;
+  Time last_finish_ = 0;
+  bool need_base_rtt_ = false;  // flows' base RTT and BDP (congestion control or host.window)
+  BaseRtt max_base_rtt_;        // host.base_rtt = "max"
   std::vector<std::unique_ptr<RdmaNic>> hosts_;
   std::vector<std::unique_ptr<SwitchNode>> switches_;
   std::unique_ptr<RouteTable> routes_;

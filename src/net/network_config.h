@@ -2,8 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
-#include <vector>
 
 #include "cc/cc_config.h"
 #include "net/flow_spec.h"
@@ -22,7 +22,9 @@ struct NetworkConfig {
   HostConfig host;
   WireFormat wire;
   CcConfig cc;
-  std::vector<FlowSpec> flows;
+  // The flows, by id. A view: whoever builds the network keeps the specs alive while it runs,
+  // so that millions of them are not held twice.
+  std::span<const FlowSpec> flows;
   bool log_pfc = false;  // keep every PFC frame (timeseries/pfc.csv, HPCC's PFC file)
 };
 

@@ -27,8 +27,7 @@ Time RdmaNic::NextReadyTime(Time now) const {
 }
 
 RdmaNic::RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostConfig& config,
-                 int host_id, std::vector<Flow>* flows, bool pause_until_resume,
-                 const WireFormat& wire)
+                 int host_id, FlowTable* flows, bool pause_until_resume, const WireFormat& wire)
     : sim_(sim),
       stats_(stats),
       pool_(pool),
@@ -39,7 +38,6 @@ RdmaNic::RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostCo
       port_(sim, stats, this, host_id) {}
 
 void RdmaNic::StartFlow(Flow& f) {
-  f.started = true;
   f.line_rate = port_.rate();
   f.next_avail = sim_->Now();
   cc_->OnFlowStart(f);
@@ -47,7 +45,9 @@ void RdmaNic::StartFlow(Flow& f) {
 }
 
 void RdmaNic::HandleEvent(uint32_t kind, uint64_t arg) {
-  Flow& f = (*flows_)[arg];
+  Flow* flow = flows_->find(static_cast<uint32_t>(arg));
+  if (flow == nullptr) return;  // retired: it was done
+  Flow& f = *flow;
   // Retransmission timer: the deadline moves with ACK progress, so re-arm if it moved.
   f.rto_timer_pending = false;
   if (f.sender_done || f.snd_una == f.snd_nxt) return;
@@ -69,7 +69,7 @@ void RdmaNic::ArmRto(Flow& f) {
 }
 
 void RdmaNic::Activate(Flow& f) {
-  if (f.sched != kIdle || f.sender_done || f.snd_nxt >= f.total_packets || !f.started) return;
+  if (f.sched != kIdle || f.sender_done || f.snd_nxt >= f.total_packets) return;
   if (WindowBound(f)) return;  // an ACK re-activates it
   Time now = sim_->Now();
   if (f.next_avail <= now) {
@@ -88,7 +88,7 @@ void RdmaNic::MakeReady(Flow& f) {
 }
 
 void RdmaNic::SetRate(CcFlow& cc_flow, Rate rate) {
-  Flow& f = (*flows_)[cc_flow.id];
+  Flow& f = static_cast<Flow&>(cc_flow);
   f.rate = rate;
   if (f.sched != kPacing || f.snd_nxt == 0) return;
   // Re-time the pending departure from the last one at the new rate; the old heap entry
@@ -114,9 +114,9 @@ Packet* RdmaNic::NextPacket(Time now, Time* wake_at) {
   while (!pacer_.empty() && pacer_.top().time <= now) {
     PacerEntry e = pacer_.top();
     pacer_.pop();
-    Flow& f = (*flows_)[e.flow];
-    if (f.sched != kPacing || f.next_avail != e.time) continue;  // stale entry
-    MakeReady(f);
+    Flow* f = flows_->find(e.flow);
+    if (f == nullptr || f->sched != kPacing || f->next_avail != e.time) continue;  // stale entry
+    MakeReady(*f);
   }
   Flow* chosen = nullptr;
   int q = RoundRobin(ready_mask_, rr_next_, [&](int q) {
@@ -146,6 +146,7 @@ Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
   Packet* p = pool_->Allocate();
   p->type = PacketType::kData;
   p->flow = f.id;
+  ++f.packets_out;
   p->psn = f.snd_nxt;
   p->payload = static_cast<uint32_t>(f.PayloadOf(f.snd_nxt, config_.mtu));
   p->size = static_cast<uint32_t>(wire_.DataFrame(p->payload));
@@ -185,6 +186,7 @@ void RdmaNic::SendControl(PacketType type, Flow& f, uint32_t psn, Packet* data) 
   Packet* p = pool_->Allocate();
   p->type = type;
   p->flow = f.id;
+  ++f.packets_out;
   p->psn = psn;
   p->size = static_cast<uint32_t>(type == PacketType::kCnp ? wire_.cnp_frame : wire_.ack_frame);
   p->src = f.dst;  // from the receiver back to the sender
@@ -202,7 +204,7 @@ void RdmaNic::SendControl(PacketType type, Flow& f, uint32_t psn, Packet* data) 
 
 void RdmaNic::SendCnp(CcFlow& cc_flow) {
   ++stats_->cnps_sent;
-  SendControl(PacketType::kCnp, (*flows_)[cc_flow.id], 0);
+  SendControl(PacketType::kCnp, static_cast<Flow&>(cc_flow), 0);
 }
 
 void RdmaNic::Receive(Packet* p, int) {
@@ -217,16 +219,20 @@ void RdmaNic::Receive(Packet* p, int) {
     case PacketType::kNack:
       ReceiveAck(p);
       break;
-    case PacketType::kCnp:
+    case PacketType::kCnp: {
+      Flow& f = (*flows_)[p->flow];
+      --f.packets_out;
       ++stats_->cnps_received;
-      cc_->OnCnp((*flows_)[p->flow]);
+      cc_->OnCnp(f);
       break;
+    }
   }
   pool_->Free(p);
 }
 
 void RdmaNic::ReceiveAck(Packet* p) {
   Flow& f = (*flows_)[p->flow];
+  --f.packets_out;
   if (p->cnp_flag) {
     ++stats_->cnps_received;
     cc_->OnCnp(f);
@@ -271,6 +277,7 @@ void RdmaNic::OnAckProgress(Flow& f, uint32_t acked) {
 
 void RdmaNic::ReceiveData(Packet* p) {
   Flow& f = (*flows_)[p->flow];
+  --f.packets_out;
   stats_->payload_received += p->payload;
   cc_->OnDataArrival(f, p->ce);
   if (p->psn == f.rcv_nxt) {
@@ -283,7 +290,6 @@ void RdmaNic::ReceiveData(Packet* p) {
       f.since_ack = 0;
       SendControl(PacketType::kAck, f, f.rcv_nxt, p);
     }
-    if (f.rcv_nxt == f.total_packets) f.receiver_finish = sim_->Now();
   } else if (p->psn > f.rcv_nxt) {
     if (!f.nack_pending) {
       f.nack_pending = true;

@@ -13,6 +13,7 @@
 #include "core/simulator.h"
 #include "net/egress_port.h"
 #include "net/flow.h"
+#include "net/flow_table.h"
 #include "net/headers.h"
 #include "net/host_config.h"
 #include "net/node.h"
@@ -38,7 +39,7 @@ class NicPort : public EgressPort {
 class RdmaNic : public Node, public EventHandler, public CcHost {
  public:
   RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostConfig& config, int host_id,
-          std::vector<Flow>* flows, bool pause_until_resume, const WireFormat& wire = {});
+          FlowTable* flows, bool pause_until_resume, const WireFormat& wire = {});
 
   NicPort& port() { return port_; }
   const NicPort& port() const { return port_; }
@@ -95,7 +96,7 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   PacketPool* pool_;
   HostConfig config_;
   WireFormat wire_;
-  std::vector<Flow>* flows_;
+  FlowTable* flows_;
   bool pause_until_resume_;
   NicPort port_;
   std::unique_ptr<CongestionControl> cc_;

@@ -73,11 +73,12 @@ Packet* SwitchPort::NextPacket(Time now, Time* wake_at) {
   return p;
 }
 
-SwitchNode::SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool,
+SwitchNode::SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool, FlowTable* flows,
                        const SwitchConfig& config, int node_id, uint64_t seed)
     : sim_(sim),
       stats_(stats),
       pool_(pool),
+      flows_(flows),
       config_(config),
       node_id_(node_id),
       hash_seed_(Rng(seed, 0x5157000 + node_id).Next()),
@@ -139,6 +140,7 @@ void SwitchNode::Receive(Packet* p, int in_port) {
   if (!mmu_->Admit(in_port, p->priority, p->size)) {
     ++stats_->drops;
     stats_->payload_dropped += p->payload;
+    --(*flows_)[p->flow].packets_out;
     pool_->Free(p);
     return;
   }

@@ -9,6 +9,7 @@
 
 #include "core/rng.h"
 #include "net/egress_port.h"
+#include "net/flow_table.h"
 #include "net/hpcc_ecmp.h"
 #include "net/mmu.h"
 #include "net/node.h"
@@ -65,8 +66,9 @@ class SwitchPort : public EgressPort {
 
 class SwitchNode : public Node, public EventHandler {
  public:
-  SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool, const SwitchConfig& config,
-             int node_id, uint64_t seed);
+  // `flows`: the flows in flight, told when one of their packets is dropped.
+  SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool, FlowTable* flows,
+             const SwitchConfig& config, int node_id, uint64_t seed);
 
   // Building: ports are added first, then routes, then the MMU is sized.
   SwitchPort& AddPort();
@@ -109,6 +111,7 @@ class SwitchNode : public Node, public EventHandler {
   Simulator* sim_;
   NetStats* stats_;
   PacketPool* pool_;
+  FlowTable* flows_;
   SwitchConfig config_;
   int node_id_;
   uint64_t hash_seed_;

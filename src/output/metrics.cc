@@ -21,14 +21,24 @@ nlohmann::json MinMeanMax(const std::vector<double>& v) {
           {"max", OrNull(has, has ? *std::max_element(v.begin(), v.end()) : 0)}};
 }
 
-// {count, p50, p95, p99, max}; null statistics when there are none.
-nlohmann::json Percentiles(const std::vector<double>& v) {
+// Of sorted values, as Percentile.
+double SortedPercentile(const std::vector<double>& values, double pct) {
+  double pos = pct / 100.0 * static_cast<double>(values.size() - 1);
+  size_t lo = static_cast<size_t>(pos);
+  size_t hi = std::min(lo + 1, values.size() - 1);
+  return values[lo] + (values[hi] - values[lo]) * (pos - static_cast<double>(lo));
+}
+
+// {count, p50, p95, p99, max}; null statistics when there are none. Sorts `v` in place (with
+// millions of flows, a copy per percentile would cost as much as the flows' outcomes).
+nlohmann::json Percentiles(std::vector<double>& v) {
   const bool has = !v.empty();
+  std::sort(v.begin(), v.end());
   return {{"count", v.size()},
-          {"p50", OrNull(has, has ? Percentile(v, 50) : 0)},
-          {"p95", OrNull(has, has ? Percentile(v, 95) : 0)},
-          {"p99", OrNull(has, has ? Percentile(v, 99) : 0)},
-          {"max", OrNull(has, has ? *std::max_element(v.begin(), v.end()) : 0)}};
+          {"p50", OrNull(has, has ? SortedPercentile(v, 50) : 0)},
+          {"p95", OrNull(has, has ? SortedPercentile(v, 95) : 0)},
+          {"p99", OrNull(has, has ? SortedPercentile(v, 99) : 0)},
+          {"max", OrNull(has, has ? v.back() : 0)}};
 }
 
 // The flow-size buckets of the HPCC paper's FCT figures.
@@ -86,10 +96,7 @@ bool ActiveTogether(const std::vector<FlowOutcome>& flows, Time end,
 
 double Percentile(std::vector<double> values, double pct) {
   std::sort(values.begin(), values.end());
-  double pos = pct / 100.0 * static_cast<double>(values.size() - 1);
-  size_t lo = static_cast<size_t>(pos);
-  size_t hi = std::min(lo + 1, values.size() - 1);
-  return values[lo] + (values[hi] - values[lo]) * (pos - static_cast<double>(lo));
+  return SortedPercentile(values, pct);
 }
 
 double JainIndex(const std::vector<double>& values) {
@@ -103,41 +110,47 @@ double JainIndex(const std::vector<double>& values) {
 
 nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end,
                            const std::vector<uint32_t>* subset) {
-  std::vector<double> slowdowns, throughputs, long_throughputs;
-  std::array<std::vector<double>, kSizeBuckets.size()> by_size;
-  size_t active = 0, finished = 0;
-  ForEachFlow(flows, subset, [&](const FlowOutcome& f) {
-    if (!WasActive(f, end)) return;
-    ++active;
-    const double gbps = FlowThroughputGbps(f, end);
-    throughputs.push_back(gbps);
-    if (f.size >= kLongFlowBytes) long_throughputs.push_back(gbps);
-    if (f.finish < 0) return;
-    ++finished;
-    const double s = Slowdown(f);
-    slowdowns.push_back(s);
-    for (size_t b = 0; b < kSizeBuckets.size(); ++b) {
-      const SizeBucket& k = kSizeBuckets[b];
-      if (f.size >= k.min && (k.max == 0 || f.size < k.max)) by_size[b].push_back(s);
-    }
-  });
-  double sum_sq = 0;
-  for (double t : throughputs) sum_sq += t * t;
-  const bool jain = throughputs.size() >= 2 && sum_sq > 0 && ActiveTogether(flows, end, subset);
-
+  // One list of values at a time: with millions of flows, each costs 8 bytes a flow.
   nlohmann::json j;
   j["flows"] = subset != nullptr ? subset->size() : flows.size();
+  size_t active = 0;
+  {
+    std::vector<double> throughputs, long_throughputs;
+    ForEachFlow(flows, subset, [&](const FlowOutcome& f) {
+      if (!WasActive(f, end)) return;
+      ++active;
+      const double gbps = FlowThroughputGbps(f, end);
+      throughputs.push_back(gbps);
+      if (f.size >= kLongFlowBytes) long_throughputs.push_back(gbps);
+    });
+    double sum_sq = 0;
+    for (double t : throughputs) sum_sq += t * t;
+    const bool jain = throughputs.size() >= 2 && sum_sq > 0 && ActiveTogether(flows, end, subset);
+    j["flow_throughput_gbps"] = MinMeanMax(throughputs);
+    j["jain_fairness"] = OrNull(jain, jain ? JainIndex(throughputs) : 0);
+    j["long_flow_throughput_gbps"] = MinMeanMax(long_throughputs);
+    j["long_flow_throughput_gbps"]["min_bytes"] = kLongFlowBytes;
+  }
   j["active"] = active;
-  j["finished"] = finished;
-  j["fct_slowdown"] = Percentiles(slowdowns);
-  j["flow_throughput_gbps"] = MinMeanMax(throughputs);
-  j["jain_fairness"] = OrNull(jain, jain ? JainIndex(throughputs) : 0);
-  j["long_flow_throughput_gbps"] = MinMeanMax(long_throughputs);
-  j["long_flow_throughput_gbps"]["min_bytes"] = kLongFlowBytes;
+  // The slowdowns of the finished flows of sizes [min, max) (max 0: no bound).
+  auto slowdowns = [&](Bytes min, Bytes max) {
+    std::vector<double> v;
+    ForEachFlow(flows, subset, [&](const FlowOutcome& f) {
+      if (WasActive(f, end) && f.finish >= 0 && f.size >= min && (max == 0 || f.size < max)) {
+        v.push_back(Slowdown(f));
+      }
+    });
+    return v;
+  };
+  {
+    std::vector<double> all = slowdowns(0, 0);
+    j["finished"] = all.size();
+    j["fct_slowdown"] = Percentiles(all);
+  }
   nlohmann::json buckets = nlohmann::json::object();
-  for (size_t b = 0; b < kSizeBuckets.size(); ++b) {
-    const SizeBucket& k = kSizeBuckets[b];
-    buckets[k.label] = Percentiles(by_size[b]);
+  for (const SizeBucket& k : kSizeBuckets) {
+    std::vector<double> v = slowdowns(k.min, k.max);
+    buckets[k.label] = Percentiles(v);
     buckets[k.label]["min_bytes"] = k.min;
     buckets[k.label]["max_bytes"] = k.max > 0 ? nlohmann::json(k.max) : nlohmann::json();
   }

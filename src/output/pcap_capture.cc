@@ -82,7 +82,7 @@ void PcapCapture::Write(const Packet& p, Time now, const MacAddress& src, const 
   c.src_mac = src;
   c.dst_mac = dst;
   c.ack_interval = ack_interval_;
-  if (p.type == PacketType::kData) c.total_packets = net_->flows()[p.flow].total_packets;
+  if (p.type == PacketType::kData) c.total_packets = net_->flows_in_flight()[p.flow].total_packets;
   const std::vector<uint8_t> frame = EncodeFrame(p, c);
   pcap_pkthdr header{};
   const Time ns = now / kNanosecond;

@@ -12,9 +12,10 @@ namespace dcqcn {
 
 std::vector<FlowOutcome> FlowOutcomes(const Network& net) {
   std::vector<FlowOutcome> out;
-  out.reserve(net.flows().size());
-  for (const Flow& f : net.flows()) {
-    out.push_back({f.size, f.start, f.finish, net.IdealFct(f), f.bytes_delivered});
+  out.reserve(net.num_flows());
+  for (uint32_t id = 0; id < net.num_flows(); ++id) {
+    const FlowSpec& f = net.flow_spec(id);
+    out.push_back({f.size, f.start, net.flow_finish(id), net.IdealFct(id), net.flow_delivered(id)});
   }
   return out;
 }
@@ -29,18 +30,19 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
       "flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,"
       "delivered_bytes,avg_gbps,tag\n";
   const std::vector<FlowOutcome>& outcomes = info.outcomes;
-  for (const Flow& f : net.flows()) {
-    const FlowOutcome& o = outcomes[f.id];
-    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},", f.id, f.src, f.dst,
-                   static_cast<int>(f.priority), f.size, f.start / kNanosecond);
+  for (uint32_t id = 0; id < net.num_flows(); ++id) {
+    const FlowSpec& f = net.flow_spec(id);
+    const FlowOutcome& o = outcomes[id];
+    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},", id, f.src, f.dst, f.priority,
+                   f.size, f.start / kNanosecond);
     if (o.finish >= 0) {
       fmt::format_to(std::back_inserter(out), "{},{},{},{:.4f},", o.finish / kNanosecond,
                      (o.finish - o.start) / kNanosecond, o.ideal_fct / kNanosecond, Slowdown(o));
     } else {
       fmt::format_to(std::back_inserter(out), ",,{},,", o.ideal_fct / kNanosecond);
     }
-    fmt::format_to(std::back_inserter(out), "{},{:.4f},{}\n", f.bytes_delivered,
-                   FlowThroughputGbps(o, info.sim_time), s.flows[f.id].tag);
+    fmt::format_to(std::back_inserter(out), "{},{:.4f},{}\n", o.delivered,
+                   FlowThroughputGbps(o, info.sim_time), s.tag(f));
     if (out.size() >= kPieceBytes) {
       sink(out);
       out.clear();
@@ -173,8 +175,7 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
   // Per tag: the indices of its flows (4 bytes a flow, not a copy of their outcomes).
   std::map<std::string, std::vector<uint32_t>> by_tag;
   for (size_t i = 0; i < outcomes.size(); ++i) {
-    const std::string& tag = s.flows[i].tag;
-    if (!tag.empty()) by_tag[tag].push_back(static_cast<uint32_t>(i));
+    if (s.flows[i].tag != 0) by_tag[s.tag(s.flows[i])].push_back(static_cast<uint32_t>(i));
   }
   j["by_tag"] = nlohmann::json::object();
   for (const auto& [tag, flows] : by_tag) j["by_tag"][tag] = FlowMetrics(outcomes, end, &flows);
@@ -187,6 +188,7 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
       conv.time() >= 0 ? nlohmann::json(conv.time() / kNanosecond) : nlohmann::json();
   j["convergence"] = ConvergenceJson(conv, conv_options);
   j["peak_rss_mb"] = PeakRssMb();
+  j["flows_in_flight_max"] = net.flows_in_flight().peak();
   return j;
 }
 

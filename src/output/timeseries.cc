@@ -13,6 +13,8 @@ namespace dcqcn {
 TimeSeriesSampler::TimeSeriesSampler(Network* net, const OutputConfig& config)
     : net_(net), config_(config) {
   if (!config_.ts_queue && !config_.ts_throughput && !config_.ts_rate) return;
+  // A flow is sampled once more after it finished (its last delivered bytes).
+  if (samples_flows()) net_->HoldFinishedFlows(config_.interval);
   auto& switches = net_->switches();
   for (size_t sw = 0; sw < switches.size(); ++sw) {
     for (int p = 0; p < switches[sw]->num_ports(); ++p) {
@@ -40,16 +42,20 @@ void TimeSeriesSampler::Sample() {
     }
   }
   if (config_.ts_throughput || config_.ts_rate) {
-    for (const Flow& f : net_->flows()) {
-      if (!f.started || (f.sender_done && f.finish < now - config_.interval)) continue;
-      auto rate = net_->hosts()[f.src]->cc().Sample(f);
-      flow_samples_.push_back({f.id, index, f.bytes_delivered, rate.rc, rate.rt, rate.alpha});
+    // The flows in flight, less those finished over an interval ago. A retired flow finished
+    // over an interval ago (HoldFinishedFlows).
+    const FlowTable& flows = net_->flows_in_flight();
+    for (uint32_t id = 0; id < flows.size(); ++id) {
+      const Flow* f = flows.find(id);
+      if (f == nullptr || (f->sender_done && f->finish < now - config_.interval)) continue;
+      auto rate = net_->hosts()[f->src]->cc().Sample(*f);
+      flow_samples_.push_back({id, index, f->bytes_delivered, rate.rc, rate.rt, rate.alpha});
     }
   }
 }
 
 DeliveredSamples TimeSeriesSampler::DeliveredByFlow() const {
-  DeliveredSamples delivered(samples_flows() ? net_->flows().size() : 0);
+  DeliveredSamples delivered(samples_flows() ? net_->num_flows() : 0);
   if (!samples_flows()) return delivered;
   for (const FlowSample& s : flow_samples_) delivered[s.flow].push_back({s.sample, s.delivered});
   return delivered;
@@ -79,7 +85,7 @@ void TimeSeriesSampler::Write(const std::string& dir) const {
   }
   if (config_.ts_throughput) {
     std::string out = "time_ns,flow_id,gbps\n";
-    std::vector<std::pair<uint32_t, Bytes>> last(net_->flows().size(), {UINT32_MAX, 0});
+    std::vector<std::pair<uint32_t, Bytes>> last(net_->num_flows(), {UINT32_MAX, 0});
     for (const FlowSample& s : flow_samples_) {
       auto& [prev_index, prev_bytes] = last[s.flow];
       if (prev_index != UINT32_MAX) {

@@ -212,11 +212,17 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
   if (const PcapConfig& pcap = s.output.pcap; pcap.enabled()) {
     out += "\n[output.pcap]\n";
     std::string points;
-    for (const std::string& p : pcap.points) points += (points.empty() ? "" : ", ") + TomlQuote(p);
+    // (Appended piece by piece: GCC 12's LTO warns falsely about `(... ? "" : ", ") + string`.)
+    for (const std::string& p : pcap.points) {
+      if (!points.empty()) points += ", ";
+      points += TomlQuote(p);
+    }
     line("points", "[" + points + "]");
     std::string kinds;
     for (size_t i = 0; i < kPcapKinds.size(); ++i) {
-      if (pcap.kinds & (1u << i)) kinds += (kinds.empty() ? "" : ", ") + TomlQuote(kPcapKinds[i]);
+      if (!(pcap.kinds & (1u << i))) continue;
+      if (!kinds.empty()) kinds += ", ";
+      kinds += TomlQuote(kPcapKinds[i]);
     }
     line("kinds", "[" + kinds + "]");
     quoted("from", FormatTime(pcap.from));
@@ -239,7 +245,7 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
     quoted("size", FormatSize(f.size));
     quoted("start", FormatTime(f.start));
     line("priority", std::to_string(f.priority));
-    if (!f.tag.empty()) quoted("tag", f.tag);
+    if (f.tag != 0) quoted("tag", s.tag(f));
     if (f.dport != kRoceUdpPort) line("dport", std::to_string(f.dport));
   }
   sink(out);

@@ -19,6 +19,7 @@
 #include "net/network_config.h"
 #include "net/switch_config.h"
 #include "net/topology.h"
+#include "scenario/flow_tags.h"
 
 namespace dcqcn {
 
@@ -118,11 +119,13 @@ struct Scenario {
   WorkloadConfig workload;
   std::vector<FlowSpec> flows;  // explicit flows followed by the generated ones
   int explicit_flows = 0;       // how many of `flows` were written explicitly
+  FlowTags tags;                // the names of the flows' tags
+  const std::string& tag(const FlowSpec& f) const { return tags.name(f.tag); }
   OutputConfig output;
 };
 
 // What the network model needs of a scenario; validates [cc] (InputError naming the file, line
-// and key).
+// and key). Its flows are a view of s.flows: `s` must outlive the network built from it.
 NetworkConfig ToNetworkConfig(const Scenario& s);
 
 // The profile named in s.cc.profile with every s.cc.params override applied.

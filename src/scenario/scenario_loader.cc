@@ -1047,7 +1047,13 @@ void Loader::ReadFlows(const Section& root, Scenario& s) {
     flow.start = ReadTime(f, "start", flow.start, Bound::kNonNegative);
     flow.priority =
         static_cast<int>(ReadInt(f, "priority", flow.priority, 1, 7, "an 802.1p priority"));
-    if (f.Get("tag") != nullptr) flow.tag = ReadTag(f);
+    if (f.Get("tag") != nullptr) {
+      try {
+        flow.tag = s.tags.Index(ReadTag(f));
+      } catch (const InputError& e) {
+        Fail(f.Key("tag"), f.Get("tag"), e.what());
+      }
+    }
     flow.dport =
         static_cast<uint16_t>(ReadInt(f, "dport", flow.dport, 0, UINT16_MAX, "a UDP port number"));
     s.flows.push_back(flow);
@@ -1281,7 +1287,7 @@ Scenario Loader::Build(const toml::table& root_table) {
   s.explicit_flows = static_cast<int>(s.flows.size());
   const Section workload = Sub(root, "workload");
   ReadWorkload(workload, s);
-  GenerateWorkload(s, s.flows);
+  GenerateWorkload(s, s.flows, s.tags);
   if (s.flows.empty()) {
     Fail("flow", nullptr, "no flows: expected at least one [[flow]] table or a [workload]");
   }

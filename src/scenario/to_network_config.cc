@@ -12,7 +12,7 @@ NetworkConfig ToNetworkConfig(const Scenario& s) {
   c.host = s.host;
   c.wire = s.wire;
   c.cc = s.cc;
-  c.flows = s.flows;
+  c.flows = s.flows;  // a view of s.flows
   c.log_pfc = s.output.ts_pfc;
   return c;
 }

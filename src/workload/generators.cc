@@ -17,14 +17,14 @@ namespace {
   throw InputError(fmt::format("{}: workload: {}", s.source, what));
 }
 
-FlowSpec MakeFlow(const WorkloadConfig& w, int src, int dst) {
+FlowSpec MakeFlow(const WorkloadConfig& w, int src, int dst, uint16_t tag) {
   FlowSpec f;
   f.src = src;
   f.dst = dst;
   f.size = w.size;
   f.start = w.start;
   f.priority = w.priority;
-  f.tag = w.tag.empty() ? DefaultWorkloadTag(w.type) : w.tag;
+  f.tag = tag;
   return f;
 }
 
@@ -59,10 +59,11 @@ std::vector<int> IncastSenders(const WorkloadConfig& workload, int hosts) {
   return senders;
 }
 
-void GenerateWorkload(const Scenario& s, std::vector<FlowSpec>& flows) {
+void GenerateWorkload(const Scenario& s, std::vector<FlowSpec>& flows, FlowTags& tags) {
   const WorkloadConfig& w = s.workload;
   const int hosts = s.topology.hosts;
   if (w.type.empty()) return;
+  const uint16_t tag = tags.Index(w.tag.empty() ? DefaultWorkloadTag(w.type) : w.tag);
   if (w.size <= 0 && w.type != "poisson")
     Fail(s, fmt::format("size = {} bytes, expected > 0", w.size));
   if (w.type == "incast") {
@@ -77,15 +78,15 @@ void GenerateWorkload(const Scenario& s, std::vector<FlowSpec>& flows) {
       if (src < 0 || src >= hosts || src == w.receiver) {
         Fail(s, fmt::format("sender {} is not a host other than the receiver", src));
       }
-      flows.push_back(MakeFlow(w, src, w.receiver));
+      flows.push_back(MakeFlow(w, src, w.receiver, tag));
     }
   } else if (w.type == "permutation") {
     if (hosts < 2) Fail(s, "permutation needs at least 2 hosts");
     Rng rng(s.seed, kPermutationRngStream);
     std::vector<int> perm = RandomDerangement(hosts, rng);
-    for (int h = 0; h < hosts; ++h) flows.push_back(MakeFlow(w, h, perm[h]));
+    for (int h = 0; h < hosts; ++h) flows.push_back(MakeFlow(w, h, perm[h], tag));
   } else if (w.type == "poisson") {
-    GeneratePoisson(s, flows);
+    GeneratePoisson(s, flows, tags);
   } else {
     Fail(s, fmt::format("unknown type \"{}\", expected incast, permutation or poisson", w.type));
   }

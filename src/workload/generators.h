@@ -29,6 +29,7 @@ inline constexpr const char* kIncastTag = "incast";
 // Every incast and permutation flow gets the workload's size, start, priority and tag. Throws
 // InputError when the workload does not fit the topology (the loader checks the same with line
 // numbers first).
-void GenerateWorkload(const Scenario& s, std::vector<FlowSpec>& flows);
+// The workload's tags are added to `tags`.
+void GenerateWorkload(const Scenario& s, std::vector<FlowSpec>& flows, FlowTags& tags);
 
 }  // namespace dcqcn

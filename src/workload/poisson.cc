@@ -30,19 +30,13 @@ void CheckExpectedFlows(const Scenario& s, double expected, const char* key) {
   }
 }
 
-struct Timed {
-  Time start;
-  size_t order;  // generation order, the tie-break
-  FlowSpec flow;
-};
-
 }  // namespace
 
 double PoissonArrivalsPerSecond(double load, Rate rate, double mean_size) {
   return load * static_cast<double>(rate) / (8 * mean_size);
 }
 
-void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows) {
+void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows, FlowTags& tags) {
   const WorkloadConfig& w = s.workload;
   const int hosts = s.topology.hosts;
   if (hosts < 2) Fail(s, "poisson needs at least 2 hosts");
@@ -60,7 +54,10 @@ void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows) {
   }
   if (w.start > kTimeNever - w.window) Fail(s, "start + window is beyond the largest time");
   const Time end = w.start + w.window;
-  std::vector<Timed> made;
+  const uint16_t tag = tags.Index(w.tag.empty() ? DefaultWorkloadTag(w.type) : w.tag);
+  const uint16_t incast_tag = tags.Index(kIncastTag);
+  // Generated straight into `flows` (a workload may have millions), then put in start order.
+  const size_t first = flows.size();
   // Expected flows, checked before generating: a tiny load or rate must not make the arrival
   // loop run past the window, and a huge one must not exhaust memory.
   double expected = 0;
@@ -79,6 +76,9 @@ void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows) {
       expected += PoissonArrivalsPerSecond(w.load, host_rate[h], mean_size) * window_s;
     }
     CheckExpectedFlows(s, expected, "load");
+    // Room for the expected count and six standard deviations more, so that the vector rarely
+    // has to grow (and then hold up to twice what it needs).
+    flows.reserve(first + static_cast<size_t>(expected + 6 * std::sqrt(expected) + 64));
     Rng rng(s.seed, kPoissonRngStream);
     for (int h = 0; h < hosts; ++h) {
       if (host_rate[h] <= 0) continue;  // an unconnected host (the topology check reports it)
@@ -98,8 +98,8 @@ void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows) {
         f.dst = d >= h ? d + 1 : d;  // uniform over the other hosts
         f.start = start;
         f.priority = w.priority;
-        f.tag = w.tag.empty() ? DefaultWorkloadTag(w.type) : w.tag;
-        made.push_back({start, made.size(), f});
+        f.tag = tag;
+        flows.push_back(f);
       }
     }
   }
@@ -130,17 +130,15 @@ void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows) {
         f.size = w.incast_size;
         f.start = start;
         f.priority = w.priority;
-        f.tag = kIncastTag;
-        made.push_back({start, made.size(), f});
+        f.tag = incast_tag;
+        flows.push_back(f);
       }
     }
   }
 
-  std::sort(made.begin(), made.end(), [](const Timed& a, const Timed& b) {
-    return a.start != b.start ? a.start < b.start : a.order < b.order;
-  });
-  flows.reserve(flows.size() + made.size());
-  for (const Timed& m : made) flows.push_back(m.flow);
+  // By start time; equal starts stay in generation order.
+  std::stable_sort(flows.begin() + static_cast<ptrdiff_t>(first), flows.end(),
+                   [](const FlowSpec& a, const FlowSpec& b) { return a.start < b.start; });
 }
 
 }  // namespace dcqcn

@@ -99,7 +99,7 @@ TEST_F(HpccFilesTest, FlowsUseFileIdsAndAbsoluteStarts) {
 TEST_F(HpccFilesTest, RoundTripsThroughTheWriters) {
   Scenario s = testing::StarScenario(5, 100 * kGbps, 1500 * kPicosecond);
   s.topology.links[4].rate = 25 * kGbps + 1;  // written in bps; the 1.5 ns delays in ps
-  s.flows = {{1, 0, 123456, 2 * kSecond + 7, 3, ""}, {3, 4, 1, 0, 6, ""}};
+  s.flows = {{1, 0, 123456, 2 * kSecond + 7, 3}, {3, 4, 1, 0, 6}};
   TopologyConfig back;
   ReadHpccTopology(Write("t.txt", HpccTopologyText(s.topology)), back, nullptr);
   ASSERT_EQ(back.links.size(), s.topology.links.size());

@@ -49,8 +49,8 @@ TEST(HpccOutput, PfcAndFctFilesUseTheFilesIdsAndInterfaces) {
   s.sw.buffer = 300000;
   s.sw.pfc.pause_until_resume = true;
   s.output.ts_pfc = true;
-  for (int src : {1, 2, 3}) s.flows.push_back({src, 0, 500000, 2 * kSecond, 3, ""});
-  s.flows.push_back({1, 2, 3000, 2 * kSecond + 5 * kMicrosecond, 3, ""});  // host 1's second flow
+  for (int src : {1, 2, 3}) s.flows.push_back({src, 0, 500000, 2 * kSecond, 3});
+  s.flows.push_back({1, 2, 3000, 2 * kSecond + 5 * kMicrosecond, 3});  // host 1's second flow
   s.explicit_flows = static_cast<int>(s.flows.size());
   s.duration = 3 * kSecond;
 

@@ -34,11 +34,11 @@ TEST(WireFormat, HpccTruncatesToWholeNanoseconds) {
 Time LoneFlowFct(Bytes size) {
   Scenario s = testing::StarScenario(2, 100 * kGbps, kMicrosecond);
   s.wire = HpccWireFormat();
-  s.flows.push_back({1, 0, size, 0, 3, ""});
+  s.flows.push_back({1, 0, size, 0, 3});
   s.explicit_flows = 1;
   Time fct = -1;
   RunOptions options;
-  options.after_run = [&](const Network& net) { fct = net.flows()[0].finish; };
+  options.after_run = [&](const Network& net) { fct = net.flow_finish(0); };
   RunScenario(s, options);
   return fct;
 }
@@ -55,14 +55,14 @@ TEST(WireFormat, LoneFlowsTakeWhatThatSimulatorPrints) {
 Time SmallFlowFctBehindAQueue(bool ack_in_data_class) {
   Scenario s = testing::StarScenario(4, 100 * kGbps, kMicrosecond);
   s.host.ack_in_data_class = ack_in_data_class;
-  s.flows.push_back({1, 0, 2000000, 0, 3, ""});
-  s.flows.push_back({3, 0, 2000000, 0, 3, ""});
-  s.flows.push_back({0, 2, 10000, 50 * kMicrosecond, 3, ""});
+  s.flows.push_back({1, 0, 2000000, 0, 3});
+  s.flows.push_back({3, 0, 2000000, 0, 3});
+  s.flows.push_back({0, 2, 10000, 50 * kMicrosecond, 3});
   s.explicit_flows = 3;
   Time fct = -1;
   RunOptions options;
   options.after_run = [&](const Network& net) {
-    fct = net.flows()[2].finish - net.flows()[2].start;
+    fct = net.flow_finish(2) - net.flow_spec(2).start;
     EXPECT_EQ(net.stats().drops, 0u);
   };
   RunScenario(s, options);

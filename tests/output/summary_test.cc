@@ -89,8 +89,8 @@ size = "1GB"
 TEST(Summary, MetricsPerTag) {
   const Scenario s = LoadScenarioText(kTagged, "tagged.toml");
   ASSERT_EQ(s.flows.size(), 4u);
-  EXPECT_EQ(s.flows[0].tag, "victim");
-  for (int i = 1; i < 4; ++i) EXPECT_EQ(s.flows[i].tag, "incast");
+  EXPECT_EQ(s.tag(s.flows[0]), "victim");
+  for (int i = 1; i < 4; ++i) EXPECT_EQ(s.tag(s.flows[i]), "incast");
   const nlohmann::json j = RunScenario(s, {});
   const nlohmann::json& victim = j["by_tag"]["victim"];
   const nlohmann::json& incast = j["by_tag"]["incast"];
@@ -116,8 +116,8 @@ TEST(Summary, ResolvedTomlKeepsTagsAndTheXonOffsetUsed) {
   EXPECT_EQ(text.find("xon_offset = \"0B\""), std::string::npos);
   const Scenario again = LoadScenarioText(text, "resolved.toml");
   EXPECT_EQ(again.sw.pfc.xon_offset, 2 * 1066);
-  EXPECT_EQ(again.flows[1].tag, "burst");
-  EXPECT_EQ(again.flows[0].tag, "victim");
+  EXPECT_EQ(again.tag(again.flows[1]), "burst");
+  EXPECT_EQ(again.tag(again.flows[0]), "victim");
 }
 
 }  // namespace

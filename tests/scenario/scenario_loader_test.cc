@@ -700,8 +700,8 @@ TEST(ScenarioLoader, FlowTags) {
   const Scenario s =
       Load(std::string("[[flow]]\nsrc = 1\ndst = 0\nsize = \"1MB\"\ntag = \"victim\"\n"
                        "[[flow]]\nsrc = 2\ndst = 0\nsize = \"1MB\"\n"));
-  EXPECT_EQ(s.flows[0].tag, "victim");
-  EXPECT_EQ(s.flows[1].tag, "");
+  EXPECT_EQ(s.tag(s.flows[0]), "victim");
+  EXPECT_EQ(s.tag(s.flows[1]), "");
   ExpectError("[[flow]]\nsrc = 1\ndst = 0\nsize = \"1MB\"\ntag = \"a.b\"\n",
               {"test.toml:5:", "flow[0].tag", "letters, digits"});
   ExpectError("[[flow]]\nsrc = 1\ndst = 0\nsize = \"1MB\"\ntag = \"\"\n",
@@ -712,19 +712,19 @@ TEST(ScenarioLoader, FlowTags) {
 TEST(ScenarioLoader, GeneratedFlowsAreTaggedByTheirWorkload) {
   const Scenario incast =
       Load("[workload]\ntype = \"incast\"\nsenders = 2\nreceiver = 0\nsize = \"1MB\"\n");
-  for (const FlowSpec& f : incast.flows) EXPECT_EQ(f.tag, "incast");
+  for (const FlowSpec& f : incast.flows) EXPECT_EQ(incast.tag(f), "incast");
   const Scenario named =
       Load("[workload]\ntype = \"permutation\"\nsize = \"1MB\"\ntag = \"shuffle\"\n");
-  for (const FlowSpec& f : named.flows) EXPECT_EQ(f.tag, "shuffle");
+  for (const FlowSpec& f : named.flows) EXPECT_EQ(named.tag(f), "shuffle");
   const Scenario perm = Load("[workload]\ntype = \"permutation\"\nsize = \"1MB\"\n");
-  for (const FlowSpec& f : perm.flows) EXPECT_EQ(f.tag, "permutation");
+  for (const FlowSpec& f : perm.flows) EXPECT_EQ(perm.tag(f), "permutation");
   const Scenario poisson = Load(
       "[topology]\nhosts = 8\n[workload]\ntype = \"poisson\"\ncdf = \"websearch\"\nload = 0.3\n"
       "window = \"1ms\"\n[workload.incast]\nfanin = 3\nsize = \"10KB\"\nrate = 5000\n");
   int background = 0, incasts = 0;
   for (const FlowSpec& f : poisson.flows) {
-    background += f.tag == "background";
-    incasts += f.tag == "incast";
+    background += poisson.tag(f) == "background";
+    incasts += poisson.tag(f) == "incast";
   }
   EXPECT_GT(background, 0);
   EXPECT_GT(incasts, 0);

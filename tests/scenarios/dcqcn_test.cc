@@ -130,9 +130,8 @@ TEST(DcqcnConvergenceTest, ALateFlowConvergesToItsFairShare) {
   Scenario s = testing::StarScenario(4);
   s.cc.algorithm = "dcqcn";
   s.duration = 110 * kMillisecond;
-  s.flows = {{1, 0, 1000000000, 0, 3, ""},
-             {2, 0, 1000000000, 0, 3, ""},
-             {3, 0, 1000000000, 10 * kMillisecond, 3, ""}};
+  s.flows = {
+      {1, 0, 1000000000, 0, 3}, {2, 0, 1000000000, 0, 3}, {3, 0, 1000000000, 10 * kMillisecond, 3}};
   s.output.ts_throughput = true;
   s.output.interval = kMillisecond;
   fs::path dir = TempDir("late");

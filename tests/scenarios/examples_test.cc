@@ -160,9 +160,10 @@ TEST(Examples, CustomTwoTierFinishesLosslessOverTwoSpines) {
   const Scenario s = Example("custom_two_tier.toml");
   std::vector<size_t> path_lengths;
   const nlohmann::json j = RunInto(s, Tmp("custom"), [&](const Network& net) {
-    for (const Flow& f : net.flows()) {
+    for (uint32_t id = 0; id < net.num_flows(); ++id) {
+      const FlowSpec& f = net.flow_spec(id);
       const bool cross_leaf = (f.src < 2) != (f.dst < 2);
-      EXPECT_EQ(net.PathOf(f).size(), cross_leaf ? 4u : 2u) << f.id;
+      EXPECT_EQ(net.PathOf(id).size(), cross_leaf ? 4u : 2u) << id;
     }
   });
   ExpectLossless(j);

@@ -95,7 +95,7 @@ TEST(TransportTest, TimeoutRecoversATailDrop) {
   // One flow through a buffer that cannot hold even the tail: the last packets are lost with
   // nothing behind them to reveal the gap, so only the retransmission timer can recover.
   Scenario s = StarScenario(3);
-  s.flows = {{1, 0, 40000, 0, 3, ""}, {2, 0, 40000, 0, 3, ""}};
+  s.flows = {{1, 0, 40000, 0, 3}, {2, 0, 40000, 0, 3}};
   s.sw.pfc.enabled = false;
   s.sw.pfc.reserve = 0;
   s.sw.buffer = 6000;
@@ -154,10 +154,10 @@ TEST(DeterminismTest, SameSeedSameFlows) {
   for (int h = 3; h < 6; ++h) s.topology.links.push_back({h, 7, 40 * kGbps, kMicrosecond});
   s.topology.links.push_back({6, 7, 40 * kGbps, kMicrosecond});
   s.topology.links.push_back({6, 7, 40 * kGbps, kMicrosecond});
-  s.flows = {{0, 3, 300000, 0, 3, ""},
-             {1, 4, 300000, 0, 3, ""},
-             {2, 5, 300000, 0, 3, ""},
-             {1, 3, 300000, 5 * kMicrosecond, 3, ""}};
+  s.flows = {{0, 3, 300000, 0, 3},
+             {1, 4, 300000, 0, 3},
+             {2, 5, 300000, 0, 3},
+             {1, 3, 300000, 5 * kMicrosecond, 3}};
   nlohmann::json a = RunScenario(s, {});
   nlohmann::json b = RunScenario(s, {});
   for (const char* key :

@@ -51,7 +51,7 @@ TEST(BaseRttTest, AsHpccNs3ComputesIt) {
 Scenario TinyBdpFlow() {
   Scenario s = testing::StarScenario(2, 100 * kGbps, 0);
   s.host.mtu = 64;
-  s.flows = {{1, 0, 640000, 0, 3, ""}};
+  s.flows = {{1, 0, 640000, 0, 3}};
   s.explicit_flows = 1;
   s.duration = 10 * kMillisecond;
   return s;
@@ -108,8 +108,7 @@ TEST(PauseAcksTest, AnAckQueueThatObeysPfcDelaysTheAcksOfAPausedHost) {
   // 8:1 incast onto h0 with PFC alone, so the switch keeps pausing h1..h8; meanwhile h0 sends
   // ten one-packet flows to h1, whose ACKs leave from a NIC that is paused most of the time.
   Scenario s = testing::IncastScenario(8, 5000000);
-  for (int k = 0; k < 10; ++k)
-    s.flows.push_back({0, 1, 1000, (1000 + 100 * k) * kMicrosecond, 3, ""});
+  for (int k = 0; k < 10; ++k) s.flows.push_back({0, 1, 1000, (1000 + 100 * k) * kMicrosecond, 3});
   s.explicit_flows = static_cast<int>(s.flows.size());
   s.duration = 50 * kMillisecond;
   const nlohmann::json j = RunScenario(s, {});

@@ -217,12 +217,13 @@ void ExpectEveryHostReachesEveryOther(const TopologyConfig& topo) {
   const int hosts = s.topology.hosts;
   for (int src = 0; src < hosts; ++src) {
     for (int dst = 0; dst < hosts; ++dst) {
-      if (src != dst) s.flows.push_back({src, dst, 1000, 0, 3, ""});
+      if (src != dst) s.flows.push_back({src, dst, 1000, 0, 3});
     }
   }
   Network net(ToNetworkConfig(s));
-  for (const Flow& f : net.flows()) {
-    const std::vector<LinkSpec> path = net.PathOf(f);
+  for (uint32_t id = 0; id < net.num_flows(); ++id) {
+    const FlowSpec& f = net.flow_spec(id);
+    const std::vector<LinkSpec> path = net.PathOf(id);
     ASSERT_FALSE(path.empty());
     ASSERT_EQ(path.front().a, f.src);
     ASSERT_EQ(path.back().b, f.dst) << "h" << f.src << " -> h" << f.dst;
@@ -243,12 +244,12 @@ TEST(Fabrics, EveryHostReachesEveryOtherOnAShortestPath) {
 // Core switch (node id) each inter-pod flow crosses; the path's middle link ends at it.
 std::map<int, int> CoreUse(int k, const std::vector<std::pair<int, int>>& pairs) {
   Scenario s = WithTopology(FatTree(k));
-  for (auto [src, dst] : pairs) s.flows.push_back({src, dst, 1000, 0, 3, ""});
+  for (auto [src, dst] : pairs) s.flows.push_back({src, dst, 1000, 0, 3});
   Network net(ToNetworkConfig(s));
   const int core0 = s.topology.hosts + k * k;
   std::map<int, int> use;
-  for (const Flow& f : net.flows()) {
-    const std::vector<LinkSpec> path = net.PathOf(f);
+  for (uint32_t id = 0; id < net.num_flows(); ++id) {
+    const std::vector<LinkSpec> path = net.PathOf(id);
     EXPECT_EQ(path.size(), 6u);
     const int core = path[2].b;
     EXPECT_GE(core, core0);
@@ -292,7 +293,7 @@ TEST(LeafSpine, IncastRunsWithoutDrops) {
     Scenario s = WithTopology(LeafSpine(3, 2, 4));
     s.cc.algorithm = algorithm;
     s.duration = 100 * kMillisecond;
-    for (int src = 4; src < 12; ++src) s.flows.push_back({src, 0, 500000, 0, 3, ""});
+    for (int src = 4; src < 12; ++src) s.flows.push_back({src, 0, 500000, 0, 3});
     s.explicit_flows = static_cast<int>(s.flows.size());
     const nlohmann::json j = RunScenario(s, {});
     EXPECT_EQ(j["flows_finished"], 8);

@@ -28,14 +28,16 @@ Scenario WithWorkload(int hosts, const std::string& type) {
 
 std::vector<FlowSpec> Generate(const Scenario& s) {
   std::vector<FlowSpec> flows;
-  GenerateWorkload(s, flows);
+  FlowTags tags;
+  GenerateWorkload(s, flows, tags);
   return flows;
 }
 
 TEST(Generators, NoWorkloadAddsNothing) {
   Scenario s;
   std::vector<FlowSpec> flows(2);
-  GenerateWorkload(s, flows);
+  FlowTags tags;
+  GenerateWorkload(s, flows, tags);
   EXPECT_EQ(flows.size(), 2u);
 }
 

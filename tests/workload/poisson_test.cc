@@ -31,7 +31,8 @@ Scenario PoissonScenario(int hosts, double load, Time window, const std::string&
 
 std::vector<FlowSpec> Generate(const Scenario& s) {
   std::vector<FlowSpec> flows;
-  GenerateWorkload(s, flows);
+  FlowTags tags;
+  GenerateWorkload(s, flows, tags);
   return flows;
 }
 
