@@ -1,6 +1,8 @@
 // Event queue and simulation loop.
 #include "core/simulator.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "core/error.h"
@@ -9,11 +11,11 @@ namespace dcqcn {
 
 namespace {
 auto HeapAfter = [](const Event& a, const Event& b) {
-  return a.time > b.time || (a.time == b.time && a.seq > b.seq);
+  return a.time > b.time || (a.time == b.time && a.order_kind > b.order_kind);
 };
 }  // namespace
 
-EventQueue::EventQueue() : slots_(kSlots), occupied_(kSlots / 64, 0) {}
+EventQueue::EventQueue() : slots_(kSlots), occupied_(kSlots / 64, 0), cur_(&slots_[0]) {}
 
 void EventQueue::PutInWheel(const Event& e) {
   size_t slot = SlotOf(e.time);
@@ -61,7 +63,7 @@ void EventQueue::Advance() {
   if (!far_.empty() && far_.front().time < next) {
     next = far_.front().time & ~((Time{1} << kShift) - 1);
   }
-  window_ = next;
+  SetWindow(next);
   size_t slot = SlotOf(window_);
   occupied_[slot / 64] &= ~(uint64_t{1} << (slot % 64));
   // Heap events that the wheel now reaches join it.
@@ -91,7 +93,7 @@ void EventQueue::Rewind(Time t) {
   std::fill(occupied_.begin(), occupied_.end(), 0);
   head_ = 0;
   in_wheel_ = 0;
-  window_ = t & ~((Time{1} << kShift) - 1);
+  SetWindow(t & ~((Time{1} << kShift) - 1));
   for (const Event& e : all) {
     if (e.time < window_ + kHorizon) {
       PutInWheel(e);
@@ -104,31 +106,28 @@ void EventQueue::Rewind(Time t) {
   std::sort(v.begin() + static_cast<std::ptrdiff_t>(head_), v.end(), Before);
 }
 
-void Simulator::Schedule(Time at, EventHandler* target, uint32_t kind, uint64_t arg) {
+void Simulator::BadSchedule(Time at, uint32_t kind) const {
   if (at < now_) throw InvariantError("event scheduled in the past");
-  queue_.Push(Event{at, 0, target, arg, kind});
+  throw InvariantError(fmt::format("event kind {} beyond {}", kind, Event::kKindMask));
 }
 
 void Simulator::ScheduleReserved(Time at, EventHandler* target, uint32_t kind, uint64_t arg,
                                  uint64_t order) {
-  if (at < now_) throw InvariantError("event scheduled in the past");
-  queue_.PushOrdered(Event{at, order, target, arg, kind});
+  if (at < now_ || kind > Event::kKindMask) BadSchedule(at, kind);
+  queue_.PushOrdered(Event{at, order << Event::kKindBits | kind, target, arg});
 }
 
 bool Simulator::Step() {
   if (queue_.empty()) return false;
-  Event e = queue_.Pop();
-  now_ = e.time;
-  ++executed_;
-  e.target->HandleEvent(e.kind, e.arg);
+  Execute(queue_.Pop());
   return true;
 }
 
 bool Simulator::RunUntil(Time until, uint64_t max_events) {
   stopped_ = false;
-  for (uint64_t n = 0; n < max_events && !stopped_ && !queue_.empty() && queue_.top().time <= until;
-       ++n) {
-    Step();
+  for (uint64_t n = 0; n < max_events && !stopped_ && !queue_.empty(); ++n) {
+    if (queue_.top().time > until) break;
+    Execute(queue_.PopTop());
   }
   return !stopped_;
 }

@@ -25,10 +25,14 @@ void SwitchPort::Enqueue(Packet* p) {
 
 void SwitchPort::AccountQueue() {
   Time now = sim_->Now();
-  double dt = static_cast<double>(now - last_change_);
-  double q = static_cast<double>(data_bytes_);
-  integral_ += q * dt;
-  integral_sq_ += q * q * dt;
+  // An empty queue or no time passed adds exactly +0.0: skip the arithmetic (most packets find
+  // their port's queue empty, and leave it at the instant they arrive).
+  if (data_bytes_ != 0 && now != last_change_) {
+    double dt = static_cast<double>(now - last_change_);
+    double q = static_cast<double>(data_bytes_);
+    integral_ += q * dt;
+    integral_sq_ += q * q * dt;
+  }
   last_change_ = now;
 }
 

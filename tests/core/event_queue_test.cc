@@ -38,7 +38,7 @@ TEST(EventQueueTest, MatchesAStableSortOnRandomInput) {
   std::vector<std::pair<Time, uint64_t>> ref;
   for (uint64_t i = 0; i < 20000; ++i) {
     Time t = static_cast<Time>(rng.Below(500));
-    q.Push(Event{t, 0, nullptr, i, 0});
+    q.Push(Event{t, 0, nullptr, i});
     ref.push_back({t, i});
   }
   std::sort(ref.begin(), ref.end());
@@ -57,7 +57,7 @@ TEST(EventQueueTest, HoldModelMatchesAReferenceQueue) {
   Rng rng(9);
   uint64_t index = 0;
   auto push = [&](Time t) {
-    q.Push(Event{t, 0, nullptr, index, 0});
+    q.Push(Event{t, 0, nullptr, index});
     ref.insert(std::upper_bound(ref.begin(), ref.end(), std::make_pair(t, index)),
                std::make_pair(t, index));
     ++index;
