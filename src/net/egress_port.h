@@ -5,7 +5,7 @@
 #pragma once
 
 #include <array>
-#include <memory>
+#include <optional>
 
 #include "core/simulator.h"
 #include "net/headers.h"
@@ -21,7 +21,10 @@ class EgressPort : public EventHandler {
   }
   ~EgressPort() override = default;
 
-  void Connect(std::unique_ptr<Link> link) { link_ = std::move(link); }
+  // Cables the port: its link, of `rate` and `delay`, to `peer`'s port `peer_port`.
+  void Connect(Rate rate, Time delay, Node* peer, int peer_port, const WireFormat& wire) {
+    link_.emplace(sim_, stats_, rate, delay, peer, peer_port, wire);
+  }
   Link& link() { return *link_; }
   const Link& link() const { return *link_; }
   Rate rate() const { return link_->rate(); }
@@ -49,7 +52,8 @@ class EgressPort : public EventHandler {
 
  private:
   void WakeAt(Time t);
-  std::unique_ptr<Link> link_;
+  // Held in the port, not behind a pointer: every packet the port sends touches both.
+  std::optional<Link> link_;
   int node_id_;
   int port_index_;
   Time busy_until_ = 0;  // the frame on the wire finishes then

@@ -98,8 +98,8 @@ Network::Network(NetworkConfig config)
     int ib = static_cast<int>(adjacency_[l.b].size());
     adjacency_[l.b].push_back({l.a, ia});
     adjacency_[l.a][ia].second = ib;
-    pa.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, node_at(l.b), ib, wire_));
-    pb.Connect(std::make_unique<Link>(&sim_, &stats_, l.rate, l.delay, node_at(l.a), ia, wire_));
+    pa.Connect(l.rate, l.delay, node_at(l.b), ib, wire_);
+    pb.Connect(l.rate, l.delay, node_at(l.a), ia, wire_);
   }
   for (int h = 0; h < num_hosts; ++h) {
     if (adjacency_[h].empty()) {

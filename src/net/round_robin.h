@@ -12,6 +12,11 @@ namespace dcqcn {
 // next-1 until it returns true; returns that q, or -1.
 template <typename Visit>
 int RoundRobin(uint32_t mask, int next, Visit&& visit) {
+  if ((mask & (mask - 1)) == 0) {  // at most one class has work (the usual case): no order
+    if (mask == 0) return -1;
+    const int q = __builtin_ctz(mask);
+    return visit(q) ? q : -1;
+  }
   const uint32_t from_next = mask & ~((1u << next) - 1);
   const uint32_t below_next = mask & ((1u << next) - 1);
   for (uint32_t m : {from_next, below_next}) {
