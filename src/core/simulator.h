@@ -37,11 +37,10 @@ struct Event {
   EventHandler* target;
   uint64_t arg;
   uint32_t kind() const { return static_cast<uint32_t>(order_kind & kKindMask); }
-  uint64_t order() const { return order_kind >> kKindBits; }
 };
 static_assert(sizeof(Event) == 32);
 
-// The pending-event set, ordered by (time, seq). Most events fall within a few microseconds of
+// The pending-event set, ordered by (time, order). Most events fall within a few microseconds of
 // now (a packet's transmission, its arrival one link delay later), so they go into a timing
 // wheel of fine time slots, each sorted only when the clock reaches it; the rest (timeouts,
 // far-off flow starts) wait in a binary heap until the wheel comes within reach of them.
@@ -128,7 +127,7 @@ class EventQueue {
   size_t in_wheel_ = 0;
   size_t size_ = 0;
   uint64_t seq_ = 0;
-  std::vector<Event> far_;  // min-heap on (time, seq) of events beyond the horizon
+  std::vector<Event> far_;  // min-heap on (time, order) of events beyond the horizon
 };
 
 class Simulator final : public Clock {

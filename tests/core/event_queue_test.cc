@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/error.h"
 #include "core/rng.h"
 #include "core/simulator.h"
 
@@ -29,6 +30,24 @@ TEST(EventQueueTest, PopsInTimeOrderAndFifoOnTies) {
   std::vector<std::pair<Time, uint64_t>> expected = {{10, 2}, {10, 4}, {10, 5}, {20, 3}, {30, 1}};
   EXPECT_EQ(r.seen, expected);
   EXPECT_EQ(sim.events_executed(), 5u);
+}
+
+TEST(EventQueueTest, KindsRideWithTheOrderWithoutDecidingIt) {
+  // The kind shares a word with the scheduling order: a larger kind scheduled first still runs
+  // first at an equal time, and each event gets its own kind back.
+  struct Kinds : EventHandler {
+    std::vector<std::pair<uint32_t, uint64_t>> seen;
+    void HandleEvent(uint32_t kind, uint64_t arg) override { seen.push_back({kind, arg}); }
+  } k;
+  Simulator sim;
+  sim.Schedule(10, &k, 15, 1);
+  sim.Schedule(10, &k, 0, 2);
+  sim.Schedule(10, &k, 7, 3);
+  sim.RunUntil(kTimeNever);
+  const std::vector<std::pair<uint32_t, uint64_t>> expected = {{15, 1}, {0, 2}, {7, 3}};
+  EXPECT_EQ(k.seen, expected);
+  EXPECT_THROW(sim.Schedule(20, &k, 16, 0), InvariantError);  // kinds are 0..15
+  EXPECT_THROW(sim.Schedule(5, &k, 0, 0), InvariantError);    // the past
 }
 
 TEST(EventQueueTest, MatchesAStableSortOnRandomInput) {
