@@ -135,7 +135,8 @@ class Simulator final : public Clock {
   Time Now() const override { return now_; }
   // Schedules at absolute time `at` (>= Now()); `kind` < 16. Inline: it runs about once per
   // packet hop.
-  void Schedule(Time at, EventHandler* target, uint32_t kind, uint64_t arg) override {
+  [[gnu::always_inline]] void Schedule(Time at, EventHandler* target, uint32_t kind,
+                                       uint64_t arg) override {
     if (at < now_ || kind > Event::kKindMask) [[unlikely]]
       BadSchedule(at, kind);
     queue_.Push(Event{at, kind, target, arg});

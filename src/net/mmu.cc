@@ -81,10 +81,18 @@ void Mmu::Release(int port, int prio, Bytes size) {
   shared_used_ -= from_shared;
   size -= from_shared;
   q.reserve -= size;
-  if (q.reserve < 0 || shared_used_ < 0) {
-    throw InvariantError(fmt::format(
-        "switch ingress buffer counter went negative (port {}, priority {})", port, prio));
-  }
+  if (q.reserve < 0 || shared_used_ < 0) [[unlikely]]
+    NegativeCounter(port, prio);
+}
+
+void Mmu::Uncounted(int prio) {
+  throw InvariantError(
+      fmt::format("switch MMU: data in priority {}, which it does not count", prio));
+}
+
+void Mmu::NegativeCounter(int port, int prio) {
+  throw InvariantError(fmt::format(
+      "switch ingress buffer counter went negative (port {}, priority {})", port, prio));
 }
 
 bool Mmu::ShouldPause(int port, int prio) const {

@@ -71,12 +71,13 @@ class Mmu {
   // priorities: only the priorities data arrives in are counted, at slot_of_prio_.
   Ingress& At(int port, int prio) {
     const int slot = slot_of_prio_[prio];
-    if (slot < 0) {
-      throw InvariantError(
-          fmt::format("switch MMU: data in priority {}, which it does not count", prio));
-    }
+    if (slot < 0) [[unlikely]]
+      Uncounted(prio);
     return ingress_[static_cast<size_t>(port) * slots_ + slot];
   }
+  // The errors, out of line: the checks sit on every packet's path.
+  [[noreturn, gnu::cold, gnu::noinline]] static void Uncounted(int prio);
+  [[noreturn, gnu::cold, gnu::noinline]] static void NegativeCounter(int port, int prio);
   const Ingress& At(int port, int prio) const {
     static const Ingress kNone;
     const int slot = slot_of_prio_[prio];
