@@ -143,7 +143,7 @@ CongestionControl::RateSample DcqcnCc::Sample(const CcFlow& f) const {
   return {std::llround(rp.rc()), std::llround(rp.rt()), rp.alpha(sim_->Now())};
 }
 
-void DcqcnCc::AddRpCounters(const DcqcnRp& rp, CcCounters& c) const {
+void DcqcnCc::AddRpCounters(const DcqcnRp& rp, CcCounters& c) {
   const DcqcnRpCounters& r = rp.counters();
   c.rate_cuts += r.cuts;
   c.fast_recovery += r.fast_recovery;

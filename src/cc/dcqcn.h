@@ -64,7 +64,7 @@ class DcqcnCc : public CongestionControl, public EventHandler {
   static uint32_t NewSlot(std::vector<Slot>& slots, uint32_t& free_head, Slot fresh);
   template <class Slot>
   static void FreeSlot(std::vector<Slot>& slots, uint32_t& free_head, uint32_t slot);
-  void AddRpCounters(const DcqcnRp& rp, CcCounters& c) const;
+  static void AddRpCounters(const DcqcnRp& rp, CcCounters& c);
   // Hands Rc to the pacer and makes sure an event is pending at the RP's next deadline.
   void Apply(uint32_t slot);
   // The NP of `slot` has a CNP due now: send it, or queue it for the generator.

@@ -42,7 +42,7 @@ void EventQueue::PushSlow(const Event& e) {
 }
 
 void EventQueue::Advance() {
-  current().clear();
+  cur_->clear();
   head_ = 0;
   // The next slot holding events, in time order from the current one (wrapping around).
   Time next = kTimeNever;
@@ -77,14 +77,14 @@ void EventQueue::Advance() {
       occupied_[SlotOf(e.time) / 64] |= uint64_t{1} << (SlotOf(e.time) % 64);
     ++in_wheel_;
   }
-  std::vector<Event>& v = current();
+  std::vector<Event>& v = *cur_;
   if (v.size() > 1) std::sort(v.begin(), v.end(), Before);
 }
 
 void EventQueue::Rewind(Time t) {
   std::vector<Event> all(far_.begin(), far_.end());
   far_.clear();
-  std::vector<Event>& cur = current();
+  std::vector<Event>& cur = *cur_;
   all.insert(all.end(), cur.begin() + static_cast<std::ptrdiff_t>(head_), cur.end());
   for (auto& v : slots_) {
     if (&v != &cur) all.insert(all.end(), v.begin(), v.end());
@@ -102,7 +102,7 @@ void EventQueue::Rewind(Time t) {
       std::push_heap(far_.begin(), far_.end(), HeapAfter);
     }
   }
-  std::vector<Event>& v = current();
+  std::vector<Event>& v = *cur_;
   std::sort(v.begin() + static_cast<std::ptrdiff_t>(head_), v.end(), Before);
 }
 

@@ -103,7 +103,6 @@ class EventQueue {
     return a.time < b.time || (a.time == b.time && a.order_kind < b.order_kind);
   }
   static size_t SlotOf(Time t) { return static_cast<size_t>(t >> kShift) & (kSlots - 1); }
-  std::vector<Event>& current() { return *cur_; }
   // Moves the current slot to the one of time `t`.
   void SetWindow(Time t) {
     window_ = t;

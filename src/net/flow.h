@@ -27,7 +27,8 @@ struct Flow : CcFlow {
   Time last_tx = 0;      // when the previous packet left (pacer re-timing on rate change)
   Time rto_deadline = kTimeNever;
   bool rto_timer_pending = false;
-  uint8_t sched = 0;      // 0 idle, 1 in the NIC's ready ring, 2 in its pacer heap
+  enum Sched : uint8_t { kIdle = 0, kReady = 1, kPacing = 2 };
+  Sched sched = kIdle;    // idle, in the NIC's ready ring, or in its pacer heap
   uint32_t high_psn = 0;  // one past the highest PSN ever sent (retransmission count)
   Bytes window = 0;       // most bytes in flight at line rate (host.window); 0 = no limit
 

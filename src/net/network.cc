@@ -234,7 +234,7 @@ void Network::RetireFinished() {
   size_t kept = 0;
   for (const uint32_t id : finished_) {
     Flow& f = flows_[id];
-    if (f.packets_out == 0 && f.sched == 0 && now - f.finish > hold_ &&
+    if (f.packets_out == 0 && f.sched == Flow::kIdle && now - f.finish > hold_ &&
         hosts_[f.dst]->cc().ReceiverIdle(f)) {
       hosts_[f.src]->cc().ReleaseSender(f);
       hosts_[f.dst]->cc().ReleaseReceiver(f);

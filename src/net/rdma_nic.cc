@@ -69,20 +69,20 @@ void RdmaNic::ArmRto(Flow& f) {
 }
 
 void RdmaNic::Activate(Flow& f) {
-  if (f.sched != kIdle || f.sender_done || f.snd_nxt >= f.total_packets) return;
+  if (f.sched != Flow::kIdle || f.sender_done || f.snd_nxt >= f.total_packets) return;
   if (WindowBound(f)) return;  // an ACK re-activates it
   Time now = sim_->Now();
   if (f.next_avail <= now) {
     MakeReady(f);
   } else {
-    f.sched = kPacing;
+    f.sched = Flow::kPacing;
     pacer_.push({f.next_avail, f.id});
   }
   port_.Kick();
 }
 
 void RdmaNic::MakeReady(Flow& f) {
-  f.sched = kReady;
+  f.sched = Flow::kReady;
   ready_[f.priority].push_back(f.id);
   ready_mask_ |= 1u << f.priority;
 }
@@ -90,7 +90,7 @@ void RdmaNic::MakeReady(Flow& f) {
 void RdmaNic::SetRate(CcFlow& cc_flow, Rate rate) {
   Flow& f = static_cast<Flow&>(cc_flow);
   f.rate = rate;
-  if (f.sched != kPacing || f.snd_nxt == 0) return;
+  if (f.sched != Flow::kPacing || f.snd_nxt == 0) return;
   // Re-time the pending departure from the last one at the new rate; the old heap entry
   // becomes stale (its time no longer matches next_avail).
   Bytes last = wire_.DataFrame(f.PayloadOf(f.snd_nxt - 1, config_.mtu));
@@ -115,7 +115,8 @@ Packet* RdmaNic::NextPacket(Time now, Time* wake_at) {
     PacerEntry e = pacer_.top();
     pacer_.pop();
     Flow* f = flows_->find(e.flow);
-    if (f == nullptr || f->sched != kPacing || f->next_avail != e.time) continue;  // stale entry
+    if (f == nullptr || f->sched != Flow::kPacing || f->next_avail != e.time)
+      continue;  // stale entry
     MakeReady(*f);
   }
   Flow* chosen = nullptr;
@@ -127,7 +128,7 @@ Packet* RdmaNic::NextPacket(Time now, Time* wake_at) {
     Ring<uint32_t>& ring = ready_[q];
     while (!ring.empty() && chosen == nullptr) {
       Flow& f = (*flows_)[ring.pop_front()];
-      f.sched = kIdle;
+      f.sched = Flow::kIdle;
       // Else finished, acknowledged, or held by its window until an ACK.
       if (!f.sender_done && f.snd_nxt < f.total_packets && !WindowBound(f)) chosen = &f;
     }
@@ -142,11 +143,16 @@ Packet* RdmaNic::NextPacket(Time now, Time* wake_at) {
   return nullptr;
 }
 
-Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
+Packet* RdmaNic::NewPacket(PacketType type, Flow& f) {
   Packet* p = pool_->Allocate();
-  p->type = PacketType::kData;
+  p->type = type;
   p->flow = f.id;
   ++f.packets_out;
+  return p;
+}
+
+Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
+  Packet* p = NewPacket(PacketType::kData, f);
   p->psn = f.snd_nxt;
   p->payload = static_cast<uint32_t>(f.PayloadOf(f.snd_nxt, config_.mtu));
   p->size = static_cast<uint32_t>(wire_.DataFrame(p->payload));
@@ -173,7 +179,7 @@ Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
   f.next_avail = now + wire_.TxTime(p->size, f.rate);
   cc_->OnPacketSent(f, p->size);
   if (f.snd_nxt < f.total_packets && !WindowBound(f)) {
-    f.sched = kPacing;
+    f.sched = Flow::kPacing;
     pacer_.push({f.next_avail, f.id});
   }
   return p;
@@ -183,10 +189,7 @@ void RdmaNic::SendControl(PacketType type, Flow& f, uint32_t psn, Packet* data) 
   // As in HPCC, only a packet that triggers an ACK can report its mark on it.
   const bool cnp_flag = data != nullptr && needs_.cnp_on_ack && data->ce;
   if (cnp_flag) ++stats_->cnps_sent;
-  Packet* p = pool_->Allocate();
-  p->type = type;
-  p->flow = f.id;
-  ++f.packets_out;
+  Packet* p = NewPacket(type, f);
   p->psn = psn;
   p->size = static_cast<uint32_t>(type == PacketType::kCnp ? wire_.cnp_frame : wire_.ack_frame);
   p->src = f.dst;  // from the receiver back to the sender
@@ -208,31 +211,32 @@ void RdmaNic::SendCnp(CcFlow& cc_flow) {
 }
 
 void RdmaNic::Receive(Packet* p, int) {
+  if (p->type == PacketType::kPause) {
+    port_.OnPauseFrame(p->pause_class, p->pause_quanta, pause_until_resume_);
+    pool_->Free(p);
+    return;
+  }
+  Flow& f = (*flows_)[p->flow];  // in flight: this packet is one of its packets out
+  --f.packets_out;
   switch (p->type) {
-    case PacketType::kPause:
-      port_.OnPauseFrame(p->pause_class, p->pause_quanta, pause_until_resume_);
-      break;
     case PacketType::kData:
-      ReceiveData(p);
+      ReceiveData(f, p);
       break;
     case PacketType::kAck:
     case PacketType::kNack:
-      ReceiveAck(p);
+      ReceiveAck(f, p);
       break;
-    case PacketType::kCnp: {
-      Flow& f = (*flows_)[p->flow];
-      --f.packets_out;
+    case PacketType::kCnp:
       ++stats_->cnps_received;
       cc_->OnCnp(f);
       break;
-    }
+    case PacketType::kPause:  // handled above
+      break;
   }
   pool_->Free(p);
 }
 
-void RdmaNic::ReceiveAck(Packet* p) {
-  Flow& f = (*flows_)[p->flow];
-  --f.packets_out;
+void RdmaNic::ReceiveAck(Flow& f, Packet* p) {
   if (p->cnp_flag) {
     ++stats_->cnps_received;
     cc_->OnCnp(f);
@@ -275,9 +279,7 @@ void RdmaNic::OnAckProgress(Flow& f, uint32_t acked) {
   }
 }
 
-void RdmaNic::ReceiveData(Packet* p) {
-  Flow& f = (*flows_)[p->flow];
-  --f.packets_out;
+void RdmaNic::ReceiveData(Flow& f, Packet* p) {
   stats_->payload_received += p->payload;
   cc_->OnDataArrival(f, p->ce);
   if (p->psn == f.rcv_nxt) {

@@ -67,7 +67,6 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
 
  private:
   enum Kind : uint32_t { kRto = 1 };
-  enum Sched : uint8_t { kIdle = 0, kReady = 1, kPacing = 2 };
   struct PacerEntry {
     Time time;
     uint32_t flow;
@@ -78,18 +77,20 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
 
   void Activate(Flow& f);
   void MakeReady(Flow& f);  // eligible to send now: into its class's ready ring
+  // A packet of `f` from the pool, counted among the flow's packets out.
+  Packet* NewPacket(PacketType type, Flow& f);
   Packet* MakeDataPacket(Flow& f, Time now);
   // An ACK, NACK or CNP of `f`; an ACK or NACK answers the data packet `data`, whose mark,
   // time stamp and telemetry it echoes.
   void SendControl(PacketType type, Flow& f, uint32_t psn, Packet* data = nullptr);
-  void ReceiveAck(Packet* p);
+  void ReceiveAck(Flow& f, Packet* p);
   // Hands an ACK or NAK to ACK-driven congestion control.
   void RunAckCc(Flow& f, const Packet* p, bool nack);
   // The flow may not send: its bytes in flight reached its window.
   bool WindowBound(const Flow& f) const;
   void OnAckProgress(Flow& f, uint32_t acked);
   void ArmRto(Flow& f);
-  void ReceiveData(Packet* p);
+  void ReceiveData(Flow& f, Packet* p);
 
   Simulator* sim_;
   NetStats* stats_;
