@@ -114,7 +114,7 @@ void Simulator::BadSchedule(Time at, uint32_t kind) const {
 void Simulator::ScheduleReserved(Time at, EventHandler* target, uint32_t kind, uint64_t arg,
                                  uint64_t order) {
   if (at < now_ || kind > Event::kKindMask) BadSchedule(at, kind);
-  queue_.PushOrdered(Event{at, order << Event::kKindBits | kind, target, arg});
+  queue_.PushOrdered(Event{at, order << Event::kOrderShift | kind, target, arg});
 }
 
 bool Simulator::Step() {

@@ -17,6 +17,10 @@ void EgressPort::Kick() {
     if (wake != kTimeNever) WakeAt(wake);
     return;
   }
+  Send(p, now);
+}
+
+void EgressPort::Send(Packet* p, Time now) {
   busy_until_ = now + link_->Transmit(p);
   // No event marks the end of the transmission unless something already waits to follow it:
   // a packet that arrives later finds the port free (or schedules the wake-up itself).

@@ -47,6 +47,11 @@ class EgressPort : public EventHandler {
   // After a transmission: the earliest time the owner may have another packet (`now` when one
   // is queued), or kTimeNever when nothing waits. An early answer costs one wasted wake-up.
   virtual Time NextReadyTime(Time now) const = 0;
+  // Nothing on the wire at `now`: a Kick now would ask the owner for a packet.
+  bool idle(Time now) const { return now >= busy_until_; }
+  // Transmits `p`, which the owner has just taken off its queues as NextPacket would have, and
+  // wakes up when the next packet may follow (what Kick does once it has a packet).
+  void Send(Packet* p, Time now);
   Simulator* sim_;
   NetStats* stats_;
 

@@ -45,14 +45,14 @@ Time Link::Transmit(Packet* p) {
   Time arrival = sim_->Now() + tx + delay_;
   // Transmissions on one link are serialized and the delay is constant, so arrivals are
   // monotonic and the ring is in arrival order.
-  if (ring_.empty()) sim_->Schedule(arrival, this, 0, 0);
+  if (ring_.empty()) sim_->ScheduleHot(arrival, this, 0, p);
   ring_.push_back({arrival, p});
   return tx;
 }
 
 void Link::HandleEvent(uint32_t, uint64_t) {
   InFlight head = ring_.pop_front();
-  if (!ring_.empty()) sim_->Schedule(ring_.front().arrival, this, 0, 0);
+  if (!ring_.empty()) sim_->ScheduleHot(ring_.front().arrival, this, 0, ring_.front().packet);
   ++stats_->packet_hops;
   peer_->Receive(head.packet, peer_port_);
 }

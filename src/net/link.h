@@ -17,12 +17,12 @@ class Link : public EventHandler {
  public:
   Link(Simulator* sim, NetStats* stats, Rate rate, Time delay, Node* peer, int peer_port,
        const WireFormat& wire = {})
-      : sim_(sim),
+      : peer_(peer),
+        peer_port_(peer_port),
         stats_(stats),
+        sim_(sim),
         rate_(rate),
         delay_(delay),
-        peer_(peer),
-        peer_port_(peer_port),
         gap_(wire.gap),
         whole_ns_(wire.whole_ns),
         ps_per_byte_(8 * kSecond % rate == 0 ? 8 * kSecond / rate : 0) {}
@@ -48,13 +48,14 @@ class Link : public EventHandler {
     Time arrival;
     Packet* packet;
   };
-  Simulator* sim_;
-  NetStats* stats_;
-  Rate rate_;
-  Time delay_;
+  // What an arrival reads first, at the start (the run loop prefetches a handler's first line).
+  Ring<InFlight> ring_;
   Node* peer_;
   int peer_port_;
-  Ring<InFlight> ring_;
+  NetStats* stats_;
+  Simulator* sim_;
+  Rate rate_;
+  Time delay_;
   Bytes busy_bytes_ = 0;
   Bytes gap_;         // wire bytes per frame besides the frame (preamble and gap)
   bool whole_ns_;     // transmit times truncated to whole ns (WireFormat::whole_ns)

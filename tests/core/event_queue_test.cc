@@ -50,6 +50,26 @@ TEST(EventQueueTest, KindsRideWithTheOrderWithoutDecidingIt) {
   EXPECT_THROW(sim.Schedule(5, &k, 0, 0), InvariantError);    // the past
 }
 
+TEST(EventQueueTest, HotPointerEventsKeepTheirPlaceAndPointer) {
+  // ScheduleHot flags its arg as a pointer to prefetch: the flag shares the order's word like
+  // the kind, and must neither reorder equal times nor reach the handler's kind or arg.
+  struct Kinds : EventHandler {
+    std::vector<std::pair<uint32_t, uint64_t>> seen;
+    void HandleEvent(uint32_t kind, uint64_t arg) override { seen.push_back({kind, arg}); }
+  } k;
+  int a = 0, b = 0;
+  Simulator sim;
+  sim.ScheduleHot(10, &k, 15, &a);
+  sim.Schedule(10, &k, 15, 2);
+  sim.ScheduleHot(10, &k, 0, &b);
+  sim.Schedule(5, &k, 1, 4);
+  sim.RunUntil(kTimeNever);
+  const std::vector<std::pair<uint32_t, uint64_t>> expected = {
+      {1, 4}, {15, reinterpret_cast<uint64_t>(&a)}, {15, 2}, {0, reinterpret_cast<uint64_t>(&b)}};
+  EXPECT_EQ(k.seen, expected);
+  EXPECT_THROW(sim.ScheduleHot(20, &k, 16, &a), InvariantError);
+}
+
 TEST(EventQueueTest, MatchesAStableSortOnRandomInput) {
   // Equal times must come out in insertion order (arg = insertion index).
   EventQueue q;

@@ -27,6 +27,22 @@ TEST(IncastTest, PfcOnlyIncastIsLosslessAndPauses) {
   EXPECT_GT(j["max_link_utilisation"].get<double>(), 0.9);
 }
 
+// A lone flow finds every switch port idle: each packet leaves the moment it arrives (the
+// port's fast path past its queue), and the queue statistics still see it for that instant.
+TEST(IncastTest, APacketPassingAnIdlePortCountsAsOneFrameQueued) {
+  Scenario s = StarScenario(2);
+  s.flows.push_back({0, 1, 100000, 0, 3});
+  s.explicit_flows = 1;
+  nlohmann::json j = RunScenario(s, {});
+  EXPECT_EQ(j["flows_finished"], 1);
+  EXPECT_EQ(j["max_queue_bytes"], DataFrameBytes(1000));
+  EXPECT_EQ(j["bottleneck"]["mean_queue_bytes"], 0.0);  // queued for no time at all
+  // Two senders into one port queue behind each other.
+  Scenario two = IncastScenario(2, 100000);
+  nlohmann::json k = RunScenario(two, {});
+  EXPECT_GT(k["max_queue_bytes"].get<int64_t>(), 2 * (DataFrameBytes(1000)));
+}
+
 // Conservation and buffer accounting hold after every slice of events, not just at the end:
 // PFC alone, DCQCN, ACKs queued in the data class (HPCC's switches) and drops from a headroom
 // too small.
