@@ -25,8 +25,6 @@ class Mmu {
   Mmu(const SwitchConfig& config, std::vector<Bytes> headroom, int lossless_classes,
       Bytes mtu_frame, std::vector<double> alpha = {}, const std::vector<int>& classes = {});
 
-  // Starts fetching the counters Admit(port, prio, ...) reads.
-  void Prefetch(int port, int prio) const { __builtin_prefetch(&At(port, prio)); }
   // Charges a data packet arriving on (port, prio). Returns false if it must be dropped
   // (headroom overflow with PFC, buffer full without).
   bool Admit(int port, int prio, Bytes size);

@@ -152,9 +152,7 @@ void SwitchNode::Receive(Packet* p, int in_port) {
     pool_->Free(p);
     return;
   }
-  if (p->priority != kControlQueue) mmu_->Prefetch(in_port, p->priority);
   int out = RoutePort(*p);
-  ports_[out]->Prefetch();
   if (p->priority == kControlQueue) {
     // Control traffic (ACK, NACK, CNP) bypasses admission, as in HPCC's switch.
     ports_[out]->Enqueue(p);

@@ -26,12 +26,6 @@ class SwitchPort : public EgressPort {
   SwitchPort(Simulator* sim, NetStats* stats, SwitchNode* owner, int node_id, int index)
       : EgressPort(sim, stats, node_id, index), owner_(owner) {}
   void Enqueue(Packet* p);
-  // Starts fetching the whole port into cache, for a packet about to be enqueued: on a large
-  // fabric its lines are rarely cached, and fetched together they cost one wait, not several.
-  void Prefetch() const {
-    const char* bytes = reinterpret_cast<const char*>(this);
-    for (size_t i = 0; i < sizeof(SwitchPort) + 63; i += 64) __builtin_prefetch(bytes + i);
-  }
   Bytes queued_bytes() const { return data_bytes_; }
   Bytes queued_bytes_all_classes() const { return data_bytes_ + bytes_[kControlQueue]; }
   // Time-weighted statistics of the data queue from time 0 to `now`.
