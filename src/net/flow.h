@@ -3,6 +3,7 @@
 // measurements. It exists from the flow's start until it retires (FlowTable).
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include "cc/cc_flow.h"
@@ -40,6 +41,17 @@ struct Flow : CcFlow {
   // Its packets (data, ACK, NACK, CNP) in queues, on links or in the NICs' control queues: the
   // flow retires only when none is left.
   uint32_t packets_out = 0;
+
+  // The egress port its packets take at each switch of their path, learnt from the first
+  // packet that passes: routes are static and a switch's choice depends only on the flow and
+  // the direction, so every packet of a direction visits the same switches. Index [0] is data,
+  // [1] ACK, NACK and CNP (from the receiver back); then the switch's place along the path. It
+  // spares each hop the route table, which on a large fabric is rarely in cache.
+  static constexpr int kRouteCacheHops = 8;
+  static constexpr uint16_t kUnrouted = UINT16_MAX;
+  std::array<std::array<uint16_t, kRouteCacheHops>, 2> route_cache = {
+      {{kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted},
+       {kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted}}};
 
   // Measurements.
   Bytes bytes_delivered = 0;  // in-order payload at the receiver

@@ -291,6 +291,38 @@ void Network::Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive)
   LinkAt(peer, peer_port).SetArrivalTap(on_receive);
 }
 
+void Network::CheckRouteCaches() const {
+  // Every port a flow's route cache holds is the one the switch at that place of its path
+  // would choose from its route table.
+  const int num_hosts = config_.topology.hosts;
+  for (uint32_t id = 0; id < num_flows(); ++id) {
+    const Flow* f = flows_.find(id);
+    if (f == nullptr) continue;
+    for (int dir = 0; dir < 2; ++dir) {
+      Packet probe;
+      probe.flow = id;
+      probe.src = dir == 0 ? f->src : f->dst;
+      probe.dst = dir == 0 ? f->dst : f->src;
+      probe.sport = f->sport;
+      probe.type = dir == 0 ? PacketType::kData : PacketType::kAck;
+      if (adjacency_[probe.src].empty()) continue;
+      int node = adjacency_[probe.src][0].first;
+      for (int hop = 0; hop < Flow::kRouteCacheHops && node >= num_hosts; ++hop) {
+        const SwitchNode& sw = *switches_[node - num_hosts];
+        const int port = sw.RoutePort(probe);
+        const uint16_t cached = f->route_cache[dir][hop];
+        if (cached != Flow::kUnrouted && cached != port) {
+          throw InvariantError(fmt::format(
+              "flow {}: its route cache sends {} packets out of port {} at {}, the route table "
+              "out of port {}",
+              id, dir == 0 ? "data" : "ACK", cached, config_.topology.node_name(node), port));
+        }
+        node = adjacency_[node][port].first;
+      }
+    }
+  }
+}
+
 std::vector<LinkSpec> Network::PathOf(uint32_t id) const {
   std::vector<LinkSpec> path;
   const int num_hosts = config_.topology.hosts;
@@ -376,6 +408,7 @@ void Network::CheckInvariants(bool drained) {
           config_.topology.node_name(sw->node_id()), queued, charged, config_.sw.buffer));
     }
   }
+  CheckRouteCaches();
   if (drained) {
     if (in_network != 0) {
       throw InvariantError(fmt::format("{} packets left in a drained network", in_network));

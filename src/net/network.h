@@ -78,6 +78,8 @@ class Network {
 
   // The links flow `id`'s packets take (following ECMP as the switches hash it).
   std::vector<LinkSpec> PathOf(uint32_t id) const;
+  // Throws InvariantError if a flow's route cache disagrees with the route tables.
+  void CheckRouteCaches() const;
   // Ideal completion time of flow `id`, as HPCC defines it (used for slowdown).
   Time IdealFct(uint32_t id) const;
 

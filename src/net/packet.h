@@ -27,6 +27,7 @@ struct Packet {
   uint8_t priority = 0;       // egress queue: data class 1..7, or kControlQueue
   bool ce = false;            // ECN congestion experienced
   bool cnp_flag = false;      // ACK carries a congestion notification (HPCC-style NP)
+  uint8_t switch_hops = 0;    // switches it has passed (its place in Flow::route_cache)
   uint8_t pause_class = 0;    // PAUSE: the priority it pauses
   uint16_t pause_quanta = 0;  // PAUSE: 0 = resume
   // Only for congestion control that asks for one (CcNeeds): DATA's congestion-control header
@@ -34,6 +35,8 @@ struct Packet {
   // so that algorithms without it pay nothing per packet.
   uint32_t cc_header = 0;
 };
+
+static_assert(sizeof(Packet) == 40, "a packet in flight is touched on every hop: keep it small");
 
 // What TIMELY's and HPCC's data packets carry for them, echoed on the ACK.
 struct CcHeader {

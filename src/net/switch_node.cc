@@ -146,13 +146,23 @@ int SwitchNode::RoutePort(const Packet& p) const {
   return ports[h % n];
 }
 
+int SwitchNode::CachedRoutePort(Packet& p) {
+  const int hop = p.switch_hops;
+  if (hop < UINT8_MAX) ++p.switch_hops;
+  Flow* f = flows_->find(p.flow);
+  if (hop >= Flow::kRouteCacheHops || f == nullptr) return RoutePort(p);
+  uint16_t& port = f->route_cache[p.type == PacketType::kData ? 0 : 1][hop];
+  if (port == Flow::kUnrouted) port = static_cast<uint16_t>(RoutePort(p));
+  return port;
+}
+
 void SwitchNode::Receive(Packet* p, int in_port) {
   if (p->type == PacketType::kPause) {
     ports_[in_port]->OnPauseFrame(p->pause_class, p->pause_quanta, config_.pfc.pause_until_resume);
     pool_->Free(p);
     return;
   }
-  int out = RoutePort(*p);
+  int out = CachedRoutePort(*p);
   if (p->priority == kControlQueue) {
     // Control traffic (ACK, NACK, CNP) bypasses admission, as in HPCC's switch.
     ports_[out]->Enqueue(p);

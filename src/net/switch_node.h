@@ -102,6 +102,9 @@ class SwitchNode : public Node, public EventHandler {
   // RED thresholds of port `p` (by its link rate).
   const EcnConfig& port_ecn(int p) const { return port_ecn_[p]; }
   int RoutePort(const Packet& p) const;
+  // RoutePort, from the flow's route cache when an earlier packet of the flow and direction
+  // has passed this hop; counts the hop on the packet.
+  int CachedRoutePort(Packet& p);
   const SwitchPort& port(int i) const { return *ports_[i]; }
 
  private:
