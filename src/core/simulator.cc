@@ -28,7 +28,6 @@ void EventQueue::PutInWheel(const Event& e) {
     v.push_back(e);
     occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
   }
-  ++in_wheel_;
 }
 
 void EventQueue::PushSlow(const Event& e) {
@@ -46,7 +45,7 @@ void EventQueue::Advance() {
   head_ = 0;
   // The next slot holding events, in time order from the current one (wrapping around).
   Time next = kTimeNever;
-  if (in_wheel_ > 0) {
+  if (size_ > far_.size()) {  // events in the wheel
     size_t from = SlotOf(window_);
     for (size_t step = 1; step <= kSlots; step += 64) {
       size_t i = (from + step) % kSlots;
@@ -75,7 +74,6 @@ void EventQueue::Advance() {
     v.push_back(e);
     if (SlotOf(e.time) != slot)
       occupied_[SlotOf(e.time) / 64] |= uint64_t{1} << (SlotOf(e.time) % 64);
-    ++in_wheel_;
   }
   std::vector<Event>& v = *cur_;
   if (v.size() > 1) std::sort(v.begin(), v.end(), Before);
@@ -92,7 +90,6 @@ void EventQueue::Rewind(Time t) {
   }
   std::fill(occupied_.begin(), occupied_.end(), 0);
   head_ = 0;
-  in_wheel_ = 0;
   SetWindow(t & ~((Time{1} << kShift) - 1));
   for (const Event& e : all) {
     if (e.time < window_ + kHorizon) {

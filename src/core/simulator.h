@@ -61,7 +61,6 @@ class EventQueue {
   // Removes and returns the event top() just returned (nothing pushed in between).
   Event PopTop() {
     --size_;
-    --in_wheel_;
     const Event e = (*cur_)[head_++];
     // Memory, not instructions, bounds a large fabric: the next event's handler and its hot
     // pointer are fetched while this event runs.
@@ -100,7 +99,6 @@ class EventQueue {
       if (v.size() != v.capacity()) [[likely]] {
         v.push_back(e);
         occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
-        ++in_wheel_;
         return;
       }
     }
@@ -139,8 +137,7 @@ class EventQueue {
   Time window_ = 0;                 // start of the current slot's time window
   std::vector<Event>* cur_;         // the current slot: slots_[SlotOf(window_)]
   size_t head_ = 0;                 // next event of the current slot (sorted from head_ on)
-  size_t in_wheel_ = 0;
-  size_t size_ = 0;
+  size_t size_ = 0;                 // in the wheel, and in far_
   uint64_t seq_ = 0;
   std::vector<Event> far_;  // min-heap on (time, order) of events beyond the horizon
 };
