@@ -21,7 +21,7 @@ void EgressPort::Kick() {
 }
 
 void EgressPort::Send(Packet* p, Time now) {
-  busy_until_ = now + link_->Transmit(p);
+  SendAlone(p, now);
   // No event marks the end of the transmission unless something already waits to follow it:
   // a packet that arrives later finds the port free (or schedules the wake-up itself).
   Time next = NextReadyTime(now);

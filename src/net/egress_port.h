@@ -52,6 +52,8 @@ class EgressPort : public EventHandler {
   // Transmits `p`, which the owner has just taken off its queues as NextPacket would have, and
   // wakes up when the next packet may follow (what Kick does once it has a packet).
   void Send(Packet* p, Time now);
+  // Send when the owner knows that nothing else waits (NextReadyTime would say kTimeNever).
+  void SendAlone(Packet* p, Time now) { busy_until_ = now + link_->Transmit(p); }
   Simulator* sim_;
   NetStats* stats_;
 

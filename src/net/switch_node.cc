@@ -25,7 +25,13 @@ void SwitchPort::Enqueue(Packet* p) {
       rr_next_ = RoundRobinAfter(q);
     }
     owner_->OnDequeue(index(), q, p);
-    Send(p, now);
+    if (q == kControlQueue) {
+      Send(p, now);  // data may wait behind it
+    } else {
+      // Nothing waits: it was the only packet, and a PFC frame that OnDequeue sent out of this
+      // port (one back to where p came from) has already left through the control queue.
+      SendAlone(p, now);
+    }
     return;
   }
   queues_[q].push_back(p);
