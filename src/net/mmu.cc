@@ -46,8 +46,9 @@ Bytes Mmu::PauseThreshold(int port) const {
   return free > 0 ? static_cast<Bytes>(alpha_[port] * static_cast<double>(free)) : 0;
 }
 
-bool Mmu::Admit(int port, int prio, Bytes size) {
-  Ingress& q = At(port, prio);
+bool Mmu::Admit(int port, int prio, Bytes size) { return AdmitTo(At(port, prio), port, size); }
+
+bool Mmu::AdmitTo(Ingress& q, int port, Bytes size) {
   if (q.reserve + size <= config_.pfc.reserve) {
     q.reserve += size;
     return true;
@@ -71,8 +72,9 @@ bool Mmu::Admit(int port, int prio, Bytes size) {
   return true;
 }
 
-void Mmu::Release(int port, int prio, Bytes size) {
-  Ingress& q = At(port, prio);
+void Mmu::Release(int port, int prio, Bytes size) { ReleaseFrom(At(port, prio), port, prio, size); }
+
+void Mmu::ReleaseFrom(Ingress& q, int port, int prio, Bytes size) {
   Bytes from_headroom = std::min(q.headroom, size);
   q.headroom -= from_headroom;
   size -= from_headroom;
@@ -95,16 +97,30 @@ void Mmu::NegativeCounter(int port, int prio) {
       "switch ingress buffer counter went negative (port {}, priority {})", port, prio));
 }
 
-bool Mmu::ShouldPause(int port, int prio) const {
-  const Ingress& q = At(port, prio);
+bool Mmu::ShouldPause(int port, int prio) const { return ShouldPause(At(port, prio), port); }
+
+bool Mmu::ShouldPause(const Ingress& q, int port) const {
   return config_.pfc.enabled && !q.paused &&
          (q.headroom > 0 || (q.shared > 0 && q.shared >= PauseThreshold(port)));
 }
 
-bool Mmu::ShouldResume(int port, int prio) const {
-  const Ingress& q = At(port, prio);
+bool Mmu::ShouldResume(int port, int prio) const { return ShouldResume(At(port, prio), port); }
+
+bool Mmu::ShouldResume(const Ingress& q, int port) const {
   return q.paused && q.headroom == 0 &&
          (q.shared == 0 || q.shared + xon_offset_ <= PauseThreshold(port));
+}
+
+Mmu::Arrival Mmu::OnArrival(int port, int prio, Bytes size) {
+  Ingress& q = At(port, prio);
+  if (!AdmitTo(q, port, size)) return Arrival::kDrop;
+  return ShouldPause(q, port) ? Arrival::kAdmitAndPause : Arrival::kAdmit;
+}
+
+bool Mmu::OnDeparture(int port, int prio, Bytes size) {
+  Ingress& q = At(port, prio);
+  ReleaseFrom(q, port, prio, size);
+  return ShouldResume(q, port);
 }
 
 bool Mmu::ShouldMark(const EcnConfig& ecn, Bytes q, Rng& rng) {

@@ -37,6 +37,12 @@ class Mmu {
   bool paused(int port, int prio) const { return At(port, prio).paused; }
   void SetPaused(int port, int prio, bool paused) { At(port, prio).paused = paused; }
 
+  // A data packet's arrival and departure, each with one lookup of its counters: Admit then
+  // ShouldPause, and Release then ShouldResume (whether to send RESUME).
+  enum class Arrival : uint8_t { kDrop, kAdmit, kAdmitAndPause };
+  Arrival OnArrival(int port, int prio, Bytes size);
+  bool OnDeparture(int port, int prio, Bytes size);
+
   // Current XOFF threshold on the shared bytes of an ingress queue of `port`.
   Bytes PauseThreshold(int port) const;
 
@@ -75,6 +81,10 @@ class Mmu {
       Uncounted(prio);
     return ingress_[static_cast<size_t>(port) * slots_ + slot];
   }
+  bool AdmitTo(Ingress& q, int port, Bytes size);
+  void ReleaseFrom(Ingress& q, int port, int prio, Bytes size);
+  bool ShouldPause(const Ingress& q, int port) const;
+  bool ShouldResume(const Ingress& q, int port) const;
   // The errors, out of line: the checks sit on every packet's path.
   [[noreturn, gnu::cold, gnu::noinline]] static void Uncounted(int prio);
   [[noreturn, gnu::cold, gnu::noinline]] static void NegativeCounter(int port, int prio);

@@ -174,7 +174,8 @@ void SwitchNode::Receive(Packet* p, int in_port) {
     ports_[out]->Enqueue(p);
     return;
   }
-  if (!mmu_->Admit(in_port, p->priority, p->size)) {
+  const Mmu::Arrival arrival = mmu_->OnArrival(in_port, p->priority, p->size);
+  if (arrival == Mmu::Arrival::kDrop) {
     ++stats_->drops;
     stats_->payload_dropped += p->payload;
     --(*flows_)[p->flow].packets_out;
@@ -182,7 +183,7 @@ void SwitchNode::Receive(Packet* p, int in_port) {
     return;
   }
   p->in_port = static_cast<uint16_t>(in_port);
-  if (mmu_->ShouldPause(in_port, p->priority)) SendPfc(in_port, p->priority, true);
+  if (arrival == Mmu::Arrival::kAdmitAndPause) SendPfc(in_port, p->priority, true);
   ports_[out]->Enqueue(p);
 }
 
@@ -202,9 +203,8 @@ void SwitchNode::OnDequeue(int port, int queue, Packet* p) {
     if (!p->ce) ++stats_->ecn_marked_packets;
     p->ce = true;
   }
-  int in = p->in_port;
-  mmu_->Release(in, queue, p->size);
-  if (mmu_->ShouldResume(in, queue)) SendPfc(in, queue, false);
+  const int in = p->in_port;
+  if (mmu_->OnDeparture(in, queue, p->size)) SendPfc(in, queue, false);
 }
 
 Time SwitchNode::PauseDuration(int port) const {
