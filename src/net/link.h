@@ -48,7 +48,7 @@ class Link : public EventHandler {
     Time arrival;
     Packet* packet;
   };
-  // What an arrival reads first, at the start (the run loop prefetches a handler's first line).
+  // What an arrival reads, first: the run loop prefetches a handler's first 64 bytes.
   Ring<InFlight> ring_;
   Node* peer_;
   int peer_port_;
