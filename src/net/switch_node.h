@@ -49,19 +49,21 @@ class SwitchPort : public EgressPort {
   }
 
  private:
+  // What a packet that passes an idle port touches comes first, next to the EgressPort part:
+  // on a large fabric each further cache line is a likely miss.
   SwitchNode* owner_;
-  std::array<Ring<Packet*>, kNumPriorities> queues_;
-  std::array<Bytes, kNumPriorities> bytes_{};
-  Bytes data_bytes_ = 0;  // all data queues
-  void AccountQueue();    // integrates the queue length up to now before it changes
+  uint32_t nonempty_ = 0;  // bit q set: data queue q holds packets
+  int rr_next_ = 1;        // round-robin position among data queues 1..7
+  Bytes data_bytes_ = 0;   // all data queues
   Bytes max_bytes_ = 0;
   Time last_change_ = 0;
+  std::array<Bytes, kNumPriorities> bytes_{};
+  std::array<Ring<Packet*>, kNumPriorities> queues_;
+  void AccountQueue();  // integrates the queue length up to now before it changes
   Time stats_start_ = 0;
   Bytes tx_bytes_at_start_ = 0;
   double integral_ = 0;     // sum of queue bytes x ps
   double integral_sq_ = 0;  // sum of queue bytes^2 x ps
-  int rr_next_ = 1;         // round-robin position among data queues 1..7
-  uint32_t nonempty_ = 0;   // bit q set: data queue q holds packets
 };
 
 class SwitchNode : public Node, public EventHandler {
