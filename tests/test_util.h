@@ -26,6 +26,28 @@ std::string InputErrorOf(F&& f) {
   return "";
 }
 
+// Poisson WebSearch traffic and frequent incasts of short flows on a k = 4 fat tree, 1 ms of
+// arrivals: about 950 flows.
+inline constexpr const char* kBusyFabric = R"(
+duration = "200ms"
+[topology]
+type = "fat_tree"
+k = 4
+link_rate = "100Gbps"
+link_delay = "1us"
+[cc]
+algorithm = "dcqcn"
+[workload]
+type = "poisson"
+cdf = "websearch"
+load = 0.6
+window = "1ms"
+[workload.incast]
+fanin = 8
+size = "32KB"
+rate = 100000
+)";
+
 // A star: `hosts` hosts on switch s0 with identical links.
 inline Scenario StarScenario(int hosts, Rate rate = 40 * kGbps, Time delay = 1 * kMicrosecond) {
   Scenario s;

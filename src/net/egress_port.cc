@@ -7,7 +7,7 @@ namespace dcqcn {
 
 void EgressPort::Kick() {
   Time now = sim_->Now();
-  if (now < busy_until_) {
+  if (!idle(now)) {
     WakeAt(busy_until_);
     return;
   }

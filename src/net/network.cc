@@ -291,6 +291,29 @@ void Network::Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive)
   LinkAt(peer, peer_port).SetArrivalTap(on_receive);
 }
 
+Packet Network::RouteProbe(uint32_t id, int direction) const {
+  const FlowSpec& f = config_.flows[id];
+  Packet probe;
+  probe.flow = id;
+  probe.src = direction == 0 ? f.src : f.dst;
+  probe.dst = direction == 0 ? f.dst : f.src;
+  probe.sport = sports_[id];
+  probe.type = direction == 0 ? PacketType::kData : PacketType::kAck;
+  return probe;
+}
+
+template <class Visit>
+void Network::WalkPath(const Packet& probe, Visit&& visit) const {
+  const int num_hosts = config_.topology.hosts;
+  int node = probe.src;
+  int port = 0;
+  for (size_t links = 0; node != probe.dst && links <= adjacency_.size(); ++links) {
+    visit(node, port);
+    node = adjacency_[node][port].first;
+    if (node >= num_hosts) port = switches_[node - num_hosts]->RoutePort(probe);
+  }
+}
+
 void Network::CheckRouteCaches() const {
   // Every port a flow's route cache holds is the one the switch at that place of its path
   // would choose from its route table.
@@ -299,48 +322,28 @@ void Network::CheckRouteCaches() const {
     const Flow* f = flows_.find(id);
     if (f == nullptr) continue;
     for (int dir = 0; dir < 2; ++dir) {
-      Packet probe;
-      probe.flow = id;
-      probe.src = dir == 0 ? f->src : f->dst;
-      probe.dst = dir == 0 ? f->dst : f->src;
-      probe.sport = f->sport;
-      probe.type = dir == 0 ? PacketType::kData : PacketType::kAck;
-      if (adjacency_[probe.src].empty()) continue;
-      int node = adjacency_[probe.src][0].first;
-      for (int hop = 0; hop < Flow::kRouteCacheHops && node >= num_hosts; ++hop) {
-        const SwitchNode& sw = *switches_[node - num_hosts];
-        const int port = sw.RoutePort(probe);
-        const uint16_t cached = f->route_cache[dir][hop];
+      int hop = 0;  // switches passed
+      WalkPath(RouteProbe(id, dir), [&](int node, int port) {
+        if (node < num_hosts) return;  // the source host's own link
+        const uint16_t cached = hop < Flow::kRouteCacheHops ? f->route_cache[dir][hop] : port;
+        ++hop;
         if (cached != Flow::kUnrouted && cached != port) {
           throw InvariantError(fmt::format(
               "flow {}: its route cache sends {} packets out of port {} at {}, the route table "
               "out of port {}",
               id, dir == 0 ? "data" : "ACK", cached, config_.topology.node_name(node), port));
         }
-        node = adjacency_[node][port].first;
-      }
+      });
     }
   }
 }
 
 std::vector<LinkSpec> Network::PathOf(uint32_t id) const {
   std::vector<LinkSpec> path;
-  const int num_hosts = config_.topology.hosts;
-  const FlowSpec& f = config_.flows[id];
-  Packet probe;
-  probe.src = f.src;
-  probe.dst = f.dst;
-  probe.sport = sports_[id];
-  probe.flow = id;
-  int node = f.src;
-  int port = 0;
-  while (node != f.dst && path.size() <= adjacency_.size()) {
-    const Link& link = node < num_hosts ? hosts_[node]->port().link()
-                                        : switches_[node - num_hosts]->port(port).link();
+  WalkPath(RouteProbe(id, 0), [&](int node, int port) {
+    const Link& link = LinkAt(node, port);
     path.push_back({node, adjacency_[node][port].first, link.rate(), link.delay()});
-    node = adjacency_[node][port].first;
-    if (node >= num_hosts) port = switches_[node - num_hosts]->RoutePort(probe);
-  }
+  });
   return path;
 }
 

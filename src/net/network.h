@@ -94,6 +94,13 @@ class Network {
   // The link node `node` sends on from port `port` (the nodes are owned through pointers, so
   // a const network can hand out a mutable link: only Tap does).
   Link& LinkAt(int node, int port) const;
+  // A packet of flow `id` as the switches route it: its data (direction 0) or what its receiver
+  // sends back (1).
+  Packet RouteProbe(uint32_t id, int direction) const;
+  // Calls visit(node, port) for each link `probe` takes from its source host to its
+  // destination: the host's own, then the port each switch routes it to.
+  template <class Visit>
+  void WalkPath(const Packet& probe, Visit&& visit) const;
   // Flow `id`'s base RTT and BDP, per host.base_rtt.
   BaseRtt FlowBaseRtt(uint32_t id) const;
   // Throws InputError if a flow's base RTT or BDP is too small for HPCC's update.

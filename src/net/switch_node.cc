@@ -14,25 +14,24 @@ void SwitchPort::Enqueue(Packet* p) {
   const int q = p->priority;
   const Time now = sim_->Now();
   // Most packets find their port idle with nothing queued ahead of them in a class it may
-  // send: they leave at once, as Kick would send them, without passing through the ring. The
-  // statistics see the queue rise by the packet and fall back at the same instant, as they would.
-  const bool first = queues_[kControlQueue].empty() && (q == kControlQueue || nonempty_ == 0);
-  if (first && idle(now) && (q == kControlQueue || !paused(q))) {
-    if (q != kControlQueue) {
-      AccountQueue();
-      max_bytes_ = std::max(max_bytes_, Bytes{p->size});
-      if (p->size > stats_->max_queue_bytes) stats_->max_queue_bytes = p->size;
-      rr_next_ = RoundRobinAfter(q);
-    }
-    owner_->OnDequeue(index(), q, p);
+  // send: they leave at once, as Kick would send them, without passing through the ring.
+  if (idle(now) && queues_[kControlQueue].empty()) {
     if (q == kControlQueue) {
+      owner_->OnDequeue(index(), q, p);
       Send(p, now);  // data may wait behind it
-    } else {
+      return;
+    }
+    if (nonempty_ == 0 && !paused(q)) {
+      // The queue rises by the packet and falls back at the same instant (an empty queue's
+      // time integral gains nothing): only the maxima see it.
+      NoteDataQueue(p->size);
+      rr_next_ = RoundRobinAfter(q);
+      owner_->OnDequeue(index(), q, p);
       // Nothing waits: it was the only packet, and a PFC frame that OnDequeue sent out of this
       // port (one back to where p came from) has already left through the control queue.
       SendAlone(p, now);
+      return;
     }
-    return;
   }
   queues_[q].push_back(p);
   bytes_[q] += p->size;
@@ -40,10 +39,14 @@ void SwitchPort::Enqueue(Packet* p) {
     nonempty_ |= 1u << q;
     AccountQueue();
     data_bytes_ += p->size;
-    max_bytes_ = std::max(max_bytes_, data_bytes_);
-    if (data_bytes_ > stats_->max_queue_bytes) stats_->max_queue_bytes = data_bytes_;
+    NoteDataQueue(data_bytes_);
   }
   Kick();
+}
+
+void SwitchPort::NoteDataQueue(Bytes bytes) {
+  max_bytes_ = std::max(max_bytes_, bytes);
+  if (bytes > stats_->max_queue_bytes) stats_->max_queue_bytes = bytes;
 }
 
 void SwitchPort::AccountQueue() {

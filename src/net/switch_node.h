@@ -59,7 +59,8 @@ class SwitchPort : public EgressPort {
   Time last_change_ = 0;
   std::array<Bytes, kNumPriorities> bytes_{};
   std::array<Ring<Packet*>, kNumPriorities> queues_;
-  void AccountQueue();  // integrates the queue length up to now before it changes
+  void AccountQueue();              // integrates the queue length up to now before it changes
+  void NoteDataQueue(Bytes bytes);  // the data queues hold `bytes`: the maxima follow
   Time stats_start_ = 0;
   Bytes tx_bytes_at_start_ = 0;
   double integral_ = 0;     // sum of queue bytes x ps

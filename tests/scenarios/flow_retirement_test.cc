@@ -8,31 +8,10 @@
 
 #include "net/network.h"
 #include "scenario/scenario_loader.h"
+#include "test_util.h"
 
 namespace dcqcn {
 namespace {
-
-// Poisson WebSearch traffic and frequent incasts of short flows on a k = 4 fat tree, 1 ms of
-// arrivals: about 950 flows.
-constexpr const char* kBusyFabric = R"(
-duration = "200ms"
-[topology]
-type = "fat_tree"
-k = 4
-link_rate = "100Gbps"
-link_delay = "1us"
-[cc]
-algorithm = "dcqcn"
-[workload]
-type = "poisson"
-cdf = "websearch"
-load = 0.6
-window = "1ms"
-[workload.incast]
-fanin = 8
-size = "32KB"
-rate = 100000
-)";
 
 struct RunResult {
   std::vector<Time> finish;
@@ -62,7 +41,7 @@ RunResult Simulate(const Scenario& s, bool retire) {
 
 // Returns the run without retirement.
 RunResult ExpectRetiringChangesNothing(const std::vector<std::string>& sets) {
-  const Scenario s = LoadScenarioText(kBusyFabric, "busy.toml", sets);
+  const Scenario s = LoadScenarioText(testing::kBusyFabric, "busy.toml", sets);
   const RunResult held = Simulate(s, false);
   const RunResult retiring = Simulate(s, true);
   EXPECT_TRUE(held.all_done);

@@ -8,29 +8,14 @@
 #include "core/error.h"
 #include "net/network.h"
 #include "scenario/scenario_loader.h"
+#include "test_util.h"
 
 namespace dcqcn {
 namespace {
 
-// WebSearch on a k = 4 fat tree: paths of one, three and five switches, with ECMP choices.
-constexpr const char* kFatTree = R"(
-duration = "50ms"
-[topology]
-type = "fat_tree"
-k = 4
-link_rate = "100Gbps"
-link_delay = "1us"
-[cc]
-algorithm = "dcqcn"
-[workload]
-type = "poisson"
-cdf = "websearch"
-load = 0.5
-window = "300us"
-)";
-
 void ExpectCachesFollowTheRouteTables(const std::string& hash) {
-  const Scenario s = LoadScenarioText(kFatTree, "tree.toml", {"switch.ecmp_hash=" + hash});
+  const Scenario s =
+      LoadScenarioText(testing::kBusyFabric, "busy.toml", {"switch.ecmp_hash=" + hash});
   Network net(ToNetworkConfig(s));
   net.HoldFinishedFlows(kTimeNever);  // keep every flow's cache to inspect
   net.sim().RunUntil(s.duration);
