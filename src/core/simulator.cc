@@ -15,19 +15,33 @@ auto HeapAfter = [](const Event& a, const Event& b) {
 };
 }  // namespace
 
-EventQueue::EventQueue() : slots_(kSlots), occupied_(kSlots / 64, 0), cur_(&slots_[0]) {}
+EventQueue::EventQueue() : slots_(kSlots), occupied_(kSlots / 64, 0) { SetWindow(0, 0); }
+
+void EventQueue::SetWindow(Time t, size_t head) {
+  window_ = t;
+  cur_ = &slots_[SlotOf(t)];
+  head_ = cur_->data() + head;
+  end_ = cur_->data() + cur_->size();
+}
 
 void EventQueue::PutInWheel(const Event& e) {
   size_t slot = SlotOf(e.time);
   std::vector<Event>& v = slots_[slot];
-  if (e.time < window_ + (Time{1} << kShift)) {
+  if (e.time < window_ + kSlotWidth) {
     // The slot being consumed: keep its unconsumed part sorted.
-    auto pos = std::upper_bound(v.begin() + static_cast<std::ptrdiff_t>(head_), v.end(), e, Before);
-    v.insert(pos, e);
+    const auto head = head_ - v.data();
+    v.insert(std::upper_bound(v.begin() + head, v.end(), e, Before), e);
+    head_ = v.data() + head;
+    end_ = v.data() + v.size();
   } else {
-    v.push_back(e);
-    occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
+    Append(slot, e);
+    ++size_;
   }
+}
+
+void EventQueue::Append(size_t slot, const Event& e) {
+  slots_[slot].push_back(e);
+  occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
 }
 
 void EventQueue::PushSlow(const Event& e) {
@@ -37,12 +51,23 @@ void EventQueue::PushSlow(const Event& e) {
   } else {
     far_.push_back(e);
     std::push_heap(far_.begin(), far_.end(), HeapAfter);
+    far_min_ = far_.front().time;
+    ++size_;
   }
+}
+
+void EventQueue::PullFar(Time w) {
+  while (!far_.empty() && far_.front().time < w + kHorizon) {
+    std::pop_heap(far_.begin(), far_.end(), HeapAfter);
+    const Event e = far_.back();
+    far_.pop_back();
+    Append(SlotOf(e.time), e);
+  }
+  far_min_ = far_.empty() ? kTimeNever : far_.front().time;
 }
 
 void EventQueue::Advance() {
   cur_->clear();
-  head_ = 0;
   // The next slot holding events, in time order from the current one (wrapping around).
   Time next = kTimeNever;
   if (size_ > far_.size()) {  // events in the wheel
@@ -59,48 +84,42 @@ void EventQueue::Advance() {
       }
     }
   }
-  if (!far_.empty() && far_.front().time < next) {
-    next = far_.front().time & ~((Time{1} << kShift) - 1);
-  }
-  SetWindow(next);
-  size_t slot = SlotOf(window_);
-  occupied_[slot / 64] &= ~(uint64_t{1} << (slot % 64));
+  if (far_min_ < next) next = far_min_ & ~(kSlotWidth - 1);
   // Heap events that the wheel now reaches join it.
-  while (!far_.empty() && far_.front().time < window_ + kHorizon) {
-    std::pop_heap(far_.begin(), far_.end(), HeapAfter);
-    Event e = far_.back();
-    far_.pop_back();
-    std::vector<Event>& v = slots_[SlotOf(e.time)];
-    v.push_back(e);
-    if (SlotOf(e.time) != slot)
-      occupied_[SlotOf(e.time) / 64] |= uint64_t{1} << (SlotOf(e.time) % 64);
-  }
-  std::vector<Event>& v = *cur_;
-  if (v.size() > 1) std::sort(v.begin(), v.end(), Before);
+  if (far_min_ < next + kHorizon) PullFar(next);
+  const size_t slot = SlotOf(next);
+  occupied_[slot / 64] &= ~(uint64_t{1} << (slot % 64));
+  // Events join a slot in scheduling order, so a slot whose times do too is sorted already (in
+  // HPCC's whole-nanosecond mode nearly every slot): checking is cheaper than sorting in place.
+  // (Marking a slot unsorted as events join it costs more: a comparison per push.)
+  std::vector<Event>& v = slots_[slot];
+  if (!std::is_sorted(v.begin(), v.end(), Before)) std::sort(v.begin(), v.end(), Before);
+  size_ -= v.size();
+  SetWindow(next, 0);
 }
 
 void EventQueue::Rewind(Time t) {
   std::vector<Event> all(far_.begin(), far_.end());
   far_.clear();
-  std::vector<Event>& cur = *cur_;
-  all.insert(all.end(), cur.begin() + static_cast<std::ptrdiff_t>(head_), cur.end());
+  all.insert(all.end(), head_, end_);
   for (auto& v : slots_) {
-    if (&v != &cur) all.insert(all.end(), v.begin(), v.end());
+    if (&v != cur_) all.insert(all.end(), v.begin(), v.end());
     v.clear();
   }
   std::fill(occupied_.begin(), occupied_.end(), 0);
-  head_ = 0;
-  SetWindow(t & ~((Time{1} << kShift) - 1));
+  size_ = 0;
+  SetWindow(t & ~(kSlotWidth - 1), 0);
+  // PutInWheel keeps the current slot sorted.
   for (const Event& e : all) {
     if (e.time < window_ + kHorizon) {
       PutInWheel(e);
     } else {
       far_.push_back(e);
       std::push_heap(far_.begin(), far_.end(), HeapAfter);
+      ++size_;
     }
   }
-  std::vector<Event>& v = *cur_;
-  std::sort(v.begin() + static_cast<std::ptrdiff_t>(head_), v.end(), Before);
+  far_min_ = far_.empty() ? kTimeNever : far_.front().time;
 }
 
 void Simulator::BadSchedule(Time at, uint32_t kind) const {
@@ -120,13 +139,12 @@ bool Simulator::Step() {
   return true;
 }
 
-bool Simulator::RunUntil(Time until, uint64_t max_events) {
-  stopped_ = false;
-  for (uint64_t n = 0; n < max_events && !stopped_ && !queue_.empty(); ++n) {
-    if (queue_.top().time > until) break;
+void Simulator::RunUntil(Time until, uint64_t max_events) {
+  for (uint64_t left = max_events; left != 0; --left) {
+    const Event* e = queue_.Peek();
+    if (e == nullptr || e->time > until) break;
     Execute(queue_.PopTop());
   }
-  return !stopped_;
 }
 
 }  // namespace dcqcn

@@ -51,22 +51,26 @@ static_assert(sizeof(Event) == 32);
 class EventQueue {
  public:
   EventQueue();
-  bool empty() const { return size_ == 0; }
-  size_t size() const { return size_; }
-  // The earliest event. Requires !empty().
-  const Event& top() {
-    if (head_ == cur_->size()) Advance();
-    return (*cur_)[head_];
+  bool empty() const { return head_ == end_ && size_ == 0; }
+  size_t size() const { return size_ + static_cast<size_t>(end_ - head_); }
+  // The earliest event, or nullptr when none is pending.
+  const Event* Peek() {
+    if (head_ == end_) [[unlikely]] {
+      if (size_ == 0) return nullptr;
+      Advance();
+    }
+    return head_;
   }
-  // Removes and returns the event top() just returned (nothing pushed in between).
+  // The earliest event. Requires !empty().
+  const Event& top() { return *Peek(); }
+  // Removes and returns the event Peek() or top() just returned (nothing pushed in between).
   Event PopTop() {
-    --size_;
-    const Event e = (*cur_)[head_++];
+    const Event e = *head_++;
     // Memory, not instructions, bounds a large fabric: the handler of the event after the next
     // one, and its hot pointer, are fetched while this event and the next run. (One event ahead
     // measured the same; the first two events of a slot go unfetched.)
-    if (head_ + 1 < cur_->size()) {
-      const Event& next = (*cur_)[head_ + 1];
+    if (head_ + 1 < end_) {
+      const Event& next = head_[1];
       // The handler's first 64 bytes (two lines unless it is aligned): handlers keep what
       // they read first there.
       __builtin_prefetch(next.target);
@@ -91,15 +95,16 @@ class EventQueue {
   }
   // Pushes with e.order_kind's order as given (from Reserve), as if it had been pushed then.
   void PushOrdered(const Event& e) {
-    ++size_;
     // The common case inline: a later slot of the wheel with room, appended unsorted. (With the
     // room checked here, the inline path makes no call, so it saves and restores no registers.)
-    if (e.time >= window_ + (Time{1} << kShift) && e.time < window_ + kHorizon) {
+    // One unsigned comparison: window_ + kSlotWidth <= e.time < window_ + kHorizon.
+    if (static_cast<uint64_t>(e.time - window_ - kSlotWidth) < kHorizon - kSlotWidth) {
       const size_t slot = SlotOf(e.time);
       std::vector<Event>& v = slots_[slot];
       if (v.size() != v.capacity()) [[likely]] {
         v.push_back(e);
         occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
+        ++size_;
         return;
       }
     }
@@ -111,21 +116,23 @@ class EventQueue {
   }
 
  private:
-  static constexpr int kShift = 10;    // slot width 2^10 ps (about 1 ns)
+  static constexpr int kShift = 10;  // slot width 2^10 ps (about 1 ns)
+  static constexpr Time kSlotWidth = Time{1} << kShift;
   static constexpr int kSlots = 4096;  // horizon about 4.2 us
   static constexpr Time kHorizon = Time{kSlots} << kShift;
   static bool Before(const Event& a, const Event& b) {
     return a.time < b.time || (a.time == b.time && a.order_kind < b.order_kind);
   }
   static size_t SlotOf(Time t) { return static_cast<size_t>(t >> kShift) & (kSlots - 1); }
-  // Moves the current slot to the one of time `t`.
-  void SetWindow(Time t) {
-    window_ = t;
-    cur_ = &slots_[SlotOf(window_)];
-  }
+  // Makes the slot of time `t` the current one, its events from `head` on still to run.
+  void SetWindow(Time t, size_t head);
   void PutInWheel(const Event& e);
+  // Appends to a slot other than the current one.
+  void Append(size_t slot, const Event& e);
   // The current slot, a slot that must grow, beyond the horizon, or before the wheel.
   void PushSlow(const Event& e);
+  // Moves the heap's events that the wheel reaches, from window `w` on, into the wheel.
+  void PullFar(Time w);
   // The current slot is used up: move to the next slot holding events (pulling in heap events
   // that the wheel now reaches) and sort it.
   void Advance();
@@ -133,14 +140,17 @@ class EventQueue {
   // from outside the event loop).
   void Rewind(Time t);
 
+  // The current slot's events still to run, in order; what the run loop reads per event.
+  Event* head_ = nullptr;
+  Event* end_ = nullptr;
+  size_t size_ = 0;  // events pending elsewhere: in the wheel's other slots, and in far_
+  Time window_ = 0;  // start of the current slot's time window
+  uint64_t seq_ = 0;
+  std::vector<Event>* cur_;  // the current slot: slots_[SlotOf(window_)]
   std::vector<std::vector<Event>> slots_;
   std::vector<uint64_t> occupied_;  // bit per slot (except the current one)
-  Time window_ = 0;                 // start of the current slot's time window
-  std::vector<Event>* cur_;         // the current slot: slots_[SlotOf(window_)]
-  size_t head_ = 0;                 // next event of the current slot (sorted from head_ on)
-  size_t size_ = 0;                 // in the wheel, and in far_
-  uint64_t seq_ = 0;
-  std::vector<Event> far_;  // min-heap on (time, order) of events beyond the horizon
+  std::vector<Event> far_;          // min-heap on (time, order) of events beyond the horizon
+  Time far_min_ = kTimeNever;       // far_.front().time, or never
 };
 
 class Simulator final : public Clock {
@@ -171,15 +181,16 @@ class Simulator final : public Clock {
   // with the results of scheduling them all at once, without holding them all.
   uint64_t ReserveOrder(uint64_t n) { return queue_.Reserve(n); }
   void ScheduleReserved(Time at, EventHandler* target, uint32_t kind, uint64_t arg, uint64_t order);
-  // Runs events with time <= until, at most `max_events` of them, or until Stop(). Returns
-  // false if stopped by Stop().
-  bool RunUntil(Time until, uint64_t max_events = UINT64_MAX);
+  // Runs events with time <= until, at most `max_events` of them.
+  void RunUntil(Time until, uint64_t max_events = UINT64_MAX);
   // Runs one event; returns false when none is pending.
   bool Step();
-  void Stop() { stopped_ = true; }
   uint64_t events_executed() const { return executed_; }
   size_t pending() const { return queue_.size(); }
-  Time next_time() { return queue_.empty() ? kTimeNever : queue_.top().time; }
+  Time next_time() {
+    const Event* e = queue_.Peek();
+    return e == nullptr ? kTimeNever : e->time;
+  }
   // The event Step() runs next (an event trace, bench/parallel_bound.cc). Requires pending() > 0.
   const Event& next_event() { return queue_.top(); }
 
@@ -193,7 +204,6 @@ class Simulator final : public Clock {
   EventQueue queue_;
   Time now_ = 0;
   uint64_t executed_ = 0;
-  bool stopped_ = false;
 };
 
 }  // namespace dcqcn

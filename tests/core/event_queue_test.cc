@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "core/error.h"
@@ -113,6 +114,56 @@ TEST(EventQueueTest, HoldModelMatchesAReferenceQueue) {
       if (q.size() > 200) break;
     }
   }
+}
+
+TEST(EventQueueTest, EveryPushPathMatchesAReferenceQueue) {
+  // Each push goes one of the queue's ways, chosen at random: at the time just popped (into the
+  // slot being run, which then grows), within the same nanosecond, a later slot of the wheel,
+  // beyond the wheel's horizon (the heap), or with an order reserved earlier. Every pop and the
+  // count must match a reference kept sorted by (time, order).
+  EventQueue q;
+  std::vector<std::pair<Time, uint64_t>> ref;  // (time, order), sorted
+  Rng rng(11);
+  std::vector<uint64_t> reserved;
+  auto push = [&](Time t) {
+    uint64_t order;
+    if (!reserved.empty() && rng.Below(8) == 0) {
+      order = reserved.back();
+      reserved.pop_back();
+      q.PushOrdered(Event{t, order << Event::kOrderShift, nullptr, order});
+    } else {
+      order = q.Reserve(1);  // the order Push would have given
+      q.PushOrdered(Event{t, order << Event::kOrderShift, nullptr, order});
+    }
+    ref.insert(std::upper_bound(ref.begin(), ref.end(), std::make_pair(t, order)),
+               std::make_pair(t, order));
+  };
+  for (int i = 0; i < 50; ++i) push(static_cast<Time>(rng.Below(100000)));
+  for (int i = 0; i < 50000; ++i) {
+    if (rng.Below(16) == 0) {
+      const uint64_t first = q.Reserve(4);
+      for (uint64_t k = 0; k < 4; ++k) reserved.push_back(first + k);
+    }
+    Event e = q.Pop();
+    ASSERT_EQ(e.time, ref.front().first) << i;
+    ASSERT_EQ(e.arg, ref.front().second) << i;
+    ref.erase(ref.begin());
+    const int n = static_cast<int>(rng.Below(3));
+    for (int k = 0; k < n || q.empty(); ++k) {
+      const Time delay = std::array<Time, 5>{
+          0, static_cast<Time>(rng.Below(1000)), static_cast<Time>(rng.Below(1 << 22)),
+          static_cast<Time>(rng.Below(uint64_t{1} << 26)), 0}[rng.Below(5)];
+      push(e.time + delay);
+      if (q.size() > 300) break;
+    }
+    ASSERT_EQ(q.size(), ref.size()) << i;
+  }
+  while (!q.empty()) {
+    Event e = q.Pop();
+    ASSERT_EQ(e.arg, ref.front().second);
+    ref.erase(ref.begin());
+  }
+  EXPECT_TRUE(ref.empty());
 }
 
 TEST(EventQueueTest, SchedulingBeforeAPeekedEventKeepsOrder) {
