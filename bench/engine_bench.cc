@@ -13,11 +13,11 @@ void BM_EventQueueHold(benchmark::State& state) {
   EventQueue q;
   Rng rng(1);
   for (int64_t i = 0; i < state.range(0); ++i) {
-    q.Push(Event{static_cast<Time>(rng.Below(1000000)), 0, nullptr, 0});
+    q.Push(static_cast<Time>(rng.Below(1000000)), 0, nullptr, 0);
   }
   for (auto _ : state) {
     Event e = q.Pop();
-    q.Push(Event{e.time + static_cast<Time>(rng.Below(1000000)), 0, nullptr, 0});
+    q.Push(e.time + static_cast<Time>(rng.Below(1000000)), 0, nullptr, 0);
   }
   state.SetItemsProcessed(state.iterations());
 }

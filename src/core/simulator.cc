@@ -20,19 +20,40 @@ EventQueue::EventQueue() : slots_(kSlots), occupied_(kSlots / 64, 0) { SetWindow
 void EventQueue::SetWindow(Time t, size_t head) {
   window_ = t;
   cur_ = &slots_[SlotOf(t)];
-  head_ = cur_->data() + head;
-  end_ = cur_->data() + cur_->size();
+  head_ = cur_->data + head;
+  end_ = cur_->data + cur_->size;
+}
+
+void EventQueue::Grow(Slot& s) {
+  if (s.capacity == 0 && !spare_.empty()) {
+    s.data = spare_.back().data;
+    s.capacity = spare_.back().capacity;
+    spare_.pop_back();
+    return;
+  }
+  const uint32_t capacity = s.capacity == 0 ? 8 : 2 * s.capacity;
+  buffers_.emplace_back(new Event[capacity]);
+  Event* data = buffers_.back().get();
+  std::copy(s.data, s.data + s.size, data);
+  if (s.capacity != 0) spare_.push_back(Slot{s.data, 0, s.capacity});
+  s.data = data;
+  s.capacity = capacity;
 }
 
 void EventQueue::PutInWheel(const Event& e) {
   size_t slot = SlotOf(e.time);
-  std::vector<Event>& v = slots_[slot];
   if (e.time < window_ + kSlotWidth) {
     // The slot being consumed: keep its unconsumed part sorted.
-    const auto head = head_ - v.data();
-    v.insert(std::upper_bound(v.begin() + head, v.end(), e, Before), e);
-    head_ = v.data() + head;
-    end_ = v.data() + v.size();
+    Slot& s = *cur_;
+    const auto head = head_ - s.data;
+    if (s.size == s.capacity) Grow(s);
+    Event* end = s.data + s.size;
+    Event* at = std::upper_bound(s.data + head, end, e, Before);
+    std::move_backward(at, end, end + 1);
+    *at = e;
+    ++s.size;
+    head_ = s.data + head;
+    end_ = s.data + s.size;
   } else {
     Append(slot, e);
     ++size_;
@@ -40,11 +61,29 @@ void EventQueue::PutInWheel(const Event& e) {
 }
 
 void EventQueue::Append(size_t slot, const Event& e) {
-  slots_[slot].push_back(e);
+  Slot& s = slots_[slot];
+  if (s.size == s.capacity) Grow(s);
+  s.data[s.size++] = e;
   occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
 }
 
-void EventQueue::PushSlow(const Event& e) {
+void EventQueue::PushFull(size_t slot, Time time, uint64_t order_kind, EventHandler* target,
+                          uint64_t arg) {
+  Slot& s = slots_[slot];
+  if (s.capacity == 0 && !spare_.empty()) [[likely]] {
+    s.data = spare_.back().data;
+    s.capacity = spare_.back().capacity;
+    spare_.pop_back();
+  } else {
+    return PushSlow(time, order_kind, target, arg);  // Grow, in PutInWheel
+  }
+  s.data[s.size++] = Event{time, order_kind, target, arg};
+  occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
+  ++size_;
+}
+
+void EventQueue::PushSlow(Time time, uint64_t order_kind, EventHandler* target, uint64_t arg) {
+  const Event e{time, order_kind, target, arg};
   if (e.time < window_) Rewind(e.time);
   if (e.time < window_ + kHorizon) {
     PutInWheel(e);
@@ -67,7 +106,10 @@ void EventQueue::PullFar(Time w) {
 }
 
 void EventQueue::Advance() {
-  cur_->clear();
+  // The used-up slot's buffer, warm in the cache, serves the next slot that gets its first
+  // event.
+  if (cur_->capacity != 0) spare_.push_back(Slot{cur_->data, 0, cur_->capacity});
+  *cur_ = Slot{};
   // The next slot holding events, in time order from the current one (wrapping around).
   Time next = kTimeNever;
   if (size_ > far_.size()) {  // events in the wheel
@@ -92,9 +134,9 @@ void EventQueue::Advance() {
   // Events join a slot in scheduling order, so a slot whose times do too is sorted already (in
   // HPCC's whole-nanosecond mode nearly every slot): checking is cheaper than sorting in place.
   // (Marking a slot unsorted as events join it costs more: a comparison per push.)
-  std::vector<Event>& v = slots_[slot];
-  if (!std::is_sorted(v.begin(), v.end(), Before)) std::sort(v.begin(), v.end(), Before);
-  size_ -= v.size();
+  Slot& s = slots_[slot];
+  if (!std::is_sorted(s.data, s.data + s.size, Before)) std::sort(s.data, s.data + s.size, Before);
+  size_ -= s.size;
   SetWindow(next, 0);
 }
 
@@ -102,9 +144,9 @@ void EventQueue::Rewind(Time t) {
   std::vector<Event> all(far_.begin(), far_.end());
   far_.clear();
   all.insert(all.end(), head_, end_);
-  for (auto& v : slots_) {
-    if (&v != cur_) all.insert(all.end(), v.begin(), v.end());
-    v.clear();
+  for (Slot& s : slots_) {
+    if (&s != cur_) all.insert(all.end(), s.data, s.data + s.size);
+    s.size = 0;
   }
   std::fill(occupied_.begin(), occupied_.end(), 0);
   size_ = 0;
@@ -130,7 +172,7 @@ void Simulator::BadSchedule(Time at, uint32_t kind) const {
 void Simulator::ScheduleReserved(Time at, EventHandler* target, uint32_t kind, uint64_t arg,
                                  uint64_t order) {
   if (at < now_ || kind > Event::kKindMask) BadSchedule(at, kind);
-  queue_.PushOrdered(Event{at, order << Event::kOrderShift | kind, target, arg});
+  queue_.PushOrdered(at, order << Event::kOrderShift | kind, target, arg);
 }
 
 bool Simulator::Step() {

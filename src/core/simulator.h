@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/units.h"
@@ -79,12 +80,11 @@ class EventQueue {
     }
     return e;
   }
-  // `e.order_kind` holds only the kind and flag; Push adds the next place in the scheduling
-  // order.
-  // `e.time` must not be before the last event popped.
-  void Push(Event e) {
-    e.order_kind |= seq_++ << Event::kOrderShift;
-    PushOrdered(e);
+  // Pushes an event whose `kind` holds only the kind and flag; Push adds the next place in the
+  // scheduling order. `time` must not be before the last event popped. (Fields, not an Event:
+  // they stay in registers, so the slow paths are tail calls.)
+  void Push(Time time, uint64_t kind, EventHandler* target, uint64_t arg) {
+    PushOrdered(time, seq_++ << Event::kOrderShift | kind, target, arg);
   }
   // `n` consecutive places in the scheduling order, for events pushed later with PushOrdered;
   // returns the first.
@@ -93,22 +93,24 @@ class EventQueue {
     seq_ += n;
     return first;
   }
-  // Pushes with e.order_kind's order as given (from Reserve), as if it had been pushed then.
-  void PushOrdered(const Event& e) {
+  // Pushes with `order_kind`'s order as given (from Reserve), as if it had been pushed then.
+  void PushOrdered(Time time, uint64_t order_kind, EventHandler* target, uint64_t arg) {
     // The common case inline: a later slot of the wheel with room, appended unsorted. (With the
     // room checked here, the inline path makes no call, so it saves and restores no registers.)
-    // One unsigned comparison: window_ + kSlotWidth <= e.time < window_ + kHorizon.
-    if (static_cast<uint64_t>(e.time - window_ - kSlotWidth) < kHorizon - kSlotWidth) {
-      const size_t slot = SlotOf(e.time);
-      std::vector<Event>& v = slots_[slot];
-      if (v.size() != v.capacity()) [[likely]] {
-        v.push_back(e);
+    // One unsigned comparison: window_ + kSlotWidth <= time < window_ + kHorizon.
+    if (static_cast<uint64_t>(time - window_ - kSlotWidth) < kHorizon - kSlotWidth) {
+      const size_t slot = SlotOf(time);
+      Slot& s = slots_[slot];
+      if (s.size != s.capacity) [[likely]] {
+        s.data[s.size++] = Event{time, order_kind, target, arg};
         occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
         ++size_;
         return;
       }
+      // Tail calls with the fields still in registers: the inline path saves none.
+      return PushFull(slot, time, order_kind, target, arg);
     }
-    PushSlow(e);
+    PushSlow(time, order_kind, target, arg);
   }
   Event Pop() {
     top();
@@ -124,13 +126,28 @@ class EventQueue {
     return a.time < b.time || (a.time == b.time && a.order_kind < b.order_kind);
   }
   static size_t SlotOf(Time t) { return static_cast<size_t>(t >> kShift) & (kSlots - 1); }
+  // A slot's events, in a buffer it holds only while it has events (and, the current slot,
+  // until it is used up): the buffers circulate, so the events in flight stay in a few warm
+  // buffers instead of spread over every slot's own. 16 bytes.
+  struct Slot {
+    Event* data = nullptr;
+    uint32_t size = 0;
+    uint32_t capacity = 0;
+  };
+  // Room for one more event: a spare buffer, or a bigger one (the old one becomes a spare).
+  void Grow(Slot& s);
   // Makes the slot of time `t` the current one, its events from `head` on still to run.
   void SetWindow(Time t, size_t head);
   void PutInWheel(const Event& e);
   // Appends to a slot other than the current one.
   void Append(size_t slot, const Event& e);
-  // The current slot, a slot that must grow, beyond the horizon, or before the wheel.
-  void PushSlow(const Event& e);
+  // A later slot of the wheel without room: its first event takes a spare buffer (a slot that
+  // must grow goes on to PushSlow).
+  [[gnu::noinline]] void PushFull(size_t slot, Time time, uint64_t order_kind, EventHandler* target,
+                                  uint64_t arg);
+  // The current slot, beyond the horizon, or before the wheel.
+  [[gnu::noinline]] void PushSlow(Time time, uint64_t order_kind, EventHandler* target,
+                                  uint64_t arg);
   // Moves the heap's events that the wheel reaches, from window `w` on, into the wheel.
   void PullFar(Time w);
   // The current slot is used up: move to the next slot holding events (pulling in heap events
@@ -146,11 +163,13 @@ class EventQueue {
   size_t size_ = 0;  // events pending elsewhere: in the wheel's other slots, and in far_
   Time window_ = 0;  // start of the current slot's time window
   uint64_t seq_ = 0;
-  std::vector<Event>* cur_;  // the current slot: slots_[SlotOf(window_)]
-  std::vector<std::vector<Event>> slots_;
-  std::vector<uint64_t> occupied_;  // bit per slot (except the current one)
-  std::vector<Event> far_;          // min-heap on (time, order) of events beyond the horizon
-  Time far_min_ = kTimeNever;       // far_.front().time, or never
+  Slot* cur_;  // the current slot: &slots_[SlotOf(window_)]
+  std::vector<Slot> slots_;
+  std::vector<uint64_t> occupied_;                 // bit per slot (except the current one)
+  std::vector<Slot> spare_;                        // empty buffers, the last freed last
+  std::vector<std::unique_ptr<Event[]>> buffers_;  // owns every slot's and spare buffer
+  std::vector<Event> far_;     // min-heap on (time, order) of events beyond the horizon
+  Time far_min_ = kTimeNever;  // far_.front().time, or never
 };
 
 class Simulator final : public Clock {
@@ -162,7 +181,7 @@ class Simulator final : public Clock {
                                        uint64_t arg) override {
     if (at < now_ || kind > Event::kKindMask) [[unlikely]]
       BadSchedule(at, kind);
-    queue_.Push(Event{at, kind, target, arg});
+    queue_.Push(at, kind, target, arg);
   }
   // Schedule with `arg` = `hot`, a pointer the handler reads first: the run loop prefetches it
   // two events ahead.
@@ -170,7 +189,7 @@ class Simulator final : public Clock {
                                           const void* hot) {
     if (at < now_ || kind > Event::kKindMask) [[unlikely]]
       BadSchedule(at, kind);
-    queue_.Push(Event{at, kind | Event::kHotArg, target, reinterpret_cast<uint64_t>(hot)});
+    queue_.Push(at, kind | Event::kHotArg, target, reinterpret_cast<uint64_t>(hot));
   }
   void ScheduleIn(Time delay, EventHandler* target, uint32_t kind, uint64_t arg) {
     Schedule(now_ + delay, target, kind, arg);

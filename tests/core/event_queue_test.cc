@@ -78,7 +78,7 @@ TEST(EventQueueTest, MatchesAStableSortOnRandomInput) {
   std::vector<std::pair<Time, uint64_t>> ref;
   for (uint64_t i = 0; i < 20000; ++i) {
     Time t = static_cast<Time>(rng.Below(500));
-    q.Push(Event{t, 0, nullptr, i});
+    q.Push(t, 0, nullptr, i);
     ref.push_back({t, i});
   }
   std::sort(ref.begin(), ref.end());
@@ -97,7 +97,7 @@ TEST(EventQueueTest, HoldModelMatchesAReferenceQueue) {
   Rng rng(9);
   uint64_t index = 0;
   auto push = [&](Time t) {
-    q.Push(Event{t, 0, nullptr, index});
+    q.Push(t, 0, nullptr, index);
     ref.insert(std::upper_bound(ref.begin(), ref.end(), std::make_pair(t, index)),
                std::make_pair(t, index));
     ++index;
@@ -130,10 +130,10 @@ TEST(EventQueueTest, EveryPushPathMatchesAReferenceQueue) {
     if (!reserved.empty() && rng.Below(8) == 0) {
       order = reserved.back();
       reserved.pop_back();
-      q.PushOrdered(Event{t, order << Event::kOrderShift, nullptr, order});
+      q.PushOrdered(t, order << Event::kOrderShift, nullptr, order);
     } else {
       order = q.Reserve(1);  // the order Push would have given
-      q.PushOrdered(Event{t, order << Event::kOrderShift, nullptr, order});
+      q.PushOrdered(t, order << Event::kOrderShift, nullptr, order);
     }
     ref.insert(std::upper_bound(ref.begin(), ref.end(), std::make_pair(t, order)),
                std::make_pair(t, order));
