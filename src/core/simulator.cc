@@ -25,12 +25,7 @@ void EventQueue::SetWindow(Time t, size_t head) {
 }
 
 void EventQueue::Grow(Slot& s) {
-  if (s.capacity == 0 && !spare_.empty()) {
-    s.data = spare_.back().data;
-    s.capacity = spare_.back().capacity;
-    spare_.pop_back();
-    return;
-  }
+  if (TakeSpare(s)) return;
   const uint32_t capacity = s.capacity == 0 ? 8 : 2 * s.capacity;
   buffers_.emplace_back(new Event[capacity]);
   Event* data = buffers_.back().get();
@@ -70,13 +65,8 @@ void EventQueue::Append(size_t slot, const Event& e) {
 void EventQueue::PushFull(size_t slot, Time time, uint64_t order_kind, EventHandler* target,
                           uint64_t arg) {
   Slot& s = slots_[slot];
-  if (s.capacity == 0 && !spare_.empty()) [[likely]] {
-    s.data = spare_.back().data;
-    s.capacity = spare_.back().capacity;
-    spare_.pop_back();
-  } else {
-    return PushSlow(time, order_kind, target, arg);  // Grow, in PutInWheel
-  }
+  if (!TakeSpare(s)) [[unlikely]]
+    return PushSlow(time, order_kind, target, arg);  // it must grow: PutInWheel
   s.data[s.size++] = Event{time, order_kind, target, arg};
   occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
   ++size_;

@@ -134,6 +134,13 @@ class EventQueue {
     uint32_t size = 0;
     uint32_t capacity = 0;
   };
+  // A slot without a buffer takes the spare freed last; false when it has one or none is spare.
+  bool TakeSpare(Slot& s) {
+    if (s.capacity != 0 || spare_.empty()) return false;
+    s = spare_.back();
+    spare_.pop_back();
+    return true;
+  }
   // Room for one more event: a spare buffer, or a bigger one (the old one becomes a spare).
   void Grow(Slot& s);
   // Makes the slot of time `t` the current one, its events from `head` on still to run.

@@ -118,8 +118,9 @@ TEST(EventQueueTest, HoldModelMatchesAReferenceQueue) {
 
 TEST(EventQueueTest, EveryPushPathMatchesAReferenceQueue) {
   // Each push goes one of the queue's ways, chosen at random: at the time just popped (into the
-  // slot being run, which then grows), within the same nanosecond, a later slot of the wheel,
-  // beyond the wheel's horizon (the heap), or with an order reserved earlier. Every pop and the
+  // slot being run, which then grows), within the same nanosecond, a later slot of the wheel
+  // (its first event takes a spare buffer; a busy one grows), beyond the wheel's horizon (the
+  // heap), or with an order reserved earlier. Every pop and the
   // count must match a reference kept sorted by (time, order).
   EventQueue q;
   std::vector<std::pair<Time, uint64_t>> ref;  // (time, order), sorted
@@ -150,10 +151,16 @@ TEST(EventQueueTest, EveryPushPathMatchesAReferenceQueue) {
     ref.erase(ref.begin());
     const int n = static_cast<int>(rng.Below(3));
     for (int k = 0; k < n || q.empty(); ++k) {
-      const Time delay = std::array<Time, 5>{
-          0, static_cast<Time>(rng.Below(1000)), static_cast<Time>(rng.Below(1 << 22)),
-          static_cast<Time>(rng.Below(uint64_t{1} << 26)), 0}[rng.Below(5)];
-      push(e.time + delay);
+      // The last choice is a time shared by many pushes (the next multiple of 100 ns), so that
+      // a later slot outgrows its buffer.
+      const Time shared = (e.time / 100000 + 1) * 100000;
+      const Time at = std::array<Time, 6>{e.time,
+                                          e.time + static_cast<Time>(rng.Below(1000)),
+                                          e.time + static_cast<Time>(rng.Below(1 << 22)),
+                                          e.time + static_cast<Time>(rng.Below(uint64_t{1} << 26)),
+                                          e.time,
+                                          shared}[rng.Below(6)];
+      push(at);
       if (q.size() > 300) break;
     }
     ASSERT_EQ(q.size(), ref.size()) << i;
