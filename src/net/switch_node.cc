@@ -105,10 +105,10 @@ Packet* SwitchPort::NextPacket(Time now, Time* wake_at) {
 
 SwitchNode::SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool, FlowTable* flows,
                        const SwitchConfig& config, int node_id, uint64_t seed)
-    : sim_(sim),
+    : flows_(flows),
       stats_(stats),
+      sim_(sim),
       pool_(pool),
-      flows_(flows),
       config_(config),
       node_id_(node_id),
       hash_seed_(Rng(seed, 0x5157000 + node_id).Next()),
