@@ -116,11 +116,13 @@ class alignas(64) SwitchNode : public Node, public EventHandler {
 
   // What every arriving packet reads first, in the line the node's vtable pointers start (the
   // class is line-aligned): one line instead of three at k = 34, where switches fall out of the
-  // cache between packets.
+  // cache between packets. What its departure reads (OnDequeue) fills the second line.
   std::vector<std::unique_ptr<SwitchPort>> ports_;
   std::unique_ptr<Mmu> mmu_;
   FlowTable* flows_;
   NetStats* stats_;
+  std::vector<EcnConfig> port_ecn_;  // each port's RED thresholds, by its link rate
+  bool push_telemetry_ = false;
   Simulator* sim_;
   PacketPool* pool_;
   SwitchConfig config_;
@@ -128,11 +130,9 @@ class alignas(64) SwitchNode : public Node, public EventHandler {
   uint64_t hash_seed_;
   const HpccEcmpKeys* hpcc_keys_ = nullptr;  // set: HPCC ns-3's hash
   uint32_t hpcc_seed_ = 0;
-  bool push_telemetry_ = false;
   Rng rng_;
   const RouteTable* routes_ = nullptr;
   int index_ = 0;
-  std::vector<EcnConfig> port_ecn_;    // each port's RED thresholds, by its link rate
   std::vector<uint32_t> refresh_gen_;  // per (port, prio): generation of the refresh timer
 };
 
