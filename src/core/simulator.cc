@@ -15,12 +15,12 @@ auto HeapAfter = [](const Event& a, const Event& b) {
 };
 }  // namespace
 
-EventQueue::EventQueue() : slots_(kSlots), occupied_(kSlots / 64, 0) { SetWindow(0, 0); }
+EventQueue::EventQueue() : slots_(kSlots), occupied_(kSlots / 64, 0) { SetWindow(0); }
 
-void EventQueue::SetWindow(Time t, size_t head) {
+void EventQueue::SetWindow(Time t) {
   window_ = t;
   cur_ = &slots_[SlotOf(t)];
-  head_ = cur_->data + head;
+  head_ = cur_->data;
   end_ = cur_->data + cur_->size;
 }
 
@@ -127,7 +127,7 @@ void EventQueue::Advance() {
   Slot& s = slots_[slot];
   if (!std::is_sorted(s.data, s.data + s.size, Before)) std::sort(s.data, s.data + s.size, Before);
   size_ -= s.size;
-  SetWindow(next, 0);
+  SetWindow(next);
 }
 
 void EventQueue::Rewind(Time t) {
@@ -140,7 +140,7 @@ void EventQueue::Rewind(Time t) {
   }
   std::fill(occupied_.begin(), occupied_.end(), 0);
   size_ = 0;
-  SetWindow(t & ~(kSlotWidth - 1), 0);
+  SetWindow(t & ~(kSlotWidth - 1));
   // PutInWheel keeps the current slot sorted.
   for (const Event& e : all) {
     if (e.time < window_ + kHorizon) {

@@ -143,8 +143,8 @@ class EventQueue {
   }
   // Room for one more event: a spare buffer, or a bigger one (the old one becomes a spare).
   void Grow(Slot& s);
-  // Makes the slot of time `t` the current one, its events from `head` on still to run.
-  void SetWindow(Time t, size_t head);
+  // Makes the slot of time `t` the current one, all its events still to run.
+  void SetWindow(Time t);
   void PutInWheel(const Event& e);
   // Appends to a slot other than the current one.
   void Append(size_t slot, const Event& e);
@@ -152,7 +152,7 @@ class EventQueue {
   // must grow goes on to PushSlow).
   [[gnu::noinline]] void PushFull(size_t slot, Time time, uint64_t order_kind, EventHandler* target,
                                   uint64_t arg);
-  // The current slot, beyond the horizon, or before the wheel.
+  // The current slot, a slot that must grow, beyond the horizon, or before the wheel.
   [[gnu::noinline]] void PushSlow(Time time, uint64_t order_kind, EventHandler* target,
                                   uint64_t arg);
   // Moves the heap's events that the wheel reaches, from window `w` on, into the wheel.
