@@ -30,14 +30,18 @@ void EventQueue::Grow(Slot& s) {
   buffers_.emplace_back(new Event[capacity]);
   Event* data = buffers_.back().get();
   std::copy(s.data, s.data + s.size, data);
-  if (s.capacity != 0) spare_.push_back(Slot{s.data, 0, s.capacity});
+  GiveSpare(s);
   s.data = data;
   s.capacity = capacity;
 }
 
-void EventQueue::PutInWheel(const Event& e) {
-  size_t slot = SlotOf(e.time);
-  if (e.time < window_ + kSlotWidth) {
+void EventQueue::Place(const Event& e) {
+  if (e.time >= window_ + kHorizon) {
+    far_.push_back(e);
+    std::push_heap(far_.begin(), far_.end(), HeapAfter);
+    far_min_ = far_.front().time;
+    ++size_;
+  } else if (e.time < window_ + kSlotWidth) {
     // The slot being consumed: keep its unconsumed part sorted.
     Slot& s = *cur_;
     const auto head = head_ - s.data;
@@ -50,7 +54,7 @@ void EventQueue::PutInWheel(const Event& e) {
     head_ = s.data + head;
     end_ = s.data + s.size;
   } else {
-    Append(slot, e);
+    Append(SlotOf(e.time), e);
     ++size_;
   }
 }
@@ -59,30 +63,23 @@ void EventQueue::Append(size_t slot, const Event& e) {
   Slot& s = slots_[slot];
   if (s.size == s.capacity) Grow(s);
   s.data[s.size++] = e;
-  occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
+  MarkOccupied(slot);
 }
 
 void EventQueue::PushFull(size_t slot, Time time, uint64_t order_kind, EventHandler* target,
                           uint64_t arg) {
   Slot& s = slots_[slot];
   if (!TakeSpare(s)) [[unlikely]]
-    return PushSlow(time, order_kind, target, arg);  // it must grow: PutInWheel
+    return PushSlow(time, order_kind, target, arg);  // it must grow: Place
+  // As Append, without its room check and call (this runs once per slot).
   s.data[s.size++] = Event{time, order_kind, target, arg};
-  occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
+  MarkOccupied(slot);
   ++size_;
 }
 
 void EventQueue::PushSlow(Time time, uint64_t order_kind, EventHandler* target, uint64_t arg) {
-  const Event e{time, order_kind, target, arg};
-  if (e.time < window_) Rewind(e.time);
-  if (e.time < window_ + kHorizon) {
-    PutInWheel(e);
-  } else {
-    far_.push_back(e);
-    std::push_heap(far_.begin(), far_.end(), HeapAfter);
-    far_min_ = far_.front().time;
-    ++size_;
-  }
+  if (time < window_) Rewind(time);
+  Place(Event{time, order_kind, target, arg});
 }
 
 void EventQueue::PullFar(Time w) {
@@ -98,7 +95,7 @@ void EventQueue::PullFar(Time w) {
 void EventQueue::Advance() {
   // The used-up slot's buffer, warm in the cache, serves the next slot that gets its first
   // event.
-  if (cur_->capacity != 0) spare_.push_back(Slot{cur_->data, 0, cur_->capacity});
+  GiveSpare(*cur_);
   *cur_ = Slot{};
   // The next slot holding events, in time order from the current one (wrapping around).
   Time next = kTimeNever;
@@ -140,18 +137,9 @@ void EventQueue::Rewind(Time t) {
   }
   std::fill(occupied_.begin(), occupied_.end(), 0);
   size_ = 0;
+  far_min_ = kTimeNever;
   SetWindow(t & ~(kSlotWidth - 1));
-  // PutInWheel keeps the current slot sorted.
-  for (const Event& e : all) {
-    if (e.time < window_ + kHorizon) {
-      PutInWheel(e);
-    } else {
-      far_.push_back(e);
-      std::push_heap(far_.begin(), far_.end(), HeapAfter);
-      ++size_;
-    }
-  }
-  far_min_ = far_.empty() ? kTimeNever : far_.front().time;
+  for (const Event& e : all) Place(e);  // keeps the current slot sorted
 }
 
 void Simulator::BadSchedule(Time at, uint32_t kind) const {

@@ -103,7 +103,7 @@ class EventQueue {
       Slot& s = slots_[slot];
       if (s.size != s.capacity) [[likely]] {
         s.data[s.size++] = Event{time, order_kind, target, arg};
-        occupied_[slot / 64] |= uint64_t{1} << (slot % 64);
+        MarkOccupied(slot);
         ++size_;
         return;
       }
@@ -141,11 +141,17 @@ class EventQueue {
     spare_.pop_back();
     return true;
   }
+  // An empty slot's buffer, if it has one, becomes the spare taken next.
+  void GiveSpare(const Slot& s) {
+    if (s.capacity != 0) spare_.push_back(Slot{s.data, 0, s.capacity});
+  }
+  void MarkOccupied(size_t slot) { occupied_[slot / 64] |= uint64_t{1} << (slot % 64); }
   // Room for one more event: a spare buffer, or a bigger one (the old one becomes a spare).
   void Grow(Slot& s);
   // Makes the slot of time `t` the current one, all its events still to run.
   void SetWindow(Time t);
-  void PutInWheel(const Event& e);
+  // Into the heap beyond the horizon, or the wheel (the current slot: in order).
+  void Place(const Event& e);
   // Appends to a slot other than the current one.
   void Append(size_t slot, const Event& e);
   // A later slot of the wheel without room: its first event takes a spare buffer (a slot that

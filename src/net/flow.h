@@ -49,9 +49,13 @@ struct Flow : CcFlow {
   // spares each hop the route table, which on a large fabric is rarely in cache.
   static constexpr int kRouteCacheHops = 8;
   static constexpr uint16_t kUnrouted = UINT16_MAX;
-  std::array<std::array<uint16_t, kRouteCacheHops>, 2> route_cache = {
-      {{kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted},
-       {kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted, kUnrouted}}};
+  using RouteCache = std::array<std::array<uint16_t, kRouteCacheHops>, 2>;
+  static constexpr RouteCache kNoRoutes = [] {
+    RouteCache none;
+    for (auto& direction : none) direction.fill(kUnrouted);
+    return none;
+  }();
+  RouteCache route_cache = kNoRoutes;
 
   // Measurements.
   Bytes bytes_delivered = 0;  // in-order payload at the receiver
