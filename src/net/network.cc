@@ -49,13 +49,26 @@ Network::Network(NetworkConfig config)
   const int num_nodes = topo.num_nodes();
   stats_.log_pfc = s.log_pfc;
 
+  // Each node's ports, one per cable. Port numbers are 16-bit (routes, packets' ingress port):
+  // check before building anything.
+  std::vector<int> num_ports(num_nodes, 0);
+  for (const LinkSpec& l : topo.links) {
+    for (int end : {l.a, l.b}) {
+      if (++num_ports[end] > kMaxSwitchPorts) {
+        throw InputError(
+            fmt::format("{}: topology: switch {} has more than {} ports (links); "
+                        "port numbers are 16-bit",
+                        s.source, topo.node_name(end), kMaxSwitchPorts));
+      }
+    }
+  }
   for (int h = 0; h < num_hosts; ++h) {
     hosts_.push_back(std::make_unique<RdmaNic>(&sim_, &stats_, &pool_, s.host, h, &flows_,
                                                s.sw.pfc.pause_until_resume, wire_));
   }
   for (int sw = 0; sw < topo.switches; ++sw) {
-    switches_.push_back(std::make_unique<SwitchNode>(&sim_, &stats_, &pool_, &flows_, s.sw,
-                                                     num_hosts + sw, s.seed));
+    switches_.push_back(std::make_unique<SwitchNode>(
+        &sim_, &stats_, &pool_, &flows_, s.sw, num_hosts + sw, num_ports[num_hosts + sw], s.seed));
   }
 
   // Ports and links. A switch port's index is its order among the switch's cables.
@@ -76,20 +89,6 @@ Network::Network(NetworkConfig config)
     return node < num_hosts ? static_cast<Node*>(hosts_[node].get())
                             : switches_[node - num_hosts].get();
   };
-  // Port numbers are 16-bit (routes, packets' ingress port): check before building anything.
-  {
-    std::vector<int> ports(num_nodes, 0);
-    for (const LinkSpec& l : topo.links) {
-      for (int end : {l.a, l.b}) {
-        if (++ports[end] > kMaxSwitchPorts) {
-          throw InputError(
-              fmt::format("{}: topology: switch {} has more than {} ports (links); "
-                          "port numbers are 16-bit",
-                          s.source, topo.node_name(end), kMaxSwitchPorts));
-        }
-      }
-    }
-  }
   for (const LinkSpec& l : topo.links) {
     EgressPort& pa = add_port(l.a);
     int ia = static_cast<int>(adjacency_[l.a].size());

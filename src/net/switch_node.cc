@@ -104,8 +104,9 @@ Packet* SwitchPort::NextPacket(Time now, Time* wake_at) {
 }
 
 SwitchNode::SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool, FlowTable* flows,
-                       const SwitchConfig& config, int node_id, uint64_t seed)
-    : flows_(flows),
+                       const SwitchConfig& config, int node_id, int num_ports, uint64_t seed)
+    : ports_(static_cast<size_t>(num_ports)),
+      flows_(flows),
       stats_(stats),
       sim_(sim),
       pool_(pool),
@@ -115,9 +116,7 @@ SwitchNode::SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool, FlowTa
       rng_(seed, 0x5157 + node_id) {}
 
 SwitchPort& SwitchNode::AddPort() {
-  ports_.push_back(
-      std::make_unique<SwitchPort>(sim_, stats_, this, node_id_, static_cast<int>(ports_.size())));
-  return *ports_.back();
+  return ports_.emplace_back(sim_, stats_, this, node_id_, static_cast<int>(ports_.size()));
 }
 
 void SwitchNode::InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Bytes> headroom,
@@ -125,9 +124,9 @@ void SwitchNode::InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Byte
   // ECN thresholds and the PFC alpha of each port follow its link rate.
   std::vector<double> alpha;
   port_ecn_.clear();
-  for (const auto& port : ports_) {
-    port_ecn_.push_back(config_.ecn.ForPortRate(port->rate()));
-    alpha.push_back(config_.pfc.AlphaForRate(port->rate()));
+  for (const SwitchPort& port : ports_) {
+    port_ecn_.push_back(config_.ecn.ForPortRate(port.rate()));
+    alpha.push_back(config_.pfc.AlphaForRate(port.rate()));
   }
   mmu_ = std::make_unique<Mmu>(config_, std::move(headroom), lossless_classes, mtu_frame,
                                std::move(alpha), classes);
@@ -167,14 +166,14 @@ int SwitchNode::CachedRoutePort(Packet& p) {
 
 void SwitchNode::Receive(Packet* p, int in_port) {
   if (p->type == PacketType::kPause) {
-    ports_[in_port]->OnPauseFrame(p->pause_class, p->pause_quanta, config_.pfc.pause_until_resume);
+    ports_[in_port].OnPauseFrame(p->pause_class, p->pause_quanta, config_.pfc.pause_until_resume);
     pool_->Free(p);
     return;
   }
   int out = CachedRoutePort(*p);
   if (p->priority == kControlQueue) {
     // Control traffic (ACK, NACK, CNP) bypasses admission, as in HPCC's switch.
-    ports_[out]->Enqueue(p);
+    ports_[out].Enqueue(p);
     return;
   }
   const Mmu::Arrival arrival = mmu_->OnArrival(in_port, p->priority, p->size);
@@ -187,14 +186,14 @@ void SwitchNode::Receive(Packet* p, int in_port) {
   }
   p->in_port = static_cast<uint16_t>(in_port);
   if (arrival == Mmu::Arrival::kAdmitAndPause) SendPfc(in_port, p->priority, true);
-  ports_[out]->Enqueue(p);
+  ports_[out].Enqueue(p);
 }
 
 void SwitchNode::OnDequeue(int port, int queue, Packet* p) {
   if (push_telemetry_ && p->cc_header != 0 && p->type == PacketType::kData) {
     // HPCC's INT, pushed as the packet leaves (HPCC ns-3 SwitchNotifyDequeue): what the port
     // had sent before it and what stays queued behind it, over all classes.
-    const SwitchPort& out = *ports_[port];
+    const SwitchPort& out = ports_[port];
     pool_->cc_header(p->cc_header)
         .telemetry.Push(
             {sim_->Now(), out.link().busy_bytes(), out.queued_bytes_all_classes(), out.rate()});
@@ -202,7 +201,7 @@ void SwitchNode::OnDequeue(int port, int queue, Packet* p) {
   if (queue == kControlQueue) return;
   // The port has already taken the packet off its queue: RED sees the length after departure.
   if (p->type == PacketType::kData &&
-      Mmu::ShouldMark(port_ecn_[port], ports_[port]->queued_bytes(queue), rng_)) {
+      Mmu::ShouldMark(port_ecn_[port], ports_[port].queued_bytes(queue), rng_)) {
     if (!p->ce) ++stats_->ecn_marked_packets;
     p->ce = true;
   }
@@ -211,7 +210,7 @@ void SwitchNode::OnDequeue(int port, int queue, Packet* p) {
 }
 
 Time SwitchNode::PauseDuration(int port) const {
-  return PauseQuantaToTime(config_.pfc.pause_quanta, ports_[port]->rate());
+  return PauseQuantaToTime(config_.pfc.pause_quanta, ports_[port].rate());
 }
 
 void SwitchNode::SendPfc(int port, int prio, bool pause) {
@@ -237,7 +236,7 @@ void SwitchNode::SendPfc(int port, int prio, bool pause) {
         (static_cast<uint64_t>(gen) << 32) | static_cast<uint32_t>(port * kNumPriorities + prio);
     sim_->Schedule(sim_->Now() + PauseDuration(port) / 2, this, 0, arg);
   }
-  ports_[port]->Enqueue(f);
+  ports_[port].Enqueue(f);
 }
 
 void SwitchNode::HandleEvent(uint32_t, uint64_t arg) {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/fixed_vector.h"
 #include "core/rng.h"
 #include "net/egress_port.h"
 #include "net/flow_table.h"
@@ -71,9 +72,9 @@ class alignas(64) SwitchNode : public Node, public EventHandler {
  public:
   // `flows`: the flows in flight, told when one of their packets is dropped.
   SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool, FlowTable* flows,
-             const SwitchConfig& config, int node_id, uint64_t seed);
+             const SwitchConfig& config, int node_id, int num_ports, uint64_t seed);
 
-  // Building: ports are added first, then routes, then the MMU is sized.
+  // Building: its `num_ports` ports are added first, then routes, then the MMU is sized.
   SwitchPort& AddPort();
   // The network's routes; `index` is this switch's index among the switches.
   void SetRoutes(const RouteTable* routes, int index) {
@@ -100,7 +101,7 @@ class alignas(64) SwitchNode : public Node, public EventHandler {
 
   int node_id() const { return node_id_; }
   int num_ports() const { return static_cast<int>(ports_.size()); }
-  SwitchPort& port(int i) { return *ports_[i]; }
+  SwitchPort& port(int i) { return ports_[i]; }
   const Mmu& mmu() const { return *mmu_; }
   // RED thresholds of port `p` (by its link rate).
   const EcnConfig& port_ecn(int p) const { return port_ecn_[p]; }
@@ -108,7 +109,7 @@ class alignas(64) SwitchNode : public Node, public EventHandler {
   // RoutePort, from the flow's route cache when an earlier packet of the flow and direction
   // has passed this hop; counts the hop on the packet.
   int CachedRoutePort(Packet& p);
-  const SwitchPort& port(int i) const { return *ports_[i]; }
+  const SwitchPort& port(int i) const { return ports_[i]; }
 
  private:
   void SendPfc(int port, int prio, bool pause);
@@ -117,7 +118,9 @@ class alignas(64) SwitchNode : public Node, public EventHandler {
   // What every arriving packet reads first, in the line the node's vtable pointers start (the
   // class is line-aligned): one line instead of three at k = 34, where switches fall out of the
   // cache between packets. What its departure reads (OnDequeue) fills the second line.
-  std::vector<std::unique_ptr<SwitchPort>> ports_;
+  // In one block: a port's address is computed, not loaded from an array of pointers (at k = 34
+  // that array was a likely miss per packet).
+  FixedVector<SwitchPort> ports_;
   std::unique_ptr<Mmu> mmu_;
   FlowTable* flows_;
   NetStats* stats_;
