@@ -7,6 +7,7 @@
 
 #include "app/progress.h"
 #include "core/error.h"
+#include "core/huge_pages.h"
 #include "net/network.h"
 #include "output/atomic_file.h"
 #include "output/pcap_capture.h"
@@ -36,6 +37,8 @@ class WarmupEnd : public EventHandler {
 nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   auto wall_start = std::chrono::steady_clock::now();
   Network net(ToNetworkConfig(s));
+  // Built: most of the state the run touches is allocated now; the rest follows as it grows.
+  HugePageKeeper huge_pages;
   Simulator& sim = net.sim();
   // Written as the run goes, into the (staged) output folder.
   std::unique_ptr<PcapCapture> capture;
@@ -55,6 +58,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   const uint64_t slice = options.check_invariants ? 1024 : 1 << 16;
   while (!net.all_done() && sim.pending() > 0 && sim.next_time() <= s.duration) {
     sim.RunUntil(s.duration, slice);
+    huge_pages.Update();
     progress.Update(sim.Now(), sim.events_executed(), net.flows_done(),
                     static_cast<int>(net.num_flows()));
     if (options.on_progress) {
