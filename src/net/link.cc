@@ -44,17 +44,29 @@ Time Link::Transmit(Packet* p) {
   }
   Time arrival = sim_->Now() + tx + delay_;
   // Transmissions on one link are serialized and the delay is constant, so arrivals are
-  // monotonic and the ring is in arrival order.
-  if (ring_.empty()) sim_->ScheduleHot(arrival, this, 0, p);
-  ring_.push_back({arrival, p});
+  // monotonic: the packets in flight arrive in the order they were sent.
+  p->next_on_link = nullptr;
+  if (last_ != nullptr) {
+    last_->next_on_link = p;
+    last_->next_arrival = arrival;
+  } else {
+    sim_->ScheduleHot(arrival, this, 0, p);
+  }
+  last_ = p;
+  ++in_flight_;
   return tx;
 }
 
-void Link::HandleEvent(uint32_t, uint64_t) {
-  InFlight head = ring_.pop_front();
-  if (!ring_.empty()) sim_->ScheduleHot(ring_.front().arrival, this, 0, ring_.front().packet);
+void Link::HandleEvent(uint32_t, uint64_t arg) {
+  Packet* p = reinterpret_cast<Packet*>(arg);  // the packet this arrival was scheduled for
+  --in_flight_;
+  if (p == last_) {
+    last_ = nullptr;
+  } else {
+    sim_->ScheduleHot(p->next_arrival, this, 0, p->next_on_link);
+  }
   ++stats_->packet_hops;
-  peer_->Receive(head.packet, peer_port_);
+  peer_->Receive(p, peer_port_);
 }
 
 }  // namespace dcqcn

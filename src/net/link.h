@@ -1,5 +1,5 @@
-// One direction of a cable. In-flight packets wait in a ring and only the head's arrival is
-// scheduled: one pending event per link, not one per packet.
+// One direction of a cable. Only the first in-flight packet's arrival is scheduled (one pending
+// event per link, not one per packet); each packet in flight knows the one sent after it.
 #pragma once
 
 #include <memory>
@@ -8,7 +8,6 @@
 #include "net/headers.h"
 #include "net/node.h"
 #include "net/packet_tap.h"
-#include "net/ring.h"
 #include "net/stats.h"
 
 namespace dcqcn {
@@ -40,18 +39,15 @@ class Link : public EventHandler {
 
   Rate rate() const { return rate_; }
   Time delay() const { return delay_; }
-  size_t in_flight() const { return ring_.size(); }
+  size_t in_flight() const { return in_flight_; }
   Bytes busy_bytes() const { return busy_bytes_; }  // wire bytes sent so far (utilisation)
 
  private:
-  struct InFlight {
-    Time arrival;
-    Packet* packet;
-  };
   // What an arrival reads, first: the run loop prefetches a handler's first 64 bytes.
-  Ring<InFlight> ring_;
+  Packet* last_ = nullptr;  // the packet sent last, while it is in flight
   Node* peer_;
   int peer_port_;
+  uint32_t in_flight_ = 0;
   NetStats* stats_;
   Simulator* sim_;
   Rate rate_;

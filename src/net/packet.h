@@ -14,7 +14,9 @@ namespace dcqcn {
 
 enum class PacketType : uint8_t { kData, kAck, kNack, kCnp, kPause };
 
-struct Packet {
+// One cache line, aligned: a packet is touched on every hop, and the run loop fetches that line
+// before its arrival.
+struct alignas(64) Packet {
   uint32_t flow = 0;     // flow id (not used by PAUSE)
   uint32_t psn = 0;      // DATA: its sequence number; ACK/NACK: next expected PSN
   uint32_t size = 0;     // frame bytes (buffer accounting); wire time adds preamble and gap
@@ -34,9 +36,14 @@ struct Packet {
   // in the pool (send time, telemetry), handed on to its ACK; 0 = none. Kept out of the packet
   // so that algorithms without it pay nothing per packet.
   uint32_t cc_header = 0;
+  // On a link (Link): the packet sent after this one, while both are in flight, and its arrival
+  // time. The link's next arrival is read from the packet arriving now, whose line the run loop
+  // has fetched, instead of from a queue of its own a cache miss away.
+  Packet* next_on_link = nullptr;
+  Time next_arrival = 0;
 };
 
-static_assert(sizeof(Packet) == 40, "a packet in flight is touched on every hop: keep it small");
+static_assert(sizeof(Packet) == 64, "a packet in flight is touched on every hop: one line");
 
 // What TIMELY's and HPCC's data packets carry for them, echoed on the ACK.
 struct CcHeader {
