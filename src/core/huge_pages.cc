@@ -14,6 +14,12 @@ namespace {
 
 constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
 #ifndef MADV_COLLAPSE
 constexpr int MADV_COLLAPSE = 25;  // Linux 6.1; older kernels answer EINVAL
 #endif
@@ -38,10 +44,8 @@ void Advise(uintptr_t start, uintptr_t end) {
 }  // namespace
 
 size_t PreferHugePages() {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   // The sanitizers' shadow memory is huge and sparse, and they keep it out of huge pages.
-  return 0;
-#else
+  if (kSanitized) return 0;
   std::ifstream smaps("/proc/self/smaps");
   std::string line;
   // A region is "start-end perms offset dev inode [path]", then lines such as "Rss: 12 kB".
@@ -74,7 +78,6 @@ size_t PreferHugePages() {
     if (line.rfind("AnonHugePages:", 0) == 0) return std::stoull(line.substr(14)) * 1024;
   }
   return 0;
-#endif
 }
 
 HugePageKeeper::HugePageKeeper(size_t step) : step_(step) {
