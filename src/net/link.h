@@ -20,11 +20,11 @@ class Link : public EventHandler {
         peer_port_(peer_port),
         stats_(stats),
         sim_(sim),
-        rate_(rate),
         delay_(delay),
+        ps_per_byte_(8 * kSecond % rate == 0 ? 8 * kSecond / rate : 0),
         gap_(wire.gap),
         whole_ns_(wire.whole_ns),
-        ps_per_byte_(8 * kSecond % rate == 0 ? 8 * kSecond / rate : 0) {}
+        rate_(rate) {}
 
   // Starts sending `p` now; returns the serialization time (when the sender is free again).
   // The packet arrives whole at the peer after serialization plus propagation delay.
@@ -44,19 +44,20 @@ class Link : public EventHandler {
 
  private:
   // What an arrival reads, first: the run loop prefetches a handler's first 64 bytes.
+  // Then what a transmission reads; the rate (for uncommon rates) and the arrival tap last.
   Packet* last_ = nullptr;  // the packet sent last, while it is in flight
   Node* peer_;
   int peer_port_;
   uint32_t in_flight_ = 0;
   NetStats* stats_;
   Simulator* sim_;
-  Rate rate_;
   Time delay_;
   Bytes busy_bytes_ = 0;
-  Bytes gap_;         // wire bytes per frame besides the frame (preamble and gap)
-  bool whole_ns_;     // transmit times truncated to whole ns (WireFormat::whole_ns)
   Time ps_per_byte_;  // exact picoseconds per byte (common rates), 0 = divide per packet
   PacketTap* send_tap_ = nullptr;
+  Bytes gap_;      // wire bytes per frame besides the frame (preamble and gap)
+  bool whole_ns_;  // transmit times truncated to whole ns (WireFormat::whole_ns)
+  Rate rate_;
   std::unique_ptr<Node> tapped_peer_;  // the arrival tap in front of the peer, if any
 };
 

@@ -55,11 +55,11 @@ class SwitchPort : public EgressPort {
   SwitchNode* owner_;
   uint32_t nonempty_ = 0;  // bit q set: data queue q holds packets
   int rr_next_ = 1;        // round-robin position among data queues 1..7
-  Bytes data_bytes_ = 0;   // all data queues
   Bytes max_bytes_ = 0;
+  std::array<Ring<Packet*>, kNumPriorities> queues_;  // the control queue's size, first
+  Bytes data_bytes_ = 0;                              // all data queues
   Time last_change_ = 0;
   std::array<Bytes, kNumPriorities> bytes_{};
-  std::array<Ring<Packet*>, kNumPriorities> queues_;
   void AccountQueue();              // integrates the queue length up to now before it changes
   void NoteDataQueue(Bytes bytes);  // the data queues hold `bytes`: the maxima follow
   Time stats_start_ = 0;
