@@ -1,4 +1,4 @@
-// Large fabrics touch ~100 MB of simulator state at random (ports, flows, packets, buffers
+// Large fabrics touch ~100 MB of simulator state at random (ports, flows, packets, buffer
 // counters): with 4 KB pages most of those touches also miss the TLB. Backing the heap with
 // 2 MB transparent huge pages removes that cost, where the kernel allows it.
 #pragma once

@@ -35,6 +35,7 @@ class EgressPort : public EventHandler {
   // A PFC frame for `priority` arrived on this interface from the peer.
   void OnPauseFrame(int priority, int quanta, bool until_resume);
   bool paused(int priority) const {
+    // The array exists once the latest expiry has been set: one comparison for most ports.
     const Time now = sim_->Now();
     return paused_until_max_ > now && (*paused_until_)[priority] > now;
   }
