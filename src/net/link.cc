@@ -44,8 +44,9 @@ Time Link::Transmit(Packet* p) {
   }
   Time arrival = sim_->Now() + tx + delay_;
   // Transmissions on one link are serialized and the delay is constant, so arrivals are
-  // monotonic: the packets in flight arrive in the order they were sent.
-  p->next_on_link = nullptr;
+  // monotonic: the packets in flight arrive in the order they were sent. (A packet's successor
+  // fields are read only when a later packet was sent after it: what a packet carries from its
+  // previous link is never read.)
   if (last_ != nullptr) {
     last_->next_on_link = p;
     last_->next_arrival = arrival;

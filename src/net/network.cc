@@ -63,6 +63,17 @@ Network::Network(NetworkConfig config)
     }
   }
   for (int h = 0; h < num_hosts; ++h) {
+    if (num_ports[h] > 1) {
+      throw InputError(fmt::format(
+          "{}: topology: host h{} has more than one link (a NIC has one port)", s.source, h));
+    }
+  }
+  for (int h = 0; h < num_hosts; ++h) {
+    if (num_ports[h] == 0) {
+      throw InputError(fmt::format("{}: topology: host h{} is not connected", s.source, h));
+    }
+  }
+  for (int h = 0; h < num_hosts; ++h) {
     hosts_.push_back(std::make_unique<RdmaNic>(&sim_, &stats_, &pool_, s.host, h, &flows_,
                                                s.sw.pfc.pause_until_resume, wire_));
   }
@@ -74,15 +85,7 @@ Network::Network(NetworkConfig config)
   // Ports and links. A switch port's index is its order among the switch's cables.
   adjacency_.assign(num_nodes, {});
   auto add_port = [&](int node) -> EgressPort& {
-    if (node < num_hosts) {
-      if (!adjacency_[node].empty()) {
-        throw InputError(
-            fmt::format("{}: topology: host h{} has more than one link (a NIC has "
-                        "one port)",
-                        s.source, node));
-      }
-      return hosts_[node]->port();
-    }
+    if (node < num_hosts) return hosts_[node]->port();
     return switches_[node - num_hosts]->AddPort();
   };
   auto node_at = [&](int node) -> Node* {
@@ -99,11 +102,6 @@ Network::Network(NetworkConfig config)
     adjacency_[l.a][ia].second = ib;
     pa.Connect(l.rate, l.delay, node_at(l.b), ib, wire_);
     pb.Connect(l.rate, l.delay, node_at(l.a), ia, wire_);
-  }
-  for (int h = 0; h < num_hosts; ++h) {
-    if (adjacency_[h].empty()) {
-      throw InputError(fmt::format("{}: topology: host h{} is not connected", s.source, h));
-    }
   }
 
   // Buffers: reserve and headroom for every priority that carries data.
