@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "cc/registry.h"
 #include "net/headers.h"
 #include "net/network.h"
 
@@ -107,13 +108,16 @@ std::vector<std::string> BufferWarnings(const Scenario& s) {
   std::vector<std::string> warnings;
   const SwitchConfig& sw = s.sw;
   if (!sw.pfc.enabled) return warnings;
-  if (!sw.ecn.enabled && s.cc.algorithm == "dcqcn") {
-    warnings.push_back(
-        "PFC is enabled but switch.ecn is disabled with cc.algorithm = \"dcqcn\": no packet is "
-        "ever marked, so DCQCN never slows a sender and only PFC controls congestion");
-  }
+  const CcAlgorithm* algorithm = FindCcAlgorithm(s.cc.algorithm);
   // ECN marks only matter when a congestion control reacts to them.
-  const bool check_ecn = sw.ecn.enabled && s.cc.algorithm != "none";
+  const bool reacts_to_ecn = algorithm != nullptr && algorithm->reacts_to_ecn;
+  if (!sw.ecn.enabled && reacts_to_ecn) {
+    warnings.push_back(fmt::format(
+        "PFC is enabled but switch.ecn is disabled with cc.algorithm = \"{}\": no packet is "
+        "ever marked, so {} never slows a sender and only PFC controls congestion",
+        algorithm->name, algorithm->label));
+  }
+  const bool check_ecn = sw.ecn.enabled && reacts_to_ecn;
 
   const TopologyConfig& topo = s.topology;
   std::vector<std::vector<PortLink>> ports(std::max(topo.switches, 0));

@@ -17,7 +17,8 @@
 #include <string_view>
 #include <thread>
 
-#include "cc/dcqcn_params.h"
+#include "cc/dcqcn/dcqcn_algorithm.h"
+#include "cc/dcqcn/dcqcn_params.h"
 #include "core/error.h"
 #include "fluid/fixed_point.h"
 #include "fluid/fluid_model.h"
@@ -188,9 +189,9 @@ Setup MakeSetup(const FluidCommandOptions& o, std::vector<std::string>* warnings
   const Scenario s =
       o.scenario.empty() ? DefaultScenario(o.sets) : LoadScenarioFile(o.scenario, o.sets);
   const std::string where = o.scenario.empty() ? std::string() : o.scenario + ": ";
-  if (s.cc.algorithm != "dcqcn") {
-    throw InputError(fmt::format("{}cc.algorithm: the fluid model is DCQCN's, got \"{}\"", where,
-                                 s.cc.algorithm));
+  if (s.cc.algorithm != DcqcnAlgorithm().name) {
+    throw InputError(fmt::format("{}cc.algorithm: the fluid model is {}'s, got \"{}\"", where,
+                                 DcqcnAlgorithm().label, s.cc.algorithm));
   }
   std::optional<Incast> inc;
   if (!o.scenario.empty()) inc = ReadIncast(s, o.scenario, warnings);

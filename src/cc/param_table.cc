@@ -33,6 +33,7 @@ std::string CcParamWhere(std::string_view source, const std::string& key,
 
 void CheckCcProfile(std::span<const CcProfileInfo> profiles, const CcConfig& cc,
                     std::string_view source, std::string_view label) {
+  if (cc.profile.empty() && !profiles.empty()) return;  // the default
   std::vector<std::string_view> names;
   for (const CcProfileInfo& p : profiles) {
     if (p.name == cc.profile) return;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -31,7 +32,8 @@ class PerFlowSenders : public CongestionControl {
   }
 
  protected:
-  explicit PerFlowSenders(CcHost* host) : host_(host) {}
+  PerFlowSenders(CcHost* host, std::span<const CcCounterSpec> counters)
+      : host_(host), released_(counters) {}
   // Gives `f` its sender, built from `args`, and starts it at line rate.
   template <class... Args>
   void Start(CcFlow& f, Args&&... args) {
@@ -52,7 +54,7 @@ class PerFlowSenders : public CongestionControl {
   const Sender* find(const CcFlow& f) const {
     return f.cc_sender_slot == UINT32_MAX ? nullptr : &senders_[f.cc_sender_slot];
   }
-  // Adds one sender's event counts to `c`.
+  // Adds one sender's event counts to `c` (the algorithm's own counters).
   virtual void AddCounters(const Sender& s, CcCounters& c) const = 0;
 
   CcHost* host_;

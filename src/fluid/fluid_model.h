@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-#include "cc/dcqcn_params.h"
+#include "cc/dcqcn/dcqcn_params.h"
 #include "cc/ecn_config.h"
 #include "core/units.h"
 

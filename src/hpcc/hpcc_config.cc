@@ -3,6 +3,7 @@
 #include "hpcc/hpcc_config.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -15,10 +16,7 @@
 #include <set>
 #include <sstream>
 
-#include "cc/algorithms.h"
-#include "cc/dcqcn_params.h"
-#include "cc/hpcc_params.h"
-#include "cc/timely_params.h"
+#include "cc/registry.h"
 #include "core/edit_distance.h"
 #include "core/error.h"
 #include "core/input_file.h"
@@ -268,64 +266,85 @@ class Config {
   std::vector<std::string> warnings_;
 };
 
-void SetParam(Scenario& s, const Config& c, std::string_view hpcc_key, const std::string& name,
-              const std::string& value) {
-  s.cc.params[name] = CcConfig::Param{value, c.Line(hpcc_key)};
-}
-
-// Keys whose default in that simulator is broken take our profile's value instead.
-void BrokenDefault(Config& c, std::string_view key, const std::string& why,
-                   const std::string& ours) {
-  c.Warn(
-      0, key,
-      fmt::format("missing; that simulator's default {}; using the hpcc profile's {}", why, ours));
-}
-
-Rate RateOrProfile(Config& c, std::string_view key, Rate profile) {
-  if (std::optional<Rate> r = c.DataRate(key)) return *r;
-  BrokenDefault(c, key, "is an empty rate (it aborts)", FormatRate(profile));
-  return profile;
-}
-
-// EWMA_GAIN: DCQCN's alpha gain g, and DCTCP's.
-double GainOrProfile(Config& c, double profile) {
-  if (!c.Has("EWMA_GAIN")) {
-    BrokenDefault(c, "EWMA_GAIN", "is 1/16 in integer arithmetic, i.e. 0, which freezes alpha",
-                  fmt::format("{}", profile));
-    return profile;
+// The parameters of `algorithm` that config.txt sets under its CC_MODE (its registry entry's
+// ns3_keys). Missing keys take that simulator's defaults (third.cc's globals), except where
+// those are broken: then the algorithm's ns-3 profile's value, with a warning.
+void ReadCcKeys(Config& c, Scenario& s, const CcAlgorithm& algorithm, Rate min_rate) {
+  s.cc.algorithm = algorithm.name;
+  s.cc.profile = algorithm.ns3_profile;
+  CcConfig profile_only{s.cc.algorithm, s.cc.profile, {}};
+  const auto profile = algorithm.resolve(profile_only, "<built-in>")->ParamsText();
+  auto profile_value = [&](std::string_view param) {
+    for (const auto& [name, value] : profile) {
+      if (name == param) return value;
+    }
+    throw InvariantError(fmt::format("{}: no parameter {}", algorithm.label, param));
+  };
+  auto broken = [&](const Ns3CcKey& k) {
+    const std::string ours = profile_value(k.param);
+    c.Warn(0, k.ns3_key,
+           fmt::format("missing; that simulator's default {}; using the {} profile's {}", k.broken,
+                       algorithm.ns3_profile, ours));
+    return ours;
+  };
+  using K = Ns3CcKey::Kind;
+  for (const Ns3CcKey& k : algorithm.ns3_keys) {
+    const bool missing = !c.Has(k.ns3_key);
+    std::string value;
+    switch (k.kind) {
+      case K::kMicros: {
+        if (missing && !k.broken.empty()) {
+          value = broken(k);
+        } else {
+          const auto fallback = static_cast<Time>(std::llround(k.ns3_default * kMicrosecond));
+          value = FormatTime(c.Micros(k.ns3_key).value_or(fallback));
+        }
+        break;
+      }
+      case K::kRate:
+        if (missing && !k.broken.empty()) {
+          value = broken(k);
+        } else {
+          // A present key that is not a rate fails in DataRate.
+          value = FormatRate(c.DataRate(k.ns3_key).value_or(static_cast<Rate>(k.ns3_default)));
+        }
+        break;
+      case K::kGain: {
+        if (missing) {
+          value = broken(k);
+          break;
+        }
+        const double g = c.Double(k.ns3_key, 0, 0, 1, "a gain (0 freezes alpha)");
+        if (g <= 0) {
+          c.Fail(c.Line(k.ns3_key), k.ns3_key,
+                 "expected a gain in (0, 1], got 0 (0 freezes alpha)");
+        }
+        value = fmt::format("{}", g);
+        break;
+      }
+      case K::kNumber:
+        value = fmt::format(
+            "{}", c.Double(k.ns3_key, k.ns3_default, k.min, k.max, std::string(k.expected)));
+        break;
+      case K::kInteger:
+        value = std::to_string(c.Int(k.ns3_key, static_cast<int64_t>(k.ns3_default),
+                                     static_cast<int64_t>(k.min), static_cast<int64_t>(k.max),
+                                     std::string(k.expected)));
+        break;
+      case K::kFlag:
+        value = c.Flag(k.ns3_key, k.ns3_default != 0) ? "true" : "false";
+        break;
+      case K::kMinRate:
+        value = FormatRate(min_rate);
+        break;
+      case K::kRequired:
+        if (c.Int(k.ns3_key, static_cast<int64_t>(k.ns3_default), 0, UINT32_MAX, "0 or 1") == 0) {
+          c.Fail(c.Line(k.ns3_key), k.ns3_key, std::string(k.broken));
+        }
+        continue;  // sets no parameter
+    }
+    s.cc.params[std::string(k.param)] = CcConfig::Param{value, c.Line(k.ns3_key)};
   }
-  const double g = c.Double("EWMA_GAIN", profile, 0, 1, "a gain (0 freezes alpha)");
-  if (g <= 0) {
-    c.Fail(c.Line("EWMA_GAIN"), "EWMA_GAIN", "expected a gain in (0, 1], got 0 (0 freezes alpha)");
-  }
-  return g;
-}
-
-// CC_MODE 1. Missing keys take that simulator's defaults (third.cc's globals), which are sound
-// for these.
-void ReadDcqcn(Config& c, Scenario& s, Rate min_rate) {
-  s.cc.algorithm = "dcqcn";
-  const DcqcnParams profile = DcqcnParams::Profile("hpcc");
-  const Time alpha_period = c.Micros("ALPHA_RESUME_INTERVAL").value_or(55 * kMicrosecond);
-  const Time decrease = c.Micros("RATE_DECREASE_INTERVAL").value_or(4 * kMicrosecond);
-  const int64_t f = c.Int("FAST_RECOVERY_TIMES", 5, 1, 1000000, "a number of fast-recovery steps");
-  const bool clamp = c.Flag("CLAMP_TARGET_RATE", false);
-  const double g = GainOrProfile(c, profile.g);
-  Time timer = profile.timer;
-  if (std::optional<Time> t = c.Micros("RP_TIMER")) {
-    timer = *t;
-  } else {
-    BrokenDefault(c, "RP_TIMER", "is uninitialised", FormatTime(timer));
-  }
-  SetParam(s, c, "ALPHA_RESUME_INTERVAL", "alpha_period", FormatTime(alpha_period));
-  SetParam(s, c, "RATE_DECREASE_INTERVAL", "rate_reduce_period", FormatTime(decrease));
-  SetParam(s, c, "RP_TIMER", "timer", FormatTime(timer));
-  SetParam(s, c, "EWMA_GAIN", "g", fmt::format("{}", g));
-  SetParam(s, c, "FAST_RECOVERY_TIMES", "f", std::to_string(f));
-  SetParam(s, c, "RATE_AI", "rai", FormatRate(RateOrProfile(c, "RATE_AI", profile.rai)));
-  SetParam(s, c, "RATE_HAI", "rhai", FormatRate(RateOrProfile(c, "RATE_HAI", profile.rhai)));
-  SetParam(s, c, "MIN_RATE", "min_rate", FormatRate(min_rate));
-  SetParam(s, c, "CLAMP_TARGET_RATE", "clamp_target_rate", clamp ? "true" : "false");
 }
 
 }  // namespace
@@ -354,49 +373,22 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   const int64_t cc_mode = c.Int("CC_MODE", 1, 0, UINT32_MAX, "a CC mode");
   // Missing keys take that simulator's defaults (third.cc's globals) where those are sound.
   const Rate min_rate = c.DataRate("MIN_RATE").value_or(100 * kMbps);
-  s.cc.profile = "hpcc";
-  if (cc_mode == 1) {
-    ReadDcqcn(c, s, min_rate);
-  } else if (cc_mode == 3) {
-    s.cc.algorithm = "hpcc";
-    if (c.Int("HAS_WIN", 1, 0, UINT32_MAX, "0 or 1") == 0) {
-      c.Fail(c.Line("HAS_WIN"), "HAS_WIN",
-             "HPCC (CC_MODE 3) needs HAS_WIN 1: its queue term divides by the window, which "
-             "HAS_WIN 0 makes 0 in that simulator");
+  const CcAlgorithm* algorithm = FindCcAlgorithmByNs3Mode(cc_mode);
+  if (algorithm == nullptr) {
+    std::vector<std::string> available;
+    for (const CcAlgorithm& a : CcAlgorithms()) {
+      if (a.ns3_cc_mode != 0) available.push_back(fmt::format("{} ({})", a.ns3_cc_mode, a.label));
     }
-    const HpccParams profile = ResolveHpccParams(CcConfig{"hpcc", "hpcc", {}}, "<built-in>");
-    SetParam(s, c, "U_TARGET", "target_util",
-             fmt::format("{}", c.Double("U_TARGET", 0.95, 1e-9, 1, "a utilisation in (0, 1]")));
-    SetParam(s, c, "MI_THRESH", "mi_thresh",
-             std::to_string(c.Int("MI_THRESH", 5, 0, 1000000, "a number of stages")));
-    SetParam(s, c, "FAST_REACT", "fast_react", c.Flag("FAST_REACT", true) ? "true" : "false");
-    SetParam(s, c, "RATE_AI", "rate_ai", FormatRate(RateOrProfile(c, "RATE_AI", profile.rate_ai)));
-    SetParam(s, c, "MIN_RATE", "min_rate", FormatRate(min_rate));
-    SetParam(s, c, "MULTI_RATE", "multi_rate", c.Flag("MULTI_RATE", true) ? "true" : "false");
-    SetParam(s, c, "SAMPLE_FEEDBACK", "sample_feedback",
-             c.Flag("SAMPLE_FEEDBACK", false) ? "true" : "false");
-    SetParam(s, c, "INT_MULTI", "int_multi",
-             std::to_string(c.Int("INT_MULTI", 1, 1, 1000000, "a unit multiplier >= 1")));
-  } else if (cc_mode == 7) {
-    s.cc.algorithm = "timely";
-    const TimelyParams profile = ResolveTimelyParams(CcConfig{"timely", "hpcc", {}}, "<built-in>");
-    SetParam(s, c, "RATE_AI", "rate_ai", FormatRate(RateOrProfile(c, "RATE_AI", profile.rate_ai)));
-    SetParam(s, c, "RATE_HAI", "rate_hai",
-             FormatRate(RateOrProfile(c, "RATE_HAI", profile.rate_hai)));
-    SetParam(s, c, "MIN_RATE", "min_rate", FormatRate(min_rate));
-  } else if (cc_mode == 8) {
-    s.cc.algorithm = "dctcp";
-    const double g = GainOrProfile(c, 0.0625);
-    SetParam(s, c, "EWMA_GAIN", "g", fmt::format("{}", g));
-    SetParam(s, c, "DCTCP_RATE_AI", "rate_ai",
-             FormatRate(c.DataRate("DCTCP_RATE_AI").value_or(1000 * kMbps)));
-    SetParam(s, c, "MIN_RATE", "min_rate", FormatRate(min_rate));
-  } else {
+    std::sort(available.begin(), available.end(), [](const std::string& x, const std::string& y) {
+      return std::stoi(x) < std::stoi(y);
+    });
+    const std::string last = available.empty() ? "" : available.back();
+    if (!available.empty()) available.pop_back();
     c.Fail(c.Line("CC_MODE"), "CC_MODE",
-           fmt::format("{} is not available in dcqcn; it runs 1 (DCQCN), 3 (HPCC), 7 (TIMELY) and "
-                       "8 (DCTCP){}",
-                       cc_mode, cc_mode == 10 ? "; 10 is HPCC-PINT" : ""));
+           fmt::format("{} is not available in dcqcn; it runs {} and {}{}", cc_mode,
+                       fmt::join(available, ", "), last, cc_mode == 10 ? "; 10 is HPCC-PINT" : ""));
   }
+  ReadCcKeys(c, s, *algorithm, min_rate);
   // Checked in every mode: a bad value is an error even where this mode ignores the key.
   c.DataRate("DCTCP_RATE_AI");
   c.Int("MI_THRESH", 5, 0, 1000000);
@@ -629,7 +621,7 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   }
 
   // Every value was checked above; this keeps the two in step.
-  FindCcAlgorithm(s.cc.algorithm)->resolve(s.cc, s.source);
+  ResolveCc(s.cc, s.source);
   setup.warnings = std::move(c.warnings());
   return setup;
 }

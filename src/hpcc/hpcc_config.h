@@ -28,11 +28,11 @@ struct HpccSetup {
 // `hpcc` profile's values with a warning.
 //
 // Mapping (dcqcn's names on the right):
-//   CC_MODE 1 -> cc.algorithm "dcqcn", profile "hpcc"; other modes (3 HPCC, 7 TIMELY, 8 DCTCP,
-//     10 HPCC-PINT) are an error: not available yet.
-//   ALPHA_RESUME_INTERVAL us -> alpha_period; RATE_DECREASE_INTERVAL us -> rate_reduce_period;
-//   RP_TIMER us -> timer; EWMA_GAIN -> g; FAST_RECOVERY_TIMES -> f; RATE_AI -> rai;
-//   RATE_HAI -> rhai; MIN_RATE -> min_rate; CLAMP_TARGET_RATE -> clamp_target_rate.
+//   CC_MODE -> the registered algorithm with that ns3_cc_mode (1 DCQCN, 3 HPCC, 7 TIMELY,
+//     8 DCTCP; cc/registry.h) and its ns3_profile; its ns3_keys map that mode's keys to its
+//     [cc] parameters (DCQCN: ALPHA_RESUME_INTERVAL us -> alpha_period, RP_TIMER us -> timer,
+//     EWMA_GAIN -> g, RATE_AI -> rai, ...; see each cc/<name>/<name>_algorithm.cc). Other modes
+//     (10 HPCC-PINT, ...) are an error.
 //   KMIN_MAP/KMAX_MAP (KB, x1000) and PMAX_MAP, per link rate -> switch.ecn: we have one ECN
 //     setting for every switch port, so the entry for the hosts' link rate (that simulator's
 //     NIC rate) applies everywhere; queues build at the host-facing ports, where it is exact. A

@@ -5,7 +5,6 @@
 
 #include <set>
 
-#include "cc/factory.h"
 #include "core/error.h"
 #include "net/base_rtt.h"
 #include "net/flow_starter.h"
@@ -33,14 +32,12 @@ Bytes PortHeadroom(const PfcConfig& pfc, Rate rate, Time delay, Bytes mtu_frame)
 }
 
 Network::Network(NetworkConfig config)
-    : config_(std::move(config)),
-      cc_factory_(config_.cc, config_.source, config_.host.mtu),
-      wire_(config_.wire),
-      flows_(config_.flows.size()) {
+    : config_(std::move(config)), wire_(config_.wire), flows_(config_.flows.size()) {
   const NetworkConfig& s = config_;
   const Topology& topo = s.topology;
   // Congestion control's own header (HPCC's INT, TIMELY's time stamp) on data and ACKs.
-  const CcNeeds& needs = cc_factory_.needs();
+  if (config_.cc == nullptr) throw InvariantError("Network: no congestion control");
+  const CcNeeds needs = config_.cc->needs();
   if (needs.header_bytes > 0) {
     wire_.data_headers += needs.header_bytes;
     wire_.ack_frame = std::max(wire_.ack_frame, wire_.ack_headers + needs.header_bytes);
@@ -125,7 +122,9 @@ Network::Network(NetworkConfig config)
   }
   BuildRoutes();
 
-  for (auto& h : hosts_) h->SetCongestionControl(cc_factory_.Make(&sim_, h.get()), needs);
+  for (auto& h : hosts_) {
+    h->SetCongestionControl(s.cc->Make(CcEnv{&sim_, h.get(), s.host.mtu, s.flow_rates}), needs);
+  }
   for (auto& sw : switches_) sw->SetPushTelemetry(needs.telemetry);
 
   // Flows: ids in config order; the UDP source port is drawn per flow for ECMP entropy, or

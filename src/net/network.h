@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "cc/factory.h"
+#include "cc/cc_algorithm.h"
 #include "core/simulator.h"
 #include "net/base_rtt.h"
 #include "net/flow.h"
@@ -110,7 +110,6 @@ class Network {
   // Retires the finished flows that are done with (RetireFinished's rule).
   void RetireFinished();
   NetworkConfig config_;
-  CcFactory cc_factory_;
   WireFormat wire_;  // config_.wire with congestion control's header added
   Simulator sim_;
   NetStats stats_;

@@ -5,7 +5,9 @@
 #include <span>
 #include <string>
 
-#include "cc/cc_config.h"
+#include <memory>
+
+#include "cc/cc_algorithm.h"
 #include "net/flow_spec.h"
 #include "net/headers.h"
 #include "net/host_config.h"
@@ -21,10 +23,14 @@ struct NetworkConfig {
   SwitchConfig sw;
   HostConfig host;
   WireFormat wire;
-  CcConfig cc;
+  // The congestion control, resolved by whoever built the config (shared: immutable, and every
+  // copy of a config builds its NICs' instances from the same parameters).
+  std::shared_ptr<const CcFactory> cc;
   // The flows, by id. A view: whoever builds the network keeps the specs alive while it runs,
   // so that millions of them are not held twice.
   std::span<const FlowSpec> flows;
+  // Flows' own rates, by id, for algorithms that pin rates (a view; may be shorter than flows).
+  std::span<const Rate> flow_rates;
   bool log_pfc = false;  // keep every PFC frame (timeseries/pfc.csv, HPCC's PFC file)
 };
 

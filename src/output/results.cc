@@ -8,7 +8,24 @@
 #include <functional>
 #include <map>
 
+#include "cc/registry.h"
+
 namespace dcqcn {
+
+nlohmann::json CcJson(const CcConfig& cc, const CcCounters& counters) {
+  const CcAlgorithm* algorithm = FindCcAlgorithm(cc.algorithm);
+  const bool has_profile = algorithm != nullptr && !algorithm->profiles.empty();
+  nlohmann::json j = {{"algorithm", cc.algorithm}, {"profile", has_profile ? cc.profile : ""}};
+  for (size_t i = 0; i < counters.size(); ++i) {
+    const CcCounterSpec& c = counters.specs()[i];
+    if (c.kind == CcCounterKind::kTime || c.kind == CcCounterKind::kMaxTime) {
+      j[fmt::format("{}_ns", c.name)] = static_cast<double>(counters[i]) / kNanosecond;
+    } else {
+      j[std::string(c.name)] = counters[i];
+    }
+  }
+  return j;
+}
 
 std::vector<FlowOutcome> FlowOutcomes(const Network& net) {
   std::vector<FlowOutcome> out;
@@ -139,21 +156,7 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
   j["ecn_marked_packets"] = st.ecn_marked_packets;
   j["cnps"] = st.cnps_sent;
   j["cnps_received"] = st.cnps_received;
-  CcCounters cc = net.cc_counters();
-  j["cc"] = {{"algorithm", s.cc.algorithm},
-             {"profile", s.cc.algorithm == "none" ? "" : s.cc.profile},
-             {"rate_cuts", cc.rate_cuts},
-             {"fast_recovery_events", cc.fast_recovery},
-             {"additive_increase_events", cc.additive_increase},
-             {"hyper_increase_events", cc.hyper_increase},
-             {"timer_events", cc.timer_events},
-             {"byte_counter_events", cc.byte_counter_events},
-             {"flows_that_saw_cnps", cc.flows_with_state},
-             {"cnps_delayed", cc.cnps_delayed},
-             {"cnp_wait_total_ns", static_cast<double>(cc.cnp_wait_total) / kNanosecond},
-             {"cnp_wait_max_ns", static_cast<double>(cc.cnp_wait_max) / kNanosecond},
-             {"cnp_queue_max", cc.cnp_queue_max},
-             {"cnp_marks_coalesced", cc.cnp_marks_coalesced}};
+  j["cc"] = CcJson(s.cc, net.cc_counters());
   j["max_queue_bytes"] = st.max_queue_bytes;
   j["max_link_utilisation"] = max_util;
   j["bottleneck"] = bottleneck;

@@ -37,6 +37,9 @@ std::string LinksCsv(const Network& net);
 // `s` is the scenario `net` was built from (its name, seed, [output] and [cc]).
 nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& info);
 
+// summary.json's "cc": the algorithm, its profile and its own named counters.
+nlohmann::json CcJson(const CcConfig& cc, const CcCounters& counters);
+
 // Peak resident memory of this process so far, in MiB (getrusage's ru_maxrss).
 double PeakRssMb();
 

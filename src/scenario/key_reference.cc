@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cc/algorithms.h"
+#include "cc/registry.h"
 #include "scenario/scenario_loader.h"
 #include "scenario/scenario_schema.h"
 
@@ -66,7 +66,7 @@ void RenderTable(const TableSchema& table, std::string& out) {
 void RenderCcAlgorithm(const CcAlgorithm& algorithm, std::string& out) {
   if (algorithm.profiles.empty()) return;
   out += fmt::format("\n### {} parameters\n\n", algorithm.label);
-  if (algorithm.name == "dcqcn") {
+  if (&algorithm == &CcAlgorithms().front().get()) {  // the default: its own docs
     out +=
         "With `algorithm = \"dcqcn\"`, every other `[cc]` key overrides one parameter of the "
         "profile (`--set cc.NAME=VALUE`); `resolved.toml` lists them all as resolved. "
@@ -87,7 +87,7 @@ void RenderCcAlgorithm(const CcAlgorithm& algorithm, std::string& out) {
     CcConfig cc;
     cc.algorithm = algorithm.name;
     cc.profile = info.name;
-    values.push_back(algorithm.resolve(cc, "<built-in>"));
+    values.push_back(algorithm.resolve(cc, "<built-in>")->ParamsText());
     header += fmt::format(" {} |", info.name);
     rule += "---|";
   }

@@ -10,7 +10,7 @@
 #include <functional>
 #include <string>
 
-#include "cc/algorithms.h"
+#include "cc/registry.h"
 #include "scenario/scenario_loader.h"
 
 namespace dcqcn {
@@ -186,7 +186,7 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
     // Every parameter as the profile and the overrides resolve it.
     out += fmt::format("# every {} parameter: the profile's values with the overrides applied\n",
                        algorithm->label);
-    for (const auto& [key, value] : algorithm->resolve(s.cc, s.source)) {
+    for (const auto& [key, value] : algorithm->resolve(s.cc, s.source)->ParamsText()) {
       line(Key(key), CcParamToToml(value));
     }
   } else {
@@ -247,6 +247,9 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
     line("priority", std::to_string(f.priority));
     if (f.tag != 0) quoted("tag", s.tag(f));
     if (f.dport != kRoceUdpPort) line("dport", std::to_string(f.dport));
+    const size_t id = static_cast<size_t>(&f - s.flows.data());
+    if (id < s.flow_rates.size() && s.flow_rates[id] > 0)
+      quoted("rate", FormatRate(s.flow_rates[id]));
   }
   sink(out);
 }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cc/cc_config.h"
-#include "cc/dcqcn_params.h"
+#include "cc/dcqcn/dcqcn_params.h"
 #include "core/units.h"
 #include "net/flow_spec.h"
 #include "net/headers.h"
@@ -119,6 +119,8 @@ struct Scenario {
   WorkloadConfig workload;
   std::vector<FlowSpec> flows;  // explicit flows followed by the generated ones
   int explicit_flows = 0;       // how many of `flows` were written explicitly
+  // Explicit flows' own rates ([[flow]] rate), by flow id; 0 or past the end: none given.
+  std::vector<Rate> flow_rates;
   FlowTags tags;                // the names of the flows' tags
   const std::string& tag(const FlowSpec& f) const { return tags.name(f.tag); }
   OutputConfig output;

@@ -19,7 +19,7 @@
 #include <sstream>
 #include <utility>
 
-#include "cc/algorithms.h"
+#include "cc/registry.h"
 #include "core/edit_distance.h"
 #include "core/error.h"
 #include "core/input_file.h"
@@ -1056,6 +1056,20 @@ void Loader::ReadFlows(const Section& root, Scenario& s) {
     }
     flow.dport =
         static_cast<uint16_t>(ReadInt(f, "dport", flow.dport, 0, UINT16_MAX, "a UDP port number"));
+    if (f.Get("rate") != nullptr) {
+      const CcAlgorithm* algorithm = FindCcAlgorithm(s.cc.algorithm);
+      if (algorithm != nullptr && !algorithm->reads_flow_rate) {
+        std::vector<std::string_view> readers;
+        for (const CcAlgorithm& a : CcAlgorithms()) {
+          if (a.reads_flow_rate) readers.push_back(a.name);
+        }
+        Fail(f.Key("rate"), f.Get("rate"),
+             fmt::format("cc.algorithm \"{}\" does not pin rates; only {} reads a flow's rate",
+                         s.cc.algorithm, fmt::join(readers, ", ")));
+      }
+      s.flow_rates.resize(s.flows.size() + 1, 0);
+      s.flow_rates.back() = ReadRate(f, "rate", 0, Bound::kPositive);
+    }
     s.flows.push_back(flow);
     flow_nodes_.push_back(f.table);
   }

@@ -203,6 +203,9 @@ constexpr KeySchema kFlowKeys[] = {
     {"tag", K::kValue, "string", "", "none",
      "A label for the flow (1 to 64 letters, digits, `_` or `-`); summary.json and sweep.csv "
      "report per tag."},
+    {"rate", K::kValue, "rate", "", "none",
+     "The flow's own sending rate, for algorithms that pin rates (see `[cc]` algorithm); "
+     "at most the line rate. Other algorithms refuse it."},
 };
 
 constexpr KeySchema kWorkloadKeys[] = {

@@ -1,6 +1,8 @@
 // The scenario's part that the network model reads.
 #include "scenario/scenario.h"
 
+#include "cc/registry.h"
+
 namespace dcqcn {
 
 NetworkConfig ToNetworkConfig(const Scenario& s) {
@@ -11,8 +13,9 @@ NetworkConfig ToNetworkConfig(const Scenario& s) {
   c.sw = s.sw;
   c.host = s.host;
   c.wire = s.wire;
-  c.cc = s.cc;
+  c.cc = ResolveCc(s.cc, s.source);
   c.flows = s.flows;  // a view of s.flows
+  c.flow_rates = s.flow_rates;
   c.log_pfc = s.output.ts_pfc;
   return c;
 }

@@ -2,7 +2,7 @@
 // CNP at once, later marks at most one CNP per interval N, sent when the interval ends; with a
 // CNP generator that takes time, N counts from when the CNP leaves and marks are folded into a
 // CNP still waiting.
-#include "cc/dcqcn_np.h"
+#include "cc/dcqcn/dcqcn_np.h"
 
 #include <gtest/gtest.h>
 

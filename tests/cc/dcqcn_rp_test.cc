@@ -1,7 +1,7 @@
 // Tests of the DCQCN reaction point against docs/dcqcn-rp-semantics.md, and of the parameter
 // profiles. Every expected rate and alpha is recomputed here with the doc's expressions in the
 // doc's order, so the comparisons are exact (EXPECT_EQ on doubles).
-#include "cc/dcqcn_rp.h"
+#include "cc/dcqcn/dcqcn_rp.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <iomanip>
 #include <tuple>
 
-#include "cc/dcqcn_params.h"
+#include "cc/dcqcn/dcqcn_params.h"
 #include "core/error.h"
 #include "core/units.h"
 

@@ -1,7 +1,7 @@
 // Tests of TIMELY's sender (src/cc/timely_rp.h) on scripted ACKs. Each expected rate and
 // rtt_diff is recomputed with the header's expressions in their order, so the comparisons are
 // exact.
-#include "cc/timely_rp.h"
+#include "cc/timely/timely_rp.h"
 
 #include <gtest/gtest.h>
 
@@ -17,10 +17,20 @@ double Ewma(double diff, int64_t new_diff_ns) {
   return (1 - 0.875) * diff + 0.875 * static_cast<double>(new_diff_ns);
 }
 
+// The steps these tests were derived with: HPCC ns-3's attribute defaults (RATE_AI 5Mb/s,
+// RATE_HAI 50Mb/s, MIN_RATE 100Mb/s), not the hpcc profile's run.py values.
+TimelyParams AttributeDefaults() {
+  TimelyParams p;
+  p.rate_ai = 5 * kMbps;
+  p.rate_hai = 50 * kMbps;
+  p.min_rate = 100 * kMbps;
+  return p;
+}
+
 // A flow whose first ACK recorded an RTT of `rtt` with 10 KB sent; the next update needs an ACK
 // past 10000.
 struct Flow {
-  TimelyParams p;
+  TimelyParams p = AttributeDefaults();
   TimelyRp rp{&p, kLine};
   Bytes seq = 10000;
   // An ACK that passes the last update: one RTT later, 10 KB more sent.
@@ -32,7 +42,7 @@ struct Flow {
 };
 
 TEST(TimelyRp, FirstAckOnlyRecords) {
-  const TimelyParams p;
+  const TimelyParams p = AttributeDefaults();
   TimelyRp rp(&p, kLine);
   EXPECT_EQ(rp.rate(), kLine);
   EXPECT_FALSE(rp.OnAck(1000, 10000, 900 * kMicrosecond));  // above t_high, yet no cut
@@ -44,7 +54,7 @@ TEST(TimelyRp, FirstAckOnlyRecords) {
 }
 
 TEST(TimelyRp, OneUpdatePerRtt) {
-  const TimelyParams p;
+  const TimelyParams p = AttributeDefaults();
   TimelyRp rp(&p, kLine);
   rp.OnAck(1000, 10000, 100 * kMicrosecond);
   // ACKs that do not pass 10000 do nothing, however large their RTT.
@@ -201,7 +211,7 @@ TEST(TimelyRp, IncreasesCapAtLineRate) {
 TEST(TimelyRp, GateMovesOnlyWhenMoreWasSent) {
   // The recorded sequence only moves forward: an update whose `sent` does not pass it keeps the
   // old RTT reference and gate.
-  const TimelyParams p;
+  const TimelyParams p = AttributeDefaults();
   TimelyRp rp(&p, kLine);
   rp.OnAck(1000, 10000, 100 * kMicrosecond);
   rp.OnAck(11000, 10000, 200 * kMicrosecond);  // runs the rule, but records nothing

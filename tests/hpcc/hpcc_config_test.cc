@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "cc/dcqcn_params.h"
-#include "cc/dctcp_params.h"
-#include "cc/hpcc_params.h"
-#include "cc/timely_params.h"
+#include "cc/dcqcn/dcqcn_params.h"
+#include "cc/dctcp/dctcp_params.h"
+#include "cc/hpcc/hpcc_params.h"
+#include "cc/timely/timely_params.h"
 #include "core/error.h"
 
 namespace dcqcn {

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "cc/algorithms.h"
-#include "cc/dcqcn_params.h"
+#include "cc/registry.h"
+#include "cc/dcqcn/dcqcn_params.h"
 #include "cli_util.h"
 #include "core/error.h"
 #include "scenario/resolved_toml.h"
@@ -234,7 +234,7 @@ TEST(KeyReference, EveryCcParameterHasADocAndEveryProfileResolves) {
       CcConfig cc;
       cc.algorithm = algorithm.name;
       cc.profile = p.name;
-      EXPECT_EQ(algorithm.resolve(cc, "x").size(), algorithm.docs.size()) << p.name;
+      EXPECT_EQ(algorithm.resolve(cc, "x")->ParamsText().size(), algorithm.docs.size()) << p.name;
     }
   }
 }

@@ -63,14 +63,10 @@ RunResult ExpectRetiringChangesNothing(const std::vector<std::string>& sets) {
   EXPECT_EQ(a.cnps_received, b.cnps_received);
   EXPECT_EQ(a.pfc_pause_frames, b.pfc_pause_frames);
   // Released state's counts are kept.
-  EXPECT_EQ(retiring.cc.rate_cuts, held.cc.rate_cuts);
-  EXPECT_EQ(retiring.cc.additive_increase, held.cc.additive_increase);
-  EXPECT_EQ(retiring.cc.hyper_increase, held.cc.hyper_increase);
-  EXPECT_EQ(retiring.cc.timer_events, held.cc.timer_events);
-  EXPECT_EQ(retiring.cc.byte_counter_events, held.cc.byte_counter_events);
-  EXPECT_EQ(retiring.cc.flows_with_state, held.cc.flows_with_state);
-  EXPECT_EQ(retiring.cc.cnps_delayed, held.cc.cnps_delayed);
-  EXPECT_EQ(retiring.cc.cnp_wait_total, held.cc.cnp_wait_total);
+  EXPECT_EQ(retiring.cc.size(), held.cc.size());
+  for (size_t i = 0; i < std::min(retiring.cc.size(), held.cc.size()); ++i) {
+    EXPECT_EQ(retiring.cc[i], held.cc[i]) << held.cc.specs()[i].name;
+  }
   return held;
 }
 
@@ -81,7 +77,7 @@ TEST(FlowRetirement, DcqcnGivesTheSameRun) {
 
 TEST(FlowRetirement, DcqcnWithASlowCnpGeneratorGivesTheSameRun) {
   const RunResult held = ExpectRetiringChangesNothing({"cc.cnp_service_time=4us"});
-  EXPECT_GT(held.cc.cnps_delayed, 0u);
+  EXPECT_GT(held.cc.at("cnps_delayed"), 0);
 }
 
 TEST(FlowRetirement, LossyWithTimeoutsGivesTheSameRun) {

@@ -1,0 +1,60 @@
+// The registry: one line per algorithm.
+#include "cc/registry.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cc/dcqcn/dcqcn_algorithm.h"
+#include "cc/dctcp/dctcp_algorithm.h"
+#include "cc/hpcc/hpcc_algorithm.h"
+#include "cc/none/none_algorithm.h"
+#include "cc/timely/timely_algorithm.h"
+
+namespace dcqcn {
+
+const std::vector<std::reference_wrapper<const CcAlgorithm>>& CcAlgorithms() {
+  static const std::vector<std::reference_wrapper<const CcAlgorithm>> algorithms = {
+      // One line per algorithm.
+      // clang-format off
+      DcqcnAlgorithm(),  // the default (design 1.2)
+      DctcpAlgorithm(),
+      TimelyAlgorithm(),
+      HpccAlgorithm(),
+      NoneAlgorithm(),
+      // clang-format on
+  };
+  return algorithms;
+}
+
+std::string_view DefaultCcAlgorithm() { return CcAlgorithms().front().get().name; }
+
+const CcAlgorithm* FindCcAlgorithm(std::string_view name) {
+  for (const CcAlgorithm& a : CcAlgorithms()) {
+    if (a.name == name) return &a;
+  }
+  return nullptr;
+}
+
+const CcAlgorithm* FindCcAlgorithmByNs3Mode(int64_t mode) {
+  for (const CcAlgorithm& a : CcAlgorithms()) {
+    if (a.ns3_cc_mode != 0 && a.ns3_cc_mode == mode) return &a;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> CcAlgorithmNames() {
+  std::vector<std::string> names;
+  for (const CcAlgorithm& a : CcAlgorithms()) names.emplace_back(a.name);
+  return names;
+}
+
+std::unique_ptr<const CcFactory> ResolveCc(const CcConfig& cc, std::string_view source) {
+  const CcAlgorithm* algorithm = FindCcAlgorithm(cc.algorithm);
+  if (algorithm == nullptr) {
+    throw InputError(fmt::format("{}: cc.algorithm: \"{}\" is not available (expected {})", source,
+                                 cc.algorithm, fmt::join(CcAlgorithmNames(), ", ")));
+  }
+  return algorithm->resolve(cc, source);
+}
+
+}  // namespace dcqcn
