@@ -6,6 +6,7 @@
 
 #include "cc/dcqcn/dcqcn_algorithm.h"
 #include "cc/dctcp/dctcp_algorithm.h"
+#include "cc/fixed/fixed_algorithm.h"
 #include "cc/hpcc/hpcc_algorithm.h"
 #include "cc/none/none_algorithm.h"
 #include "cc/timely/timely_algorithm.h"
@@ -21,6 +22,7 @@ const std::vector<std::reference_wrapper<const CcAlgorithm>>& CcAlgorithms() {
       TimelyAlgorithm(),
       HpccAlgorithm(),
       NoneAlgorithm(),
+      FixedAlgorithm(),
       // clang-format on
   };
   return algorithms;
