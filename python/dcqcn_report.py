@@ -45,6 +45,7 @@ except ImportError as e:  # e.g. run with a python3 that is not Debian's /usr/bi
 # Shared with the sweep report (dcqcn_sweep_report.py).
 from dcqcn_report_common import (CSS, NA, ReportError, figure_html, parse_formats,  # noqa: E402
                                  remove_figure, run_cli, save_figure, write_atomic)
+from dcqcn_units import parse_size  # noqa: E402
 
 # Plot budgets: a fat-tree run has millions of rows; a PNG a thousand pixels wide shows no more.
 MAX_POINTS = 1500  # time bins per plotted series
@@ -165,21 +166,6 @@ def parse_toml(text):
         return tomllib.loads(text)
     except Exception:  # an older Python or a file we cannot parse: ECN lines are optional
         return {}
-
-
-_SIZE_UNITS = {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9, "KiB": 1024, "MiB": 1024**2,
-               "GiB": 1024**3}
-
-
-def parse_size(text):
-    """Bytes in a size string such as "200KB" (decimal) or "1MiB"; None if not a size."""
-    m = re.fullmatch(r"\s*([0-9.eE+-]+)\s*([A-Za-z]+)\s*", str(text))
-    if not m or m.group(2) not in _SIZE_UNITS:
-        return None
-    try:
-        return float(m.group(1)) * _SIZE_UNITS[m.group(2)]
-    except ValueError:
-        return None
 
 
 def parse_flow_ids(text):

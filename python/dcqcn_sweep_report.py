@@ -37,6 +37,7 @@ from matplotlib.transforms import ScaledTranslation, blended_transform_factory  
 
 from dcqcn_report_common import (CSS, NA, ReportError, figure_html, mean_ci95,  # noqa: E402
                                  remove_figure, run_cli, save_figure, write_atomic)
+import dcqcn_units  # noqa: E402
 
 # The metric columns of sweep.csv, in order (SweepColumns() in src/app/sweep_command.cc).
 SWEEP_METRICS = [
@@ -64,30 +65,18 @@ MAX_TICK_LABELS = 12  # numeric x values labelled one by one up to this many
 LINE_STYLES = ["-", "--", ":", "-."]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 
-# Units a --vary value may carry (the simulator's own, src/core/units.cc), in base units.
-_UNITS = {
-    "time": [("ps", 1e-12), ("ns", 1e-9), ("us", 1e-6), ("ms", 1e-3), ("s", 1.0)],
-    "rate": [("bps", 1.0), ("Kbps", 1e3), ("Mbps", 1e6), ("Gbps", 1e9), ("Tbps", 1e12)],
-    "size": [("B", 1.0), ("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("KiB", 1024.0),
-             ("MiB", 1024.0**2), ("GiB", 1024.0**3)],
-}
-_UNIT_OF = {u: (kind, scale) for kind, units in _UNITS.items() for u, scale in units}
-_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # a --vary value without a unit
 
 
-def parse_quantity(text):
-    """(value in base units, kind, unit) of a --vary value: "40KB" -> (40000.0, "size", "KB"),
-    "0.5" -> (0.5, "", ""); None when it is not a number, with or without a known unit."""
-    m = re.fullmatch(rf"\s*({_NUMBER})\s*([A-Za-z]*)\s*", str(text))
-    if not m:
-        return None
-    number, unit = float(m.group(1)), m.group(2)
-    if not unit:
-        return number, "", ""
-    if unit not in _UNIT_OF:
-        return None
-    kind, scale = _UNIT_OF[unit]
-    return number * scale, kind, unit
+def axis_value(text):
+    """(value, kind, unit) of a --vary value: a quantity with one of the simulator's units in its
+    base unit (dcqcn_units: "40KB" -> (40000, "size", "KB")), or a plain number ("0.5" -> (0.5,
+    "", "")); None when it is neither."""
+    quantity = dcqcn_units.parse_quantity(text)
+    if quantity is not None:
+        return quantity
+    m = re.fullmatch(rf"\s*({_NUMBER})\s*", str(text))
+    return (float(m.group(1)), "", "") if m else None
 
 
 def fmt_tick(v):
@@ -111,7 +100,7 @@ class Axis:
         self.unit = ""
         self.log = False
         labels = list(dict.fromkeys(labels))  # unique, in sweep order
-        parsed = [parse_quantity(v) for v in labels]
+        parsed = [axis_value(v) for v in labels]
         kinds = {p[1] for p in parsed if p is not None}
         self.numeric = bool(labels) and None not in parsed and len(kinds) == 1
         if not self.numeric:
@@ -119,17 +108,17 @@ class Axis:
             self.positions = {v: float(i) for i, v in enumerate(labels)}
             return
         kind = kinds.pop()
-        base = np.array([p[0] for p in parsed])
+        base = np.array([p[0] for p in parsed], dtype=float)
         scale = 1.0
         if kind:
             units = {p[2] for p in parsed}
             if len(units) == 1:  # the unit every value was given in
                 self.unit = units.pop()
-                scale = _UNIT_OF[self.unit][1]
+                scale = dict(dcqcn_units.UNITS[kind])[self.unit]
             else:  # mixed units: the largest decimal one in which the median is >= 1
-                self.unit, scale = _UNITS[kind][0]
+                self.unit, scale = dcqcn_units.UNITS[kind][0]
                 median = float(np.median(np.abs(base)))
-                for u, s in _UNITS[kind]:
+                for u, s in dcqcn_units.UNITS[kind]:
                     if "i" not in u and median >= s:
                         self.unit, scale = u, s
         values = base / scale

@@ -28,6 +28,7 @@ sys.path.insert(0, PYTHON_DIR)
 import dcqcn_report  # noqa: E402
 import dcqcn_report_common  # noqa: E402
 import dcqcn_sweep_report  # noqa: E402
+import dcqcn_units  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -348,9 +349,109 @@ class SweepAxisTest(unittest.TestCase):
         self.assertEqual(a.positions, {"none": 0.0, "dcqcn": 1.0})
         self.assertFalse(self.axis("10KB", "1ms").numeric)  # two kinds: categories
         self.assertFalse(self.axis("1", "2x").numeric)
-        self.assertIsNone(dcqcn_sweep_report.parse_quantity("true"))
-        self.assertEqual(dcqcn_sweep_report.parse_quantity("1.5GiB"),
-                         (1.5 * 1024**3, "size", "GiB"))
+        self.assertIsNone(dcqcn_sweep_report.axis_value("true"))
+        self.assertEqual(dcqcn_sweep_report.axis_value("1.5GiB"), (1.5 * 1024**3, "size", "GiB"))
+        self.assertEqual(dcqcn_sweep_report.axis_value("0.5"), (0.5, "", ""))
+
+
+class UnitsTest(unittest.TestCase):
+    """dcqcn_units, the Python side's one unit parser, against tests/core/units_test.cc's cases
+    (src/core/units.cc): values are exact integers in ps, bps and bytes."""
+
+    G = 10**9
+
+    def test_documented_examples(self):
+        u = dcqcn_units
+        self.assertEqual(u.parse_size("24.47KB"), 24470)
+        self.assertEqual(u.parse_time("1.5us"), 1500000)
+        self.assertEqual(u.parse_rate("40Gbps"), 40000000000)
+        self.assertEqual(u.parse_size("12MB"), 12000000)
+        self.assertEqual(u.parse_time("55us"), 55 * 10**6)
+        self.assertEqual(u.parse_rate("10Mbps"), 10 * 10**6)
+
+    def test_every_suffix(self):
+        cases = {"time": [("7ps", 7), ("7ns", 7000), ("7us", 7 * 10**6), ("7ms", 7 * self.G),
+                          ("7s", 7 * 10**12)],
+                 "rate": [("7bps", 7), ("7Kbps", 7000), ("7Mbps", 7000000),
+                          ("7Gbps", 7 * self.G), ("7Tbps", 7 * 10**12)],
+                 "size": [("7B", 7), ("7KB", 7000), ("7MB", 7000000), ("7GB", 7 * self.G),
+                          ("7KiB", 7 * 1024), ("7MiB", 7 * 1024**2), ("7GiB", 7 * 1024**3)]}
+        for kind, table in cases.items():
+            for text, value in table:
+                self.assertEqual(dcqcn_units.parse(text, kind), (value, ""), text)
+                self.assertEqual(dcqcn_units.parse_quantity(text), (value, kind, text[1:]))
+
+    def test_decimals_round_to_the_nearest_base_unit(self):
+        u = dcqcn_units
+        self.assertEqual(u.parse_time("0.5ns"), 500)
+        self.assertEqual(u.parse_time("0.0005ns"), 1)  # 0.5 ps rounds up
+        self.assertEqual(u.parse_time("0.0004ns"), 0)
+        self.assertEqual(u.parse_size("1.5B"), 2)
+        self.assertEqual(u.parse_size(".5KB"), 500)
+        self.assertEqual(u.parse_time("4.096us"), 4096000)
+        self.assertEqual(u.parse_time("-1.5us"), -1500000)  # negatives parse; callers reject them
+        # Exact where a float is not: 1e18 - 1 ps.
+        self.assertEqual(u.parse_time("999999.999999999999s"), 10**18 - 1)
+
+    def test_rejects_malformed_text(self):
+        u = dcqcn_units
+        for bad in ("5 kilobytes", "", "KB", "1..5us", "40Gbit", "5", "5kb", "5 KBs", "1e3us",
+                    "us5", "--5us", ".us", "5us ", "0x10KB", "five KB"):
+            for kind in ("time", "rate", "size"):
+                self.assertEqual(u.parse(bad, kind), (None, ""), (bad, kind))
+            self.assertIsNone(u.parse_quantity(bad), bad)
+        # A suffix of the wrong kind.
+        self.assertIsNone(u.parse_time("5KB"))
+        self.assertIsNone(u.parse_size("5us"))
+        self.assertIsNone(u.parse_rate("5MB"))
+        self.assertIsNone(u.parse_rate("5Gb"))
+        # Too large for 64 bits.
+        self.assertIsNone(u.parse_time("100000000s"))
+        self.assertIsNone(u.parse_size("9999999999999999999GB"))
+
+    def test_bounds_and_why(self):
+        u = dcqcn_units
+        self.assertEqual(u.parse_time("1000000s"), 10**18)
+        self.assertEqual(u.parse_time("-1000000s"), -10**18)
+        self.assertEqual(u.parse_rate("1000Tbps"), 10**15)
+        self.assertEqual(u.parse_size("1000000GB"), 10**15)
+        self.assertEqual(u.parse("1000000.000000000001s", "time"), (None, "at most 1000000s"))
+        self.assertEqual(u.parse("9223372036854775807ps", "time"), (None, "at most 1000000s"))
+        self.assertEqual(u.parse("1001Tbps", "rate"), (None, "at most 1000Tbps"))
+        self.assertEqual(u.parse("00000000000000000000001000001GB", "size"),
+                         (None, "at most 1000000GB"))
+        self.assertEqual(u.parse_size("0000000000000000000000005KB"), 5000)  # zeros: no magnitude
+        self.assertEqual(u.parse("5KB", "time"), (None, ""))  # malformed: not a bound problem
+
+    def test_canonical_text(self):
+        # units_test.cc's FormatOfParseIsStableForCanonicalText, the parsing half.
+        u = dcqcn_units
+        for text, value in (("24.47KB", 24470), ("12MB", 12 * 10**6), ("1B", 1), ("5KB", 5000),
+                            ("200KB", 200000), ("1.5MB", 1500000), ("1GB", self.G)):
+            self.assertEqual(u.parse_size(text), value, text)
+        for text, value in (("1.5us", 1500000), ("10ms", 10 * self.G), ("1s", 10**12),
+                            ("123ps", 123), ("4.096us", 4096000), ("55us", 55 * 10**6)):
+            self.assertEqual(u.parse_time(text), value, text)
+        for text, value in (("40Gbps", 40 * self.G), ("100Gbps", 100 * self.G),
+                            ("10Mbps", 10**7), ("1Tbps", 10**12), ("25.5Gbps", 25500000000)):
+            self.assertEqual(u.parse_rate(text), value, text)
+
+    def test_no_other_unit_table(self):
+        """Only dcqcn_units spells the unit suffixes: a second table (there were two, in the run
+        and the sweep report) would drift from units.cc."""
+        import ast
+        suffixes = {"KiB", "MiB", "GiB", "Kbps", "Tbps", "ps"}
+        paths = [os.path.join(PYTHON_DIR, n) for n in os.listdir(PYTHON_DIR)]
+        paths += [os.path.join(PYTHON_DIR, "dcqcn", n)
+                  for n in os.listdir(os.path.join(PYTHON_DIR, "dcqcn"))]
+        for path in paths:
+            if not path.endswith(".py") or os.path.basename(path) == "dcqcn_units.py":
+                continue
+            with open(path, encoding="utf-8") as f:
+                tree = ast.parse(f.read(), path)
+            spelled = {n.value for n in ast.walk(tree)
+                       if isinstance(n, ast.Constant) and n.value in suffixes}
+            self.assertEqual(spelled, set(), f"{path} spells unit suffixes: use dcqcn_units")
 
 
 class PauseIntervalTest(unittest.TestCase):
