@@ -1,6 +1,5 @@
-#!/usr/bin/python3
-"""The report of a `dcqcn sweep` output folder: `dcqcn report DIR` when DIR holds sweep.csv, or
-this script on its own (`dcqcn_sweep_report.py DIR`, see --help).
+"""The report of a `dcqcn sweep` output folder (sweep.csv and no summary.json of its own): its
+figures and index.html, drawn for `dcqcn report DIR` by dcqcn_report.py, the command line.
 
 sweep.csv (src/app/sweep_command.cc) has one row per run: run, dir, one column per varied key
 (`workload.senders`, `cc.algorithm`, ...; values as given to --vary, e.g. "40KB"), the metrics of
@@ -10,34 +9,29 @@ the first varied key on the x axis (values with units parsed to numbers; log sca
 more than 20x), draw one coloured line per value of the second key and tell the values of any
 further keys apart by line style and marker. When `seed` is a varied key it is not an axis: each
 point is the mean over the seeds with its 95% confidence interval (Student t).
-Writes DIR/report/{index.html, <figure>.<format>}; with `with_runs`, each run's own report first
-(DIR/runs/NNN/report/, linked from the table). Exit codes: 0 ok, 1 bad input, 2 bad usage, 3 a bug.
+Writes DIR/report/{index.html, <figure>.<format>}; given a `run_report`, each run's own report
+first (DIR/runs/NNN/report/, linked from the table). It imports the shared helpers
+(dcqcn_report_common.py) and the unit parser (dcqcn_units.py), never the run report: the command
+line hands it the run report to call.
 """
 
+import html
+import json
+import math
 import os
+import re
+import sys
 
-os.environ.setdefault("MPLBACKEND", "Agg")
+import numpy as np
+import pandas as pd
+from matplotlib import ticker
+from matplotlib.lines import Line2D
+from matplotlib.transforms import ScaledTranslation, blended_transform_factory
 
-import argparse  # noqa: E402
-import html  # noqa: E402
-import json  # noqa: E402
-import math  # noqa: E402
-import re  # noqa: E402
-import sys  # noqa: E402
-
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib import ticker  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.transforms import ScaledTranslation, blended_transform_factory  # noqa: E402
-
-from dcqcn_report_common import (CSS, NA, ReportError, figure_html, mean_ci95,  # noqa: E402
-                                 remove_figure, run_cli, save_figure, write_atomic)
-import dcqcn_units  # noqa: E402
+import dcqcn_units
+from dcqcn_report_common import (NA, ReportError, figures_html, mean_ci95, not_a_command,
+                                 page_html, plt, remove_figure, save_figure, subplots,
+                                 write_atomic)
 
 # The metric columns of sweep.csv, in order (SweepColumns() in src/app/sweep_command.cc).
 SWEEP_METRICS = [
@@ -264,6 +258,12 @@ def read_sweep(sweep_dir):
             "style_of": style_of, "summaries": summaries}
 
 
+def is_sweep_dir(path):
+    """A `dcqcn sweep` output folder: sweep.csv and no summary.json of its own."""
+    return (os.path.isfile(os.path.join(path, "sweep.csv")) and
+            not os.path.isfile(os.path.join(path, "summary.json")))
+
+
 def sweep_name(sweep):
     """The scenario's name without the suffix `dcqcn sweep` appends to each run's name, else the
     folder's name."""
@@ -297,7 +297,7 @@ def new_figure(sweep, panels=1, sharey=False):
     cols = min(panels, MAX_PANEL_COLUMNS)
     rows = math.ceil(panels / cols)
     width = 8.5 if cols == 1 else 4.5 + 4.5 * cols
-    fig, axes = plt.subplots(rows, cols, figsize=(width, 4.8 * rows), squeeze=False,
+    fig, axes = subplots(rows, cols, figsize=(width, 4.8 * rows), squeeze=False,
                              sharey=sharey)
     axes = list(axes.flat)
     for ax in axes[panels:]:
@@ -842,64 +842,52 @@ def index_html(sweep, figures, notes, report_dir, formats):
     e = html.escape
     df = sweep["table"]
     name = sweep_name(sweep)
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           f"<title>dcqcn sweep report: {e(name)}</title>", f"<style>{CSS}</style></head><body>",
-           f"<h1>{e(name)} \u2014 sweep of {len(df)} runs</h1>"]
     varied = "; ".join(f"{k} = {', '.join(Axis(k, df[k]).labels)}" for k in sweep["keys"])
     versions = {str(s["version"]) for s in sweep["summaries"].values() if "version" in s}
     sub = [f"varied: {varied}",
            f"dcqcn {versions.pop()}" if len(versions) == 1 else None,
            f"sweep folder {os.path.abspath(sweep['dir'])}"]
-    dot = " \u00b7 "
-    out.append(f'<p class="sub">{e(dot.join(x for x in sub if x))}</p>')
     table, reports = table_html(sweep, report_dir)
     csv_href = os.path.relpath(sweep["path"], report_dir).replace(os.sep, "/")
-    out.append(f'<p>One row per run, from <a href="{e(csv_href)}">sweep.csv</a>. '
-               f"A dash ({NA}): a statistic with nothing to summarise (no finished flow, fewer "
-               "than two flows active together, flows that never converged).</p>")
-    out.append(table)
+    body = [f'<p>One row per run, from <a href="{e(csv_href)}">sweep.csv</a>. '
+            f"A dash ({NA}): a statistic with nothing to summarise (no finished flow, fewer "
+            "than two flows active together, flows that never converged).</p>", table]
     if reports == len(df):
-        out.append("<p>The run numbers link to each run's own report.</p>")
+        body.append("<p>The run numbers link to each run's own report.</p>")
     elif reports:
-        out.append(f"<p>{reports} of {len(df)} run numbers link to the run's own report; "
-                   "<code>dcqcn report DIR --runs</code> reports every run.</p>")
+        body.append(f"<p>{reports} of {len(df)} run numbers link to the run's own report; "
+                    "<code>dcqcn report DIR --runs</code> reports every run.</p>")
     else:
-        out.append("<p>Each run's folder is <code>runs/NNN/</code>; "
-                   "<code>dcqcn report DIR --runs</code> also reports every run, with time series "
-                   "figures where the scenario recorded them, and links them from this table.</p>")
+        body.append("<p>Each run's folder is <code>runs/NNN/</code>; "
+                    "<code>dcqcn report DIR --runs</code> also reports every run, with time "
+                    "series figures where the scenario recorded them, and links them from this "
+                    "table.</p>")
     if figures:
-        out.append(f"<p>{e(figure_key(sweep))}</p>")
-    for name_, caption in figures:
-        out.append(figure_html(name_, caption, formats, e))
-    for note in notes:
-        out.append(f"<p>{e(note)}</p>")
+        body.append(f"<p>{e(figure_key(sweep))}</p>")
+    body += figures_html(figures, notes, formats)
     first = sweep["table"]["dir"].iloc[0]
     resolved = os.path.join(sweep["dir"], first, "resolved.toml")
     if os.path.isfile(resolved):
         with open(resolved, encoding="utf-8", errors="replace") as f:
             text = f.read()
-        out.append(f"<details><summary>resolved.toml of {e(first)}/ (the other runs differ in "
-                   "the varied keys)</summary>")
-        out.append(f"<pre>{e(text)}</pre></details>")
-    out.append("</body></html>\n")
-    return "\n".join(out)
+        body.append(f"<details><summary>resolved.toml of {e(first)}/ (the other runs differ in "
+                    "the varied keys)</summary>")
+        body.append(f"<pre>{e(text)}</pre></details>")
+    return page_html(f"dcqcn sweep report: {name}", f"{name} \u2014 sweep of {len(df)} runs",
+                     " \u00b7 ".join(x for x in sub if x), body)
 
 
-def build_sweep_report(sweep_dir, quiet=True, with_runs=False, run_report=None,
-                       formats=("png",)):
-    """Writes sweep_dir/report/{index.html, <figure>.<format>}; with `with_runs`, first each
-    run's report through `run_report(run_dir, quiet=...)` (dcqcn_report.build_report). Returns
-    index.html's path."""
+def build_sweep_report(sweep_dir, quiet=True, formats=("png",), run_report=None):
+    """Writes sweep_dir/report/{index.html, <figure>.<format>}; given `run_report`, first each
+    run's report through `run_report(run_dir, quiet=...)` (dcqcn_report.py passes the run
+    report's build_report). Returns index.html's path."""
     if not os.path.isdir(sweep_dir):
         raise ReportError(f"{sweep_dir}: no such folder (expected a `dcqcn sweep` output folder)")
     if not os.path.isfile(os.path.join(sweep_dir, "sweep.csv")):
         raise ReportError(f"{sweep_dir}: no sweep.csv (expected a `dcqcn sweep` output folder; "
                           "`dcqcn report` also reports a run folder)")
     sweep = read_sweep(sweep_dir)
-    if with_runs:
-        if run_report is None:
-            import dcqcn_report  # the run report lives beside this script
-            run_report = dcqcn_report.build_report
+    if run_report is not None:
         for d in sweep["table"]["dir"]:
             run_dir = os.path.join(sweep_dir, d)
             if not os.path.isfile(os.path.join(run_dir, "summary.json")):
@@ -910,7 +898,6 @@ def build_sweep_report(sweep_dir, quiet=True, with_runs=False, run_report=None,
                 raise ReportError(f"run {d}: {e}")
     report_dir = os.path.join(sweep_dir, "report")
     os.makedirs(report_dir, exist_ok=True)
-    plt.rcParams.update({"font.size": 10, "axes.titlesize": 12, "axes.titleweight": "bold"})
 
     figures, notes = [], []
     for name in SWEEP_FIGURES:
@@ -931,24 +918,5 @@ def build_sweep_report(sweep_dir, quiet=True, with_runs=False, run_report=None,
     return index
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        description="Figures and an index.html for a `dcqcn sweep` output folder (sweep.csv), "
-                    "written to DIR/report/.",
-        epilog="Exit codes: 0 ok, 1 bad input, 2 bad usage, 3 a bug in this script.")
-    parser.add_argument("dir", help="a `dcqcn sweep` output folder")
-    import dcqcn_report  # the options and the run report, shared with `dcqcn report`
-    dcqcn_report.add_common_options(parser)
-    args = parser.parse_args(argv)
-
-    def report():
-        if os.path.isdir(args.dir) and not os.path.isfile(os.path.join(args.dir, "sweep.csv")):
-            raise ReportError(f"{args.dir}: no sweep.csv (expected a `dcqcn sweep` output folder;"
-                              " for a run folder use dcqcn_report.py)")
-        dcqcn_report.report_folder(args)
-
-    return run_cli("dcqcn_sweep_report.py", report)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(not_a_command("dcqcn_sweep_report.py"))

@@ -3,7 +3,9 @@ report it and check the figures and index.html; the same for small sweeps (and -
 sweep over seeds); the figures' data on hand-made run and sweep folders (time axis, flow
 selection, PFC paused fraction, FCT slowdown per size bin, seed means with confidence intervals,
 the metrics read from summary.json and sweep.csv); the PFC pause-interval logic on a synthetic
-pfc.csv; the sweep's axis parsing; both scripts' command lines; error cases. ctest runs it as
+pfc.csv; the sweep's axis parsing; the unit parser against tests/core/units_test.cc's cases; the
+report modules' structure (one command line, no import between the run, sweep and fluid reports);
+the command line; error cases. ctest runs it as
 report_test with DCQCN_BINARY (the built dcqcn) and DCQCN_PYTHON_DIR (python/) set; by hand, from
 tests/python:
 
@@ -25,8 +27,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON_DIR = os.environ.get("DCQCN_PYTHON_DIR") or os.path.join(HERE, "..", "..", "python")
 sys.path.insert(0, PYTHON_DIR)
 
+import dcqcn_fluid_report  # noqa: E402
 import dcqcn_report  # noqa: E402
 import dcqcn_report_common  # noqa: E402
+import dcqcn_run_report  # noqa: E402
 import dcqcn_sweep_report  # noqa: E402
 import dcqcn_units  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
@@ -454,6 +458,60 @@ class UnitsTest(unittest.TestCase):
             self.assertEqual(spelled, set(), f"{path} spells unit suffixes: use dcqcn_units")
 
 
+REPORT_MODULES = ["dcqcn_run_report", "dcqcn_sweep_report", "dcqcn_fluid_report"]
+HELPER_MODULES = ["dcqcn_report_common", "dcqcn_units"]
+
+
+def sibling_imports(name):
+    """The modules of python/ that python/<name>.py imports anywhere (in functions too)."""
+    import ast
+    siblings = {n[:-3] for n in os.listdir(PYTHON_DIR) if n.endswith(".py")}
+    with open(os.path.join(PYTHON_DIR, f"{name}.py"), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found & siblings
+
+
+class ModuleStructureTest(unittest.TestCase):
+    """One command line (dcqcn_report.py) over a run, a sweep and a fluid report module that
+    share the helper modules and never import one another (the run and the sweep report used to
+    import each other)."""
+
+    def test_report_modules_import_only_the_helpers(self):
+        for name in REPORT_MODULES:
+            self.assertLessEqual(sibling_imports(name), set(HELPER_MODULES), name)
+        self.assertEqual(sibling_imports("dcqcn_report_common"), set())
+        self.assertEqual(sibling_imports("dcqcn_units"), set())
+        self.assertEqual(sibling_imports("dcqcn_report"),
+                         set(REPORT_MODULES) | {"dcqcn_report_common"})
+
+    def test_no_import_cycle_in_python_dir(self):
+        graph = {n[:-3]: sibling_imports(n[:-3]) for n in os.listdir(PYTHON_DIR)
+                 if n.endswith(".py")}
+
+        def visit(name, path):
+            self.assertNotIn(name, path, f"import cycle: {' -> '.join(path + [name])}")
+            for dep in sorted(graph[name]):
+                visit(dep, path + [name])
+
+        for name in graph:
+            visit(name, [])
+
+    def test_each_report_module_loads_alone(self):
+        """Imported in a fresh interpreter, a report module loads no other report module."""
+        for name in REPORT_MODULES:
+            code = (f"import json, sys; sys.path.insert(0, {PYTHON_DIR!r}); import {name}; "
+                    "print(json.dumps(sorted(m for m in sys.modules if m.startswith('dcqcn'))))")
+            r = run([sys.executable, "-c", code], env=dict(os.environ, MPLBACKEND="Agg"))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(set(json.loads(r.stdout)) - set(HELPER_MODULES), {name})
+
+
 class PauseIntervalTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="dcqcn_pfc_test_")
@@ -465,7 +523,7 @@ class PauseIntervalTest(unittest.TestCase):
         path = os.path.join(self.tmp, "pfc.csv")
         with open(path, "w") as f:
             f.write("time_ns,node,port,priority,paused\n" + text)
-        iv = dcqcn_report.pause_intervals(dcqcn_report.read_pfc(path), end_ns)
+        iv = dcqcn_run_report.pause_intervals(dcqcn_run_report.read_pfc(path), end_ns)
         return sorted((str(r.node), int(r.port), int(r.priority), float(r.start_ns),
                        float(r.end_ns)) for r in iv.itertuples())
 
@@ -504,12 +562,12 @@ class PauseIntervalTest(unittest.TestCase):
     def test_paused_fraction_per_bin(self):
         # Paused 0-15 and 25-30 (of bins 10 wide): bins 0-10 all, 10-20 half, 20-30 half,
         # 30-40 none.
-        got = dcqcn_report.paused_fraction([0.0, 25.0], [15.0, 30.0], [0, 10, 20, 30, 40])
+        got = dcqcn_run_report.paused_fraction([0.0, 25.0], [15.0, 30.0], [0, 10, 20, 30, 40])
         self.assertEqual(list(got), [1.0, 0.5, 0.5, 0.0])
         # An interval within one bin, and one over the last edge.
-        got = dcqcn_report.paused_fraction([2.0, 19.0], [4.0, 50.0], [0, 10, 20])
+        got = dcqcn_run_report.paused_fraction([2.0, 19.0], [4.0, 50.0], [0, 10, 20])
         self.assertEqual(list(got), [0.2, 0.1])
-        self.assertEqual(list(dcqcn_report.paused_fraction([], [], [0, 5, 10])), [0.0, 0.0])
+        self.assertEqual(list(dcqcn_run_report.paused_fraction([], [], [0, 5, 10])), [0.0, 0.0])
 
     def test_report_of_a_folder_with_only_pfc(self):
         # Every time series may be absent: a folder with summary.json and pfc.csv gets the
@@ -525,7 +583,7 @@ class PauseIntervalTest(unittest.TestCase):
                     "100000,h1,0,3,1\n400000,h1,0,3,0\n500000.5,s0,1,3,1\n")
         with open(os.path.join(run_dir, "report", "queue.png"), "wb") as f:
             f.write(b"stale")
-        index = dcqcn_report.build_report(run_dir)
+        index = dcqcn_run_report.build_report(run_dir)
         self.assertEqual(sorted(os.listdir(os.path.join(run_dir, "report"))),
                          ["index.html", "pfc.png"])
         png_size(os.path.join(run_dir, "report", "pfc.png"))
@@ -612,9 +670,9 @@ class FixtureRunTest(unittest.TestCase):
                 for t in ax.get_legend().get_texts()]
 
     def test_time_axis_runs_over_the_active_interval(self):
-        run = dcqcn_report.load_run(self.dir)
+        run = dcqcn_run_report.load_run(self.dir)
         for name in ("throughput", "rate", "queue", "pfc"):
-            fig, _ = dcqcn_report.FIGURE_MAKERS[name](run)
+            fig, _ = dcqcn_run_report.FIGURE_MAKERS[name](run)
             bottom = fig.axes[0] if name == "pfc" else fig.axes[-1]
             self.assertEqual(bottom.get_xlabel(), "time since first flow start (ms)", name)
             self.assertEqual(tuple(round(v, 9) for v in bottom.get_xlim()), (0.0, 1.0), name)
@@ -626,56 +684,56 @@ class FixtureRunTest(unittest.TestCase):
                         self.assertLessEqual(x.max(), 1.0 + 1e-9, name)
 
     def test_rate_and_throughput_show_the_selection(self):
-        run = dcqcn_report.load_run(self.dir, flow_ids=[0, 3, 19])
-        fig, caption = dcqcn_report.fig_rate(run)
+        run = dcqcn_run_report.load_run(self.dir, flow_ids=[0, 3, 19])
+        fig, caption = dcqcn_run_report.fig_rate(run)
         labels = self.legend_texts(fig)
         self.assertIn("flow 0 (h1\u2192h0, victim)", labels)
         self.assertIn("flow 3 (h4\u2192h0, incast)", labels)
         self.assertIn("flow 19 (h20\u2192h0)", labels)
         self.assertEqual(len([t for t in labels if t.startswith("flow ")]), 3)
         self.assertIn("3 selected flows", caption)
-        fig, _ = dcqcn_report.fig_throughput(run)
+        fig, _ = dcqcn_run_report.fig_throughput(run)
         per_flow = [t for t in self.legend_texts(fig) if t.startswith("flow ")]
         self.assertEqual(len(per_flow), 3)
         # Tags add their flows to --flows, and their sums to the aggregate panel.
-        run = dcqcn_report.load_run(self.dir, flow_ids=[5], tags=["victim"])
+        run = dcqcn_run_report.load_run(self.dir, flow_ids=[5], tags=["victim"])
         self.assertEqual(run["selection"], [0, 1, 5])
-        fig, caption = dcqcn_report.fig_throughput(run)
+        fig, caption = dcqcn_run_report.fig_throughput(run)
         self.assertIn("tag victim", self.legend_texts(fig))
         self.assertIn("tagged victim", caption)
         with self.assertRaisesRegex(dcqcn_report_common.ReportError, "incast, victim"):
-            dcqcn_report.load_run(self.dir, tags=["nope"])
+            dcqcn_run_report.load_run(self.dir, tags=["nope"])
         with self.assertRaisesRegex(dcqcn_report_common.ReportError, "no flow 20"):
-            dcqcn_report.load_run(self.dir, flow_ids=[20])
+            dcqcn_run_report.load_run(self.dir, flow_ids=[20])
 
     def test_no_rate_figure_without_congestion_control(self):
         d = make_run(os.path.join(self.tmp, "none"), cc="none")
         os.makedirs(os.path.join(d, "report"))
         write_text(os.path.join(d, "report", "rate.png"), "stale")
-        index = dcqcn_report.build_report(d)
+        index = dcqcn_run_report.build_report(d)
         self.assertFalse(os.path.exists(os.path.join(d, "report", "rate.png")))
         page = read_text(index)
         self.assertNotIn('src="rate.png"', page)
         self.assertIn("congestion control is off (cc.algorithm = none)", page)
 
     def test_pfc_rows_are_links_with_their_paused_share(self):
-        run = dcqcn_report.load_run(self.dir)
-        fig, caption = dcqcn_report.fig_pfc(run)
+        run = dcqcn_run_report.load_run(self.dir)
+        fig, caption = dcqcn_run_report.fig_pfc(run)
         ax = fig.axes[0]
         labels = [t.get_text() for t in ax.get_yticklabels()]
         # The row is the port that received the PAUSE and stopped sending: s0 port 3 -> h3.
         self.assertEqual(labels, ["h1 port 0 \u2192 s0 (10%)", "s0 port 3 \u2192 h3 (50%)"])
         grid = ax.get_images()[0].get_array()
-        self.assertEqual(grid.shape, (2, dcqcn_report.PFC_BINS))
+        self.assertEqual(grid.shape, (2, dcqcn_run_report.PFC_BINS))
         self.assertAlmostEqual(float(grid[1].mean()), 0.5)  # s0 port 3: paused 0.1-0.6 ms
         self.assertAlmostEqual(float(grid[0].mean()), 0.1)  # h1: from 0.9 ms to the end
         self.assertEqual(float(grid[1][0]), 0.0)
-        self.assertEqual(float(grid[1][dcqcn_report.PFC_BINS // 2 - 1]), 1.0)
+        self.assertEqual(float(grid[1][dcqcn_run_report.PFC_BINS // 2 - 1]), 1.0)
         self.assertIn("Share of each", caption)
 
     def test_queue_legend_names_the_link(self):
-        run = dcqcn_report.load_run(self.dir)
-        fig, caption = dcqcn_report.fig_queue(run)
+        run = dcqcn_run_report.load_run(self.dir)
+        fig, caption = dcqcn_run_report.fig_queue(run)
         self.assertIn("s0 port 0 \u2192 h0 (peak 100 KB)", self.legend_texts(fig))
         self.assertIn("s0 port 0 \u2192 h0", caption)
 
@@ -685,27 +743,27 @@ class FixtureRunTest(unittest.TestCase):
         sizes = [1000.0 * (i + 1) for i in range(200)]
         slowdowns = [1.0 + (i % 25) for i in range(200)]
         done = flows_frame(sizes, slowdowns, [""] * 200)
-        bins, how = dcqcn_report.slowdown_by_size(done)
+        bins, how = dcqcn_run_report.slowdown_by_size(done)
         self.assertEqual(how, "equal")
         self.assertEqual(list(bins["count"]), [25] * 8)
         self.assertEqual(list(bins["size"]), [25000.0 * (b + 1) for b in range(8)])
         self.assertEqual(list(bins["p50"]), [13.0] * 8)
         self.assertAlmostEqual(float(bins["p99"].iloc[0]), float(np.percentile(range(1, 26), 99)))
         # Fewer flows, fewer bins; a size never splits across bins.
-        bins, _ = dcqcn_report.slowdown_by_size(done.iloc[:60])
+        bins, _ = dcqcn_run_report.slowdown_by_size(done.iloc[:60])
         self.assertEqual(list(bins["count"]), [30, 30])
         dup = flows_frame([1e3] * 10 + [2e3 + i for i in range(40)], [2.0] * 50, [""] * 50)
-        bins, _ = dcqcn_report.slowdown_by_size(dup)
+        bins, _ = dcqcn_run_report.slowdown_by_size(dup)
         self.assertEqual(list(bins["count"]), [25, 25])  # the 10 equal sizes stay together
         # Few distinct sizes: one bin per size.
         few = flows_frame([1e3, 1e3, 1e6, 1e6, 1e6], [1, 3, 2, 2, 8], [""] * 5)
-        bins, how = dcqcn_report.slowdown_by_size(few)
+        bins, how = dcqcn_run_report.slowdown_by_size(few)
         self.assertEqual((how, list(bins["size"]), list(bins["p50"])), ("size", [1e3, 1e6],
                                                                          [2.0, 2.0]))
 
     def test_fct_size_figure(self):
-        run = dcqcn_report.load_run(self.dir)
-        fig, caption = dcqcn_report.fig_fct_size(run)
+        run = dcqcn_run_report.load_run(self.dir)
+        fig, caption = dcqcn_run_report.fig_fct_size(run)
         ax = fig.axes[0]
         self.assertEqual(ax.get_xscale(), "log")
         self.assertEqual(self.legend_texts(fig), ["each flow", "median", "95th pct", "99th pct"])
@@ -723,7 +781,7 @@ class FixtureRunTest(unittest.TestCase):
                                   "flow_throughput_gbps": {"count": 2, "min": 7.0,
                                                            "mean": 7.5, "max": 8.0},
                                   "jain_fairness": 0.99}}})
-        page = read_text(dcqcn_report.build_report(d))
+        page = read_text(dcqcn_run_report.build_report(d))
         na = '<td class="v na">\u2013</td>'
         self.assertIn(f"<tr><td>Jain fairness</td>{na}</tr>", page)
         self.assertIn(f"<tr><td>FCT slowdown p50</td>{na}</tr>", page)
@@ -737,7 +795,7 @@ class FixtureRunTest(unittest.TestCase):
     def test_formats_and_stale_files(self):
         os.makedirs(os.path.join(self.dir, "report"))
         write_text(os.path.join(self.dir, "report", "queue.png"), "stale")
-        index = dcqcn_report.build_report(self.dir, formats=["svg", "pdf"])
+        index = dcqcn_run_report.build_report(self.dir, formats=["svg", "pdf"])
         names = os.listdir(os.path.join(self.dir, "report"))
         self.assertIn("queue.svg", names)
         self.assertIn("queue.pdf", names)
@@ -754,15 +812,16 @@ class FixtureRunTest(unittest.TestCase):
 
     def test_flows_csv_without_tags_is_read(self):
         d = make_run(os.path.join(self.tmp, "old"), tag_column=False)
-        run = dcqcn_report.load_run(d)
+        run = dcqcn_run_report.load_run(d)
         self.assertEqual(set(run["flows"]["tag"]), {""})
         with self.assertRaisesRegex(dcqcn_report_common.ReportError, "its tags: none"):
-            dcqcn_report.load_run(d, tags=["victim"])
+            dcqcn_run_report.load_run(d, tags=["victim"])
 
 
 class ScriptCommandLineTest(unittest.TestCase):
-    """Both scripts run on their own: usage, errors and exit codes like the dcqcn CLI. One
-    subprocess each (the scripts' __main__); the other cases call main() in this process."""
+    """dcqcn_report.py, the one command line of the reports, run on its own: usage, errors and
+    exit codes like the dcqcn CLI. One subprocess each (the scripts' __main__); the other cases
+    call main() in this process."""
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="dcqcn_report_cli_")
@@ -784,32 +843,37 @@ class ScriptCommandLineTest(unittest.TestCase):
                 code = e.code
         return code, out.getvalue(), err.getvalue()
 
-    def test_sweep_script(self):
-        r = self.script("dcqcn_sweep_report.py")
-        self.assertEqual(r.returncode, 2)  # it used to print nothing and exit 0
+    def test_report_modules_are_not_commands(self):
+        # They used to be scripts of their own (and one printed nothing and exited 0).
+        for name in ("dcqcn_run_report.py", "dcqcn_sweep_report.py", "dcqcn_fluid_report.py"):
+            r = self.script(name, self.tmp)
+            self.assertEqual(r.returncode, 2, name)
+            self.assertIn("usage: dcqcn_report.py", r.stderr)
+            self.assertIn(f"{name} is a module of the report", r.stderr)
+            self.assertFalse(os.path.exists(os.path.join(self.tmp, "report")))
+
+    def test_sweep_folder(self):
+        r = self.script("dcqcn_report.py")
+        self.assertEqual(r.returncode, 2)
         self.assertIn("usage", r.stderr)
         sweep = make_sweep(os.path.join(self.tmp, "sweep"))
-        r = self.script("dcqcn_sweep_report.py", sweep, "--format", "png,svg")
+        r = self.script("dcqcn_report.py", sweep, "--format", "png,svg")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn(os.path.join(sweep, "report", "index.html"), r.stdout)
         self.assertTrue(os.path.exists(os.path.join(sweep, "report", "fairness.svg")))
 
-        module = dcqcn_sweep_report
-        code, out, _ = self.main(module, "--help")
-        self.assertEqual(code, 0)
-        for option in ("--runs", "--format", "--quiet"):
-            self.assertIn(option, out)
+        module = dcqcn_report
         missing = os.path.join(self.tmp, "nope")
         code, out, err = self.main(module, missing)
         self.assertEqual((code, out), (1, ""))
         self.assertIn(f"{missing}: no such folder", err)
-        code, _, err = self.main(module, self.tmp)
-        self.assertEqual(code, 1)
-        self.assertIn("no sweep.csv", err)
         self.assertEqual(self.main(module, sweep, "--quiet"), (0, "", ""))
         code, _, err = self.main(module, sweep, "--format", "gif")
         self.assertEqual(code, 1)
         self.assertIn("--format gif", err)
+        code, _, err = self.main(module, sweep, "--tags", "victim")
+        self.assertEqual(code, 1)
+        self.assertIn("on a sweep folder they need --runs", err)
 
     def test_run_script(self):
         d = make_run(os.path.join(self.tmp, "run"))
@@ -1174,9 +1238,9 @@ class FluidReportTest(unittest.TestCase):
 
     def test_one_panel_per_map_param_value(self):
         s = self.summary(self.map_dir)
-        df, key, values = dcqcn_report.read_fluid_map(self.map_dir, s)
+        df, key, values = dcqcn_fluid_report.read_fluid_map(self.map_dir, s)
         self.assertEqual((key, values), ("cc.rai", ["10Mbps", "40Mbps"]))
-        fig = dcqcn_report.fig_fluid_map(df, key, values)
+        fig = dcqcn_fluid_report.fig_fluid_map(df, key, values)
         titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
         plt.close(fig)
         self.assertEqual(titles, ["cc.rai = 10Mbps", "cc.rai = 40Mbps"])
