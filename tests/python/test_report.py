@@ -900,12 +900,25 @@ class ScriptCommandLineTest(unittest.TestCase):
 # ---------------------------------------------------------------------------------------------
 # Hand-made sweep folders.
 
-SWEEP_COLUMNS = dcqcn_sweep_report.SWEEP_METRICS
+# The metric columns `dcqcn sweep` writes today (SweepColumns() and SweepTagColumns() in
+# src/app/sweep_command.cc): the fixtures' data. The report itself takes them from sweep.csv.
+SWEEP_METRICS = [
+    "flows_total", "flows_finished", "sim_time_ns", "max_link_utilisation",
+    "bottleneck.utilisation", "bottleneck.mean_queue_bytes", "bottleneck.std_queue_bytes",
+    "max_queue_bytes", "pfc_pause_frames", "drops", "ecn_marked_packets", "cnps", "cc.rate_cuts",
+    "fct_slowdown.p50", "fct_slowdown.p99", "flow_throughput_gbps.min",
+    "flow_throughput_gbps.mean", "flow_throughput_gbps.max", "jain_fairness",
+    "convergence_time_ns", "wall_time_s"]
+SWEEP_TAG_METRICS = [
+    "flows", "finished", "flow_throughput_gbps.min", "flow_throughput_gbps.mean",
+    "flow_throughput_gbps.max", "jain_fairness", "fct_slowdown.p50", "fct_slowdown.p99"]
 
 
-def make_sweep(root, rows=None, keys=("workload.senders", "seed"), tags=("victim",)):
+def make_sweep(root, rows=None, keys=("workload.senders", "seed"), tags=("victim",),
+               metrics=SWEEP_METRICS, tag_metrics=SWEEP_TAG_METRICS, seeds=0):
     """A sweep folder: sweep.csv with `rows` (dicts of key and metric values; missing metrics
-    empty) and run folders whose flows.csv disagrees with sweep.csv (avg_gbps 100 for each
+    empty), its sweep.json (the keys as --vary lists, the last `seeds` as --seeds N when seeds is
+    N > 0) and run folders whose flows.csv disagrees with sweep.csv (avg_gbps 100 for each
     flow), so a report that recomputed the metrics from it would draw other numbers."""
     if rows is None:
         rows = [{"workload.senders": n, "seed": seed, "flows_total": n, "flows_finished": 0,
@@ -916,8 +929,8 @@ def make_sweep(root, rows=None, keys=("workload.senders", "seed"), tags=("victim
                  "tag.victim.flow_throughput_gbps.mean": 10 * seed + 1,
                  "tag.victim.flow_throughput_gbps.max": 10 * seed + 2}
                 for n in (2, 4) for seed in (1, 2, 3)]
-    tag_cols = [f"tag.{t}.{m}" for t in tags for m in dcqcn_sweep_report.SWEEP_TAG_METRICS]
-    header = ["run", "dir", *keys, *SWEEP_COLUMNS, *tag_cols]
+    tag_cols = [f"tag.{t}.{m}" for t in tags for m in tag_metrics]
+    header = ["run", "dir", *keys, *metrics, *tag_cols, "error"]
     lines = [",".join(header)]
     for i, r in enumerate(rows):
         values = {"run": str(i), "dir": f"runs/{i:03}", **{k: str(v) for k, v in r.items()}}
@@ -927,6 +940,11 @@ def make_sweep(root, rows=None, keys=("workload.senders", "seed"), tags=("victim
         os.makedirs(os.path.join(root, "runs", f"{i:03}"))
         flows.to_csv(os.path.join(root, "runs", f"{i:03}", "flows.csv"), index=False)
     write_text(os.path.join(root, "sweep.csv"), "\n".join(lines) + "\n")
+    listed = keys[:-1] if seeds else keys
+    vary = [k + "=" + ",".join(dict.fromkeys(str(r[k]) for r in rows)) for k in listed]
+    write_text(os.path.join(root, "sweep.json"), json.dumps(
+        {"format": "dcqcn sweep 1", "vary": vary, "sets": [], "seeds": seeds, "runs": len(rows),
+         "shard": 1, "shards": 1, "failed": {}}, indent=2))
     return root
 
 
@@ -1031,6 +1049,83 @@ class FixtureSweepTest(unittest.TestCase):
         self.assertNotIn("nan", page)
 
 
+class SweepColumnsTest(unittest.TestCase):
+    """The sweep report takes its varied keys from sweep.json and its metrics from sweep.csv's
+    header, not from a copy of the simulator's list: a metric the simulator adds (even before
+    the ones it writes today) is in the table, one it drops is not, and a third varied key is an
+    axis of the figures."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dcqcn_sweep_columns_")
+        # Three --vary keys and --seeds 2; a new metric first and one last, a new per-tag
+        # metric, text in a metric column, and no cc.rate_cuts.
+        self.metrics = ["events"] + [m for m in SWEEP_METRICS if m != "cc.rate_cuts"] + [
+            "pfc_resume_frames", "convergence.status"]
+        rows = [{"switch.ecn.kmin": kmin, "workload.senders": n, "cc.algorithm": algo,
+                 "seed": seed, "events": 1000 * n + seed, "flows_total": n, "flows_finished": n,
+                 "max_queue_bytes": 1000 * n, "pfc_resume_frames": 7 * seed,
+                 "convergence.status": "never", "tag.victim.long_flow_throughput_gbps.mean": 2.5,
+                 "tag.victim.flow_throughput_gbps.mean": 3}
+                for kmin in ("5KB", "40KB") for n in (2, 4) for algo in ("dcqcn", "none")
+                for seed in (1, 2)]
+        self.dir = make_sweep(
+            os.path.join(self.tmp, "sweep"), rows=rows, metrics=self.metrics,
+            keys=("switch.ecn.kmin", "workload.senders", "cc.algorithm", "seed"), seeds=2,
+            tag_metrics=SWEEP_TAG_METRICS + ["long_flow_throughput_gbps.mean"])
+
+    def tearDown(self):
+        plt.close("all")
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def test_keys_from_sweep_json_and_metrics_from_the_header(self):
+        sweep = dcqcn_sweep_report.read_sweep(self.dir)
+        self.assertEqual(sweep["keys"],
+                         ["switch.ecn.kmin", "workload.senders", "cc.algorithm", "seed"])
+        self.assertEqual(sweep["metrics"][:len(self.metrics)], self.metrics)
+        self.assertEqual(sweep["metrics"][-1], "tag.victim.long_flow_throughput_gbps.mean")
+        self.assertNotIn("error", sweep["metrics"])
+        self.assertEqual(sweep["x"].key, "switch.ecn.kmin")
+        self.assertEqual((sweep["x"].unit, sweep["x"].positions), ("KB", {"5KB": 5.0,
+                                                                          "40KB": 40.0}))
+        self.assertEqual(sweep["style_keys"], ["cc.algorithm"])
+        self.assertEqual(sweep["seeds"], ["1", "2"])
+        self.assertEqual(len(sweep["series"]), 4)  # 2 senders x 2 algorithms
+        self.assertIn("long_flow_throughput_gbps.mean", sweep["tags"]["victim"])
+        fig, _ = dcqcn_sweep_report.fig_max_queue(sweep)
+        self.assertEqual([t.get_text() for t in fig.axes[0].get_legend().get_texts()],
+                         ["workload.senders = 2", "workload.senders = 4",
+                          "cc.algorithm = dcqcn", "cc.algorithm = none"])
+
+    def test_table_has_every_metric_column(self):
+        page = read_text(dcqcn_sweep_report.build_sweep_report(self.dir))
+        table = page[page.index('<table class="sweep">'):page.index("</table>")]
+        for header in ("switch.ecn.kmin", "workload.senders", "cc.algorithm", "seed", "events",
+                       "pfc_resume_frames", "convergence.status", "max queue (KB)",
+                       "victim: long_flow_throughput_gbps.mean", "victim: flows finished"):
+            self.assertIn(f"<th>{header}</th>", table)
+        self.assertNotIn("<th>rate cuts</th>", table)  # sweep.csv has no cc.rate_cuts
+        self.assertNotIn("<th>flows_total</th>", table)  # shown in "flows finished"
+        self.assertNotIn("<th>events</th><th>events</th>", table)
+        row = table[table.index("<td>000</td>"):]
+        row = row[:row.index("</tr>")]
+        self.assertTrue(row.startswith('<td>000</td><td class="k">5KB</td><td class="k">2</td>'
+                                       '<td class="k">dcqcn</td><td class="k">1</td>'), row)
+        # flows finished, max queue (KB), events, pfc_resume_frames, convergence.status and the
+        # victims' long_flow_throughput_gbps.mean.
+        for cell in ("2 of 2", "2.0", "2,001", "7", "never", "2.5"):
+            self.assertIn(f'<td class="v">{cell}</td>', row)
+
+    def test_keys_must_match_sweep_json(self):
+        meta = json.loads(read_text(os.path.join(self.dir, "sweep.json")))
+        meta["vary"] = meta["vary"][1:]  # sweep.json without switch.ecn.kmin
+        write_text(os.path.join(self.dir, "sweep.json"), json.dumps(meta))
+        with self.assertRaisesRegex(dcqcn_report_common.ReportError,
+                                    "expected the varied-key columns workload.senders,"
+                                    "cc.algorithm,seed after run,dir, as sweep.json says "
+                                    r"\(got switch.ecn.kmin,workload.senders,cc.algorithm\)"):
+            dcqcn_sweep_report.read_sweep(self.dir)
+
+
 class SeedSweepTest(unittest.TestCase):
     """A real `dcqcn sweep` over N and the seed, with a tagged victim flow."""
 
@@ -1102,8 +1197,16 @@ class ErrorTest(unittest.TestCase):
             f.write("run,dir,flows_total\n0,runs/000,2\n")  # no varied-key column
         r = run([BINARY, "report", self.tmp])
         self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("sweep.json: no such file", r.stderr)  # which says the varied keys
+        write_text(os.path.join(self.tmp, "sweep.json"), '{"vary": ["workload.senders=2"]}')
+        r = run([BINARY, "report", self.tmp])
+        self.assertEqual(r.returncode, 1, r.stderr)
         self.assertIn("sweep.csv", r.stderr)
-        self.assertIn("varied-key", r.stderr)
+        self.assertIn("varied-key columns workload.senders", r.stderr)
+        write_text(os.path.join(self.tmp, "sweep.json"), '{"vary": "workload.senders=2"}')
+        r = run([BINARY, "report", self.tmp])
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn('sweep.json: expected {"vary": ["KEY=V1,V2,...", ...]', r.stderr)
 
     def test_no_arguments_is_a_usage_error(self):
         self.assertEqual(run([BINARY, "report"]).returncode, 2)
