@@ -875,7 +875,7 @@ def table_html(sweep, report_dir):
     for _, r in df.iterrows():
         run_report = os.path.join(sweep["dir"], r["dir"], "report", "index.html")
         label = e(str(r["run"]).zfill(3))
-        if os.path.isfile(run_report):
+        if r["dir"] and os.path.isfile(run_report):
             href = os.path.relpath(run_report, report_dir).replace(os.sep, "/")
             cell = f'<a href="{e(href)}" title="this run\'s report">{label}</a>'
             reports += 1
@@ -932,10 +932,17 @@ def index_html(sweep, figures, notes, report_dir, formats):
     body = [f'<p>One row per run, from <a href="{e(csv_href)}">sweep.csv</a>. '
             f"A dash ({NA}): a statistic with nothing to summarise (no finished flow, fewer "
             "than two flows active together, flows that never converged).</p>", table]
-    if reports == len(df):
+    failed = df[df[ERROR_COLUMN] != ""] if ERROR_COLUMN in df else df.iloc[:0]
+    if len(failed):
+        body.append(f"<p>{len(failed)} of {len(df)} runs failed (sweep.csv's error column); "
+                    "their metrics are empty:</p><ul>" +
+                    "".join(f"<li>run {e(str(r['run']).zfill(3))}: {e(r[ERROR_COLUMN])}</li>"
+                            for _, r in failed.iterrows()) + "</ul>")
+    runs = int((df["dir"] != "").sum())  # the runs with a folder (a failed run has none)
+    if reports and reports == runs:
         body.append("<p>The run numbers link to each run's own report.</p>")
     elif reports:
-        body.append(f"<p>{reports} of {len(df)} run numbers link to the run's own report; "
+        body.append(f"<p>{reports} of {runs} run numbers link to the run's own report; "
                     "<code>dcqcn report DIR --runs</code> reports every run.</p>")
     else:
         body.append("<p>Each run's folder is <code>runs/NNN/</code>; "
@@ -945,9 +952,9 @@ def index_html(sweep, figures, notes, report_dir, formats):
     if figures:
         body.append(f"<p>{e(figure_key(sweep))}</p>")
     body += figures_html(figures, notes, formats)
-    first = sweep["table"]["dir"].iloc[0]
+    first = next((d for d in sweep["table"]["dir"] if d), "")
     resolved = os.path.join(sweep["dir"], first, "resolved.toml")
-    if os.path.isfile(resolved):
+    if first and os.path.isfile(resolved):
         with open(resolved, encoding="utf-8", errors="replace") as f:
             text = f.read()
         body.append(f"<details><summary>resolved.toml of {e(first)}/ (the other runs differ in "
@@ -969,6 +976,8 @@ def build_sweep_report(sweep_dir, quiet=True, formats=("png",), run_report=None)
     sweep = read_sweep(sweep_dir)
     if run_report is not None:
         for d in sweep["table"]["dir"]:
+            if not d:
+                continue  # a failed run: it has no folder
             run_dir = os.path.join(sweep_dir, d)
             if not os.path.isfile(os.path.join(run_dir, "summary.json")):
                 raise ReportError(f"{run_dir}: no summary.json (sweep.csv lists this run)")

@@ -1126,6 +1126,34 @@ class SweepColumnsTest(unittest.TestCase):
             dcqcn_sweep_report.read_sweep(self.dir)
 
 
+class FailedRunSweepTest(unittest.TestCase):
+    """A real sweep one of whose runs failed: its row has no folder and an error."""
+
+    def setUp(self):
+        require_binary(self)
+        self.tmp = tempfile.mkdtemp(prefix="dcqcn_failed_sweep_")
+        self.dir = os.path.join(self.tmp, "sweep")
+        scenario = os.path.join(self.tmp, "s.toml")
+        write_text(scenario, SWEEP_SCENARIO)
+        sim = run([BINARY, "sweep", scenario, "--vary", "workload.senders=2,50", "--out",
+                   self.dir, "--quiet"])
+        self.assertEqual(sim.returncode, 1, sim.stderr)  # run 001 failed, the sweep finished
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def test_report_and_runs(self):
+        for _ in range(2):  # the second time the sweep's own report exists
+            r = run([BINARY, "report", self.dir, "--runs"])
+            self.assertEqual(r.returncode, 0, r.stderr)
+        page = read_text(os.path.join(self.dir, "report", "index.html"))
+        self.assertIn("1 of 2 runs failed (sweep.csv's error column)", page)
+        self.assertIn("<li>run 001: --set workload.senders=50", page)
+        self.assertIn('<td><a href="../runs/000/report/index.html"', page)
+        self.assertIn("<td>001</td>", page)  # no link: it has no folder
+        self.assertIn("The run numbers link to each run's own report.", page)
+
+
 class SeedSweepTest(unittest.TestCase):
     """A real `dcqcn sweep` over N and the seed, with a tagged victim flow."""
 
