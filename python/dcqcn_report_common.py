@@ -1,15 +1,29 @@
-"""What the run report (dcqcn_report.py) and the sweep report (dcqcn_sweep_report.py) share: the
-input-error exception, the command-line plumbing, atomic file writing in the chosen figure
-formats, the confidence interval of a mean and the page style. Imported after matplotlib has been
-set to the Agg backend."""
+"""What the run, sweep and fluid reports (dcqcn_run_report.py, dcqcn_sweep_report.py,
+dcqcn_fluid_report.py) share, so that none of them imports another: the input-error exception and
+the command-line plumbing, reading a CSV or summary.json, figure creation and saving in the chosen
+formats, the HTML page around the figures, the confidence interval of a mean and the page style.
+Importing it sets matplotlib to the Agg backend (no display: figures go straight to files).
+"""
 
+import html
+import json
 import math
 import os
 import sys
 import traceback
 
-import matplotlib.pyplot as plt
-import numpy as np
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+try:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    import pandas as pd
+except ImportError as e:  # e.g. run with a python3 that is not Debian's /usr/bin/python3
+    sys.exit(f"error: {e} under {sys.executable}: the report needs Debian's python3-matplotlib, "
+             "python3-numpy and python3-pandas under /usr/bin/python3 (run scripts/setup.sh)")
 
 DPI = 110
 FORMATS = ["png", "svg", "pdf"]  # figure formats, in the order index.html prefers them
@@ -101,6 +115,138 @@ def figure_html(name, caption, formats, escape):
         text += f' <span class="alt">({"also as " if shown else ""}{", ".join(links)})</span>'
     out.append(f"<figcaption>{text}</figcaption></figure>")
     return "".join(out)
+
+
+def not_a_command(script):
+    """What a report module says when run as a script: it is part of dcqcn_report.py, the one
+    command line of the reports (a usage error, exit code 2)."""
+    print(f"usage: dcqcn_report.py [--runs] [--format LIST] [--flows IDS] [--tags TAGS] [--quiet] "
+          f"DIR\n{script} is a module of the report, not a command: run `dcqcn report DIR` or "
+          "python/dcqcn_report.py DIR", file=sys.stderr)
+    return 2
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading
+
+
+def read_csv(path, dtypes, optional=None):
+    """The CSV at `path` with the columns of `dtypes` (other columns ignored), or None when the
+    file is absent. `optional` maps further columns to a default for files written before they
+    existed (e.g. flows.csv's tag)."""
+    if not os.path.exists(path):
+        return None
+    optional = optional or {}
+    wanted = set(dtypes) | set(optional)
+    try:
+        df = pd.read_csv(path, usecols=lambda c: c in wanted, engine="c",
+                         dtype={**dtypes, **{c: str for c in optional}})
+    except pd.errors.EmptyDataError:
+        raise ReportError(f"{path}: empty file (expected a header line: {','.join(dtypes)})")
+    except ValueError as e:
+        raise ReportError(f"{path}: expected columns {','.join(dtypes)}: {e}")
+    missing = [c for c in dtypes if c not in df.columns]
+    if missing:
+        raise ReportError(f"{path}: expected columns {','.join(dtypes)} (missing "
+                          f"{','.join(missing)})")
+    for c, default in optional.items():
+        df[c] = df[c].fillna(default) if c in df.columns else default
+    return df
+
+
+def read_summary(folder):
+    """folder/summary.json as a dict (a run's or a fluid folder's)."""
+    path = os.path.join(folder, "summary.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            summary = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ReportError(f"{path}: {e}")
+    if not isinstance(summary, dict):
+        raise ReportError(f"{path}: expected a JSON object")
+    return summary
+
+
+MISSING = object()  # a key summary.json does not have (an older folder): its row is left out
+
+
+def get(s, *path):
+    """summary.json's value at `path`: None where it is null, MISSING where it is absent."""
+    v = s
+    for p in path:
+        if not isinstance(v, dict) or p not in v:
+            return MISSING
+        v = v[p]
+    return v
+
+
+def fmt_num(v, spec, scale=1.0, suffix=""):
+    """A number as text; NA for null; MISSING stays MISSING."""
+    if v is MISSING or v is None:
+        return v if v is MISSING else NA
+    try:
+        return format(v * scale if scale != 1 else v, spec) + suffix
+    except (TypeError, ValueError):
+        return str(v)
+
+
+# ---------------------------------------------------------------------------------------------
+# Figures
+
+STYLE = {"font.size": 10, "axes.titlesize": 12, "axes.titleweight": "bold"}
+
+
+def subplots(*args, **kwargs):
+    """plt.subplots in the reports' style: every figure of every report is made here."""
+    plt.rcParams.update(STYLE)
+    return plt.subplots(*args, **kwargs)
+
+
+def legend_outside(ax, **kw):
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False, **kw)
+
+
+def line_colors(n):
+    cmap = plt.get_cmap("tab10" if n <= 10 else "tab20")
+    return lambda i: cmap(i % cmap.N)
+
+
+
+# ---------------------------------------------------------------------------------------------
+# The page
+
+
+def page_html(title, heading, sub, body):
+    """index.html: the page's title, its heading and the grey line under it, then `body` (a list
+    of HTML fragments, one a line)."""
+    e = html.escape
+    return "\n".join(["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+                      f"<title>{e(title)}</title>", f"<style>{CSS}</style></head><body>",
+                      f"<h1>{e(heading)}</h1>", f'<p class="sub">{e(sub)}</p>', *body,
+                      "</body></html>\n"])
+
+
+def sections_table_html(rows):
+    """A two-column table of (section, label, text) rows, a header row per section; NA cells
+    grey."""
+    e = html.escape
+    out = ["<table>"]
+    section = None
+    for sec, label, value in rows:
+        if sec != section:
+            out.append(f'<tr><th class="section" colspan="2">{e(sec)}</th></tr>')
+            section = sec
+        cls = "v na" if value == NA else "v"
+        out.append(f'<tr><td>{e(label)}</td><td class="{cls}">{e(str(value))}</td></tr>')
+    out.append("</table>")
+    return "\n".join(out)
+
+
+def figures_html(figures, notes, formats):
+    """The figures ((name, caption) pairs) and then the notes, one paragraph each."""
+    e = html.escape
+    return ([figure_html(name, caption, formats, e) for name, caption in figures] +
+            [f"<p>{e(note)}</p>" for note in notes])
 
 
 # Student t quantiles t(0.975, df) for df = 1..30; larger df use the Cornish-Fisher expansion,

@@ -1,55 +1,48 @@
-#!/usr/bin/python3
-"""The report of a `dcqcn sweep` output folder: `dcqcn report DIR` when DIR holds sweep.csv, or
-this script on its own (`dcqcn_sweep_report.py DIR`, see --help).
+"""The report of a `dcqcn sweep` output folder (sweep.csv and no summary.json of its own): its
+figures and index.html, drawn for `dcqcn report DIR` by dcqcn_report.py, the command line.
 
 sweep.csv (src/app/sweep_command.cc) has one row per run: run, dir, one column per varied key
-(`workload.senders`, `cc.algorithm`, ...; values as given to --vary, e.g. "40KB"), the metrics of
-SWEEP_METRICS, then per flow tag the columns tag.<tag>.<metric> (SWEEP_TAG_METRICS). Every number
-drawn is sweep.csv's: the metrics are defined once, in the simulator's summary. The figures put
-the first varied key on the x axis (values with units parsed to numbers; log scale when they span
-more than 20x), draw one coloured line per value of the second key and tell the values of any
-further keys apart by line style and marker. When `seed` is a varied key it is not an axis: each
-point is the mean over the seeds with its 95% confidence interval (Student t).
-Writes DIR/report/{index.html, <figure>.<format>}; with `with_runs`, each run's own report first
-(DIR/runs/NNN/report/, linked from the table). Exit codes: 0 ok, 1 bad input, 2 bad usage, 3 a bug.
+(`workload.senders`, `cc.algorithm`, ...; values as given to --vary, e.g. "40KB"), the metrics,
+then error. The varied keys are sweep.json's (its --vary keys, and `seed` last with --seeds); the
+metrics are the columns after them, per flow tag tag.<tag>.<metric>: the table shows every one,
+and the figures draw those they know (a figure whose metrics sweep.csv lacks is left out). Every
+number drawn is sweep.csv's: the metrics are defined once, in the simulator's summary.
+
+The figures put the first varied key on the x axis (values with units parsed to numbers; log scale
+when they span more than 20x), draw one coloured line per value of the second key and tell the
+values of any further keys apart by line style and marker. When `seed` is a varied key it is not
+an axis: each point is the mean over the seeds with its 95% confidence interval (Student t).
+Writes DIR/report/{index.html, <figure>.<format>}; given a `run_report`, each run's own report
+first (DIR/runs/NNN/report/, linked from the table). It imports the shared helpers
+(dcqcn_report_common.py) and the unit parser (dcqcn_units.py), never the run report: the command
+line hands it the run report to call.
 """
 
+import html
+import json
+import math
 import os
+import re
+import sys
 
-os.environ.setdefault("MPLBACKEND", "Agg")
+import numpy as np
+import pandas as pd
+from matplotlib import ticker
+from matplotlib.lines import Line2D
+from matplotlib.transforms import ScaledTranslation, blended_transform_factory
 
-import argparse  # noqa: E402
-import html  # noqa: E402
-import json  # noqa: E402
-import math  # noqa: E402
-import re  # noqa: E402
-import sys  # noqa: E402
+import dcqcn_units
+from dcqcn_report_common import (NA, ReportError, figures_html, mean_ci95, not_a_command,
+                                 page_html, plt, remove_figure, save_figure, subplots,
+                                 write_atomic)
 
-import matplotlib  # noqa: E402
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-from matplotlib import ticker  # noqa: E402
-from matplotlib.lines import Line2D  # noqa: E402
-from matplotlib.transforms import ScaledTranslation, blended_transform_factory  # noqa: E402
-
-from dcqcn_report_common import (CSS, NA, ReportError, figure_html, mean_ci95,  # noqa: E402
-                                 remove_figure, run_cli, save_figure, write_atomic)
-
-# The metric columns of sweep.csv, in order (SweepColumns() in src/app/sweep_command.cc).
-SWEEP_METRICS = [
-    "flows_total", "flows_finished", "sim_time_ns", "max_link_utilisation",
-    "bottleneck.utilisation", "bottleneck.mean_queue_bytes", "bottleneck.std_queue_bytes",
-    "max_queue_bytes", "pfc_pause_frames", "drops", "ecn_marked_packets", "cnps", "cc.rate_cuts",
-    "fct_slowdown.p50", "fct_slowdown.p99", "flow_throughput_gbps.min",
-    "flow_throughput_gbps.mean", "flow_throughput_gbps.max", "jain_fairness",
-    "convergence_time_ns", "wall_time_s"]
-# The per-tag columns tag.<tag>.<metric> (SweepTagColumns() in src/app/sweep_command.cc).
-SWEEP_TAG_METRICS = [
-    "flows", "finished", "flow_throughput_gbps.min", "flow_throughput_gbps.mean",
-    "flow_throughput_gbps.max", "jain_fairness", "fct_slowdown.p50", "fct_slowdown.p99"]
+# sweep.csv's frame around the varied keys and the metrics (SweepCsv() in
+# src/app/sweep_command.cc): run,dir,<varied keys>,<metrics>,error. Which keys were varied is
+# sweep.json's to say, and the metrics are whatever columns follow them: this module keeps no list
+# of them, so a metric the simulator adds is in the table and one it drops is not.
+LEADING_COLUMNS = ["run", "dir"]
+ERROR_COLUMN = "error"  # the last column: a failed run's error (absent in folders before it)
+TAG_PREFIX = "tag."  # tag.<tag>.<metric>: a metric of the flows of one tag (tags have no dot)
 SEED_KEY = "seed"  # a varied key that is averaged over rather than drawn as an axis
 
 SWEEP_FIGURES = ["queue", "max_queue", "pfc", "utilisation", "fairness", "tag_throughput",
@@ -64,30 +57,18 @@ MAX_TICK_LABELS = 12  # numeric x values labelled one by one up to this many
 LINE_STYLES = ["-", "--", ":", "-."]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 
-# Units a --vary value may carry (the simulator's own, src/core/units.cc), in base units.
-_UNITS = {
-    "time": [("ps", 1e-12), ("ns", 1e-9), ("us", 1e-6), ("ms", 1e-3), ("s", 1.0)],
-    "rate": [("bps", 1.0), ("Kbps", 1e3), ("Mbps", 1e6), ("Gbps", 1e9), ("Tbps", 1e12)],
-    "size": [("B", 1.0), ("KB", 1e3), ("MB", 1e6), ("GB", 1e9), ("KiB", 1024.0),
-             ("MiB", 1024.0**2), ("GiB", 1024.0**3)],
-}
-_UNIT_OF = {u: (kind, scale) for kind, units in _UNITS.items() for u, scale in units}
-_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+_NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # a --vary value without a unit
 
 
-def parse_quantity(text):
-    """(value in base units, kind, unit) of a --vary value: "40KB" -> (40000.0, "size", "KB"),
-    "0.5" -> (0.5, "", ""); None when it is not a number, with or without a known unit."""
-    m = re.fullmatch(rf"\s*({_NUMBER})\s*([A-Za-z]*)\s*", str(text))
-    if not m:
-        return None
-    number, unit = float(m.group(1)), m.group(2)
-    if not unit:
-        return number, "", ""
-    if unit not in _UNIT_OF:
-        return None
-    kind, scale = _UNIT_OF[unit]
-    return number * scale, kind, unit
+def axis_value(text):
+    """(value, kind, unit) of a --vary value: a quantity with one of the simulator's units in its
+    base unit (dcqcn_units: "40KB" -> (40000, "size", "KB")), or a plain number ("0.5" -> (0.5,
+    "", "")); None when it is neither."""
+    quantity = dcqcn_units.parse_quantity(text)
+    if quantity is not None:
+        return quantity
+    m = re.fullmatch(rf"\s*({_NUMBER})\s*", str(text))
+    return (float(m.group(1)), "", "") if m else None
 
 
 def fmt_tick(v):
@@ -111,7 +92,7 @@ class Axis:
         self.unit = ""
         self.log = False
         labels = list(dict.fromkeys(labels))  # unique, in sweep order
-        parsed = [parse_quantity(v) for v in labels]
+        parsed = [axis_value(v) for v in labels]
         kinds = {p[1] for p in parsed if p is not None}
         self.numeric = bool(labels) and None not in parsed and len(kinds) == 1
         if not self.numeric:
@@ -119,17 +100,17 @@ class Axis:
             self.positions = {v: float(i) for i, v in enumerate(labels)}
             return
         kind = kinds.pop()
-        base = np.array([p[0] for p in parsed])
+        base = np.array([p[0] for p in parsed], dtype=float)
         scale = 1.0
         if kind:
             units = {p[2] for p in parsed}
             if len(units) == 1:  # the unit every value was given in
                 self.unit = units.pop()
-                scale = _UNIT_OF[self.unit][1]
+                scale = dict(dcqcn_units.UNITS[kind])[self.unit]
             else:  # mixed units: the largest decimal one in which the median is >= 1
-                self.unit, scale = _UNITS[kind][0]
+                self.unit, scale = dcqcn_units.UNITS[kind][0]
                 median = float(np.median(np.abs(base)))
-                for u, s in _UNITS[kind]:
+                for u, s in dcqcn_units.UNITS[kind]:
                     if "i" not in u and median >= s:
                         self.unit, scale = u, s
         values = base / scale
@@ -185,18 +166,49 @@ def tag_columns(cols):
     """{tag: {metric: column}} of sweep.csv's tag.<tag>.<metric> columns, tags in column order."""
     tags = {}
     for c in cols:
-        if not c.startswith("tag."):
-            continue
-        for m in SWEEP_TAG_METRICS:
-            if c.endswith("." + m) and len(c) > len("tag.") + len(m) + 1:
-                tags.setdefault(c[len("tag."):-len(m) - 1], {})[m] = c
-                break
+        tag, dot, m = c[len(TAG_PREFIX):].partition(".")
+        if c.startswith(TAG_PREFIX) and tag and dot and m:
+            tags.setdefault(tag, {})[m] = c
     return tags
 
 
+def metric(df, column):
+    """A metric column of the table as numbers: all NaN (nothing drawn) when sweep.csv does not
+    have it, NaN where a cell is not a number."""
+    if column not in df:
+        return pd.Series(np.nan, index=df.index, dtype=float)
+    return pd.to_numeric(df[column], errors="coerce")
+
+
+def read_varied_keys(sweep_dir):
+    """The varied keys of a sweep, in sweep.csv's order, from its sweep.json (what `dcqcn sweep`
+    writes to describe the sweep): each --vary KEY=V1,V2,... and, with --seeds N, `seed` last."""
+    path = os.path.join(sweep_dir, "sweep.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            meta = json.load(f)
+    except FileNotFoundError:
+        raise ReportError(f"{path}: no such file: the report reads the sweep's varied keys from "
+                          "it (`dcqcn sweep` writes it beside sweep.csv; for a folder without "
+                          'one, write e.g. {"vary": ["workload.senders=2,4"], "seeds": 0})')
+    except (OSError, ValueError) as e:
+        raise ReportError(f"{path}: {e}")
+    vary = meta.get("vary", []) if isinstance(meta, dict) else None
+    seeds = meta.get("seeds", 0) if isinstance(meta, dict) else None
+    if (not isinstance(vary, list) or not all(isinstance(v, str) and "=" in v[1:] for v in vary)
+            or not isinstance(seeds, int) or isinstance(seeds, bool) or seeds < 0):
+        raise ReportError(f'{path}: expected {{"vary": ["KEY=V1,V2,...", ...], "seeds": N}} '
+                          "(what `dcqcn sweep` writes)")
+    keys = [v.split("=", 1)[0] for v in vary] + ([SEED_KEY] if seeds > 0 else [])
+    if not keys:
+        raise ReportError(f"{path}: no varied key (vary is empty and seeds is 0)")
+    return keys
+
+
 def read_sweep(sweep_dir):
-    """sweep.csv as a dict: the table (metrics numeric, keys as text), the varied keys, the x
-    axis, the series and the summaries of the run folders that have one."""
+    """sweep.csv as a dict: the table (metrics numeric, keys as text), the varied keys (from
+    sweep.json), the metric columns (the columns after them), the x axis, the series and the
+    summaries of the run folders that have one."""
     path = os.path.join(sweep_dir, "sweep.csv")
     try:
         df = pd.read_csv(path, dtype=str, keep_default_na=False)
@@ -205,22 +217,26 @@ def read_sweep(sweep_dir):
     except (OSError, ValueError) as e:
         raise ReportError(f"{path}: {e}")
     cols = list(df.columns)
-    if cols[:2] != ["run", "dir"]:
+    if cols[:2] != LEADING_COLUMNS:
         raise ReportError(f"{path}: expected the columns run,dir,<varied keys>,<metrics> "
                           f"(got {','.join(cols[:4])}...)")
-    end = cols.index("flows_total") if "flows_total" in cols else len(cols)
-    keys = [c for c in cols[2:end] if c not in SWEEP_METRICS]
-    if not keys:
-        raise ReportError(f"{path}: no varied-key columns between dir and the metrics")
+    keys = read_varied_keys(sweep_dir)
+    got = cols[2:2 + len(keys)]
+    if got != keys:
+        raise ReportError(f"{path}: expected the varied-key columns {','.join(keys)} after "
+                          f"run,dir, as sweep.json says (got {','.join(got) or 'none'})")
     if len(df) == 0:
         raise ReportError(f"{path}: no runs in the table")
-    tags = tag_columns(cols[end:])
-    # Empty cells are null statistics (NaN): never drawn, shown as a dash.
-    for c in SWEEP_METRICS:
-        df[c] = pd.to_numeric(df[c], errors="coerce") if c in df else np.nan
-    for columns in tags.values():
-        for c in columns.values():
-            df[c] = pd.to_numeric(df[c], errors="coerce")
+    metrics = cols[2 + len(keys):]
+    if metrics[-1:] == [ERROR_COLUMN]:
+        metrics.pop()
+    # Empty cells are null statistics (NaN): never drawn, shown as a dash. A column with text in
+    # it stays text (shown as written, never drawn).
+    for c in metrics:
+        numbers = pd.to_numeric(df[c], errors="coerce")
+        if not (numbers.isna() & (df[c] != "")).any():
+            df[c] = numbers
+    tags = tag_columns(metrics)
 
     summaries = {}
     for d in df["dir"]:
@@ -268,11 +284,18 @@ def read_sweep(sweep_dir):
     number = {k: i for i, k in enumerate(ordered)}
     df["_series"] = [number[k] for k in row_keys]
 
-    return {"dir": sweep_dir, "path": path, "table": df, "keys": keys, "plot_keys": plot_keys,
+    return {"dir": sweep_dir, "path": path, "table": df, "keys": keys,
+            "metrics": metrics, "plot_keys": plot_keys,
             "seeds": seeds, "pooled": plot_keys == ["_pooled"],
             "tags": tags, "x": xaxis, "series": series, "color_values": color_values,
             "color_of": color_of, "style_keys": style_keys, "combos": combos,
             "style_of": style_of, "summaries": summaries}
+
+
+def is_sweep_dir(path):
+    """A `dcqcn sweep` output folder: sweep.csv and no summary.json of its own."""
+    return (os.path.isfile(os.path.join(path, "sweep.csv")) and
+            not os.path.isfile(os.path.join(path, "summary.json")))
 
 
 def sweep_name(sweep):
@@ -308,7 +331,7 @@ def new_figure(sweep, panels=1, sharey=False):
     cols = min(panels, MAX_PANEL_COLUMNS)
     rows = math.ceil(panels / cols)
     width = 8.5 if cols == 1 else 4.5 + 4.5 * cols
-    fig, axes = plt.subplots(rows, cols, figsize=(width, 4.8 * rows), squeeze=False,
+    fig, axes = subplots(rows, cols, figsize=(width, 4.8 * rows), squeeze=False,
                              sharey=sharey)
     axes = list(axes.flat)
     for ax in axes[panels:]:
@@ -490,8 +513,8 @@ def seed_caption(sweep, ci_said=False):
 
 def fig_queue(sweep):
     df = sweep["table"]
-    mean = df["bottleneck.mean_queue_bytes"] / 1e3
-    std = df["bottleneck.std_queue_bytes"] / 1e3
+    mean = metric(df, "bottleneck.mean_queue_bytes") / 1e3
+    std = metric(df, "bottleneck.std_queue_bytes") / 1e3
     if mean.notna().sum() == 0:
         return None, "sweep.csv has no bottleneck queue statistics."
     fig, (ax,) = new_figure(sweep)
@@ -520,7 +543,7 @@ def fig_queue(sweep):
 
 def fig_max_queue(sweep):
     df = sweep["table"]
-    q = df["max_queue_bytes"] / 1e3
+    q = metric(df, "max_queue_bytes") / 1e3
     if q.notna().sum() == 0:
         return None, "sweep.csv has no max_queue_bytes."
     fig, (ax,) = new_figure(sweep)
@@ -535,7 +558,7 @@ def fig_max_queue(sweep):
 
 def fig_pfc(sweep):
     df = sweep["table"]
-    p = df["pfc_pause_frames"]
+    p = metric(df, "pfc_pause_frames")
     if p.notna().sum() == 0:
         return None, "sweep.csv has no pfc_pause_frames."
     if (p.fillna(0) == 0).all():
@@ -559,7 +582,7 @@ def fig_pfc(sweep):
 
 def fig_utilisation(sweep):
     df = sweep["table"]
-    u = df["bottleneck.utilisation"] * 100
+    u = metric(df, "bottleneck.utilisation") * 100
     if u.notna().sum() == 0:
         return None, "sweep.csv has no bottleneck utilisation."
     fig, (ax,) = new_figure(sweep)
@@ -579,7 +602,7 @@ def draw_throughput(ax, sweep, columns):
     """Mean per-flow throughput with the min..max range, from sweep.csv's columns {"min",
     "mean", "max"}; a log axis when the flows' shares span 30x. Returns the axis' scale."""
     df = sweep["table"]
-    lo, mean, hi = (df[columns[k]] for k in ("min", "mean", "max"))
+    lo, mean, hi = (metric(df, columns[k]) for k in ("min", "mean", "max"))
     # Shares fall as 1/N with N flows: a log axis from a 30x span keeps the small ones apart.
     # (With seeds the spread drawn is the mean's interval, not the runs' min..max.)
     scale = scale_y(ax, mean if sweep["seeds"] else pd.concat([lo, hi]), span=30)
@@ -595,8 +618,8 @@ def draw_throughput(ax, sweep, columns):
 
 def fig_fairness(sweep):
     df = sweep["table"]
-    jain = df["jain_fairness"]
-    mean = df["flow_throughput_gbps.mean"]
+    jain = metric(df, "jain_fairness")
+    mean = metric(df, "flow_throughput_gbps.mean")
     if jain.notna().sum() == 0 and mean.notna().sum() == 0:
         return None, ("No run has a flow throughput or a Jain fairness index (sweep.csv's "
                       "columns are empty), so there is no fairness figure.")
@@ -664,15 +687,15 @@ def fig_tag_throughput(sweep):
 
 def fig_convergence(sweep):
     df = sweep["table"]
-    c = df["convergence_time_ns"] / 1e6
+    c = metric(df, "convergence_time_ns") / 1e6
+    end_ns = metric(df, "sim_time_ns")
     if c.notna().sum() == 0:
         return None, ("No run reports a convergence time (convergence_time_ns is empty: the "
                       "flows never settled within the run, or the run has no convergence "
                       "measure), so there is no convergence figure.")
     fig, (ax,) = new_figure(sweep)
     draw(ax, sweep, c)
-    top = max(float(c.max()), float(df["sim_time_ns"].max() / 1e6)
-              if df["sim_time_ns"].notna().any() else 0.0)
+    top = max(float(c.max()), float(end_ns.max() / 1e6) if end_ns.notna().any() else 0.0)
     ax.set_ylim(0, top * 1.12)
     # A cross on the top edge for each point none of whose runs converged.
     never = df.assign(_c=c).groupby(["_series", "_x"])["_c"].apply(lambda v: v.isna().all())
@@ -685,8 +708,8 @@ def fig_convergence(sweep):
                     color=sweep["series"][series].color, ls="none", clip_on=False, zorder=4)
         extra = [Line2D([], [], color="dimgray", marker="x", ms=8, mew=2, ls="none",
                         label="never converged\n(drawn on the top edge)")]
-    if df["sim_time_ns"].notna().any() and df["sim_time_ns"].nunique() == 1:
-        end = float(df["sim_time_ns"].iloc[0]) / 1e6
+    if end_ns.notna().any() and end_ns.nunique() == 1:
+        end = float(end_ns.dropna().iloc[0]) / 1e6
         ax.axhline(end, color="gray", lw=0.8, ls="--", zorder=1)
         ax.text(ax.get_xlim()[0], end, " end of run", va="bottom", ha="left", color="gray",
                 fontsize="small")
@@ -707,13 +730,13 @@ def fig_convergence(sweep):
 
 def fig_fct(sweep):
     df = sweep["table"]
-    if df["fct_slowdown.p50"].notna().sum() == 0:
+    if metric(df, "fct_slowdown.p50").notna().sum() == 0:
         return None, ("No flow finished in any run, so there is no FCT slowdown figure "
                       "(sweep.csv's slowdown columns are empty).")
     fig, (ax50, ax99) = new_figure(sweep, panels=2)
     for ax, col, name in ((ax50, "fct_slowdown.p50", "median"),
                           (ax99, "fct_slowdown.p99", "99th percentile")):
-        y = df[col]
+        y = metric(df, col)
         scale = scale_y(ax, y)
         draw(ax, sweep, y)
         ax.set_ylabel(f"FCT slowdown, {name}" + (" (log scale)" if scale != "linear" else ""))
@@ -721,10 +744,11 @@ def fig_fct(sweep):
     legend(fig, ax99, sweep)
     caption = ("Median (left) and 99th-percentile (right) flow-completion-time slowdown of the "
                "finished flows (FCT / ideal FCT; 1 = as fast as alone on an idle network).")
-    partial = df[(df["flows_finished"] > 0) & (df["flows_finished"] < df["flows_total"])]
+    finished = metric(df, "flows_finished")
+    partial = df[(finished > 0) & (finished < metric(df, "flows_total"))]
     if len(partial):
         caption += f" In {len(partial)} run(s) some flows did not finish and are not counted."
-    none = int(df["fct_slowdown.p50"].isna().sum())
+    none = int(metric(df, "fct_slowdown.p50").isna().sum())
     if none:
         caption += f" {none} run(s) finished no flow and are not drawn."
     return fig, caption + seed_caption(sweep)
@@ -746,50 +770,95 @@ def _num(v, spec, scale=1.0, suffix=""):
     return format(v * scale, spec) + suffix
 
 
-def _min_mean_max(r, prefix):
-    """"0.50 / 1.20 / 3.00" of the columns prefix.min/mean/max; None when the mean is empty."""
-    if _num(r[f"{prefix}.mean"], ".2f") is None:
+def _min_mean_max(lo, mean, hi):
+    """"0.50 / 1.20 / 3.00"; None when the mean is empty."""
+    if _num(mean, ".2f") is None:
         return None
-    return " / ".join(_num(r[f"{prefix}.{k}"], ".2f") or NA for k in ("min", "mean", "max"))
+    return " / ".join(_num(v, ".2f") or NA for v in (lo, mean, hi))
 
 
-# (header, function of a table row -> text or None (shown as a grey dash)): an empty cell of
-# sweep.csv is a null statistic (no finished flow, flows never active together, ...).
+def _of(part, whole):
+    """"3 of 8"; None when `part` is empty."""
+    if _num(part, ".0f") is None:
+        return None
+    return _num(part, ".0f") + (f" of {whole:.0f}" if _num(whole, ".0f") else "")
+
+
+def _any(v):
+    """A cell of a metric this page has no column of its own for: the number, or the text."""
+    if isinstance(v, str):
+        return v or None
+    if v is None or math.isnan(v):
+        return None
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:.4g}"
+
+
+# (header, the metric columns a table column shows, function of their values in a row -> text or
+# None, shown as a grey dash): an empty cell of sweep.csv is a null statistic (no finished flow,
+# flows never active together, ...). A table column is there when sweep.csv has any of its
+# metrics; sweep.csv's other metric columns follow under their own names (table_columns).
 TABLE_COLUMNS = [
-    ("flows finished", lambda r: None if math.isnan(r["flows_finished"]) else
-     f"{r['flows_finished']:.0f} of {r['flows_total']:.0f}"),
-    ("simulated (ms)", lambda r: _num(r["sim_time_ns"], ".3g", 1e-6)),
-    ("bottleneck util.", lambda r: _num(r["bottleneck.utilisation"], ".1f", 100, " %")),
-    ("busiest link util.", lambda r: _num(r["max_link_utilisation"], ".1f", 100, " %")),
-    ("mean queue (KB)", lambda r: _num(r["bottleneck.mean_queue_bytes"], ",.1f", 1e-3)),
-    ("std queue (KB)", lambda r: _num(r["bottleneck.std_queue_bytes"], ",.1f", 1e-3)),
-    ("max queue (KB)", lambda r: _num(r["max_queue_bytes"], ",.1f", 1e-3)),
-    ("PAUSE frames", lambda r: _num(r["pfc_pause_frames"], ",.0f")),
-    ("drops", lambda r: _num(r["drops"], ",.0f")),
-    ("ECN marks", lambda r: _num(r["ecn_marked_packets"], ",.0f")),
-    ("CNPs", lambda r: _num(r["cnps"], ",.0f")),
-    ("rate cuts", lambda r: _num(r["cc.rate_cuts"], ",.0f")),
-    ("FCT slowdown p50", lambda r: _num(r["fct_slowdown.p50"], ".2f")),
-    ("FCT slowdown p99", lambda r: _num(r["fct_slowdown.p99"], ".2f")),
+    ("flows finished", ("flows_finished", "flows_total"), lambda v: _of(*v)),
+    ("simulated (ms)", ("sim_time_ns",), lambda v: _num(v[0], ".3g", 1e-6)),
+    ("bottleneck util.", ("bottleneck.utilisation",), lambda v: _num(v[0], ".1f", 100, " %")),
+    ("busiest link util.", ("max_link_utilisation",), lambda v: _num(v[0], ".1f", 100, " %")),
+    ("mean queue (KB)", ("bottleneck.mean_queue_bytes",), lambda v: _num(v[0], ",.1f", 1e-3)),
+    ("std queue (KB)", ("bottleneck.std_queue_bytes",), lambda v: _num(v[0], ",.1f", 1e-3)),
+    ("max queue (KB)", ("max_queue_bytes",), lambda v: _num(v[0], ",.1f", 1e-3)),
+    ("PAUSE frames", ("pfc_pause_frames",), lambda v: _num(v[0], ",.0f")),
+    ("drops", ("drops",), lambda v: _num(v[0], ",.0f")),
+    ("ECN marks", ("ecn_marked_packets",), lambda v: _num(v[0], ",.0f")),
+    ("CNPs", ("cnps",), lambda v: _num(v[0], ",.0f")),
+    ("rate cuts", ("cc.rate_cuts",), lambda v: _num(v[0], ",.0f")),
+    ("FCT slowdown p50", ("fct_slowdown.p50",), lambda v: _num(v[0], ".2f")),
+    ("FCT slowdown p99", ("fct_slowdown.p99",), lambda v: _num(v[0], ".2f")),
     ("flow throughput min / mean / max (Gb/s)",
-     lambda r: _min_mean_max(r, "flow_throughput_gbps")),
-    ("Jain fairness", lambda r: _num(r["jain_fairness"], ".3f")),
-    ("converged at (ms)", lambda r: _num(r["convergence_time_ns"], ".2f", 1e-6)),
-    ("wall time (s)", lambda r: _num(r["wall_time_s"], ".2f")),
+     ("flow_throughput_gbps.min", "flow_throughput_gbps.mean", "flow_throughput_gbps.max"),
+     lambda v: _min_mean_max(*v)),
+    ("Jain fairness", ("jain_fairness",), lambda v: _num(v[0], ".3f")),
+    ("converged at (ms)", ("convergence_time_ns",), lambda v: _num(v[0], ".2f", 1e-6)),
+    ("wall time (s)", ("wall_time_s",), lambda v: _num(v[0], ".2f")),
+]
+# The same for each tag's tag.<tag>.<metric> columns, the header prefixed with "<tag>: ".
+TAG_TABLE_COLUMNS = [
+    ("flows finished", ("finished", "flows"), lambda v: _of(*v)),
+    ("FCT slowdown p50", ("fct_slowdown.p50",), lambda v: _num(v[0], ".2f")),
+    ("FCT slowdown p99", ("fct_slowdown.p99",), lambda v: _num(v[0], ".2f")),
+    ("throughput min / mean / max (Gb/s)",
+     ("flow_throughput_gbps.min", "flow_throughput_gbps.mean", "flow_throughput_gbps.max"),
+     lambda v: _min_mean_max(*v)),
+    ("Jain fairness", ("jain_fairness",), lambda v: _num(v[0], ".3f")),
 ]
 
 
-def tag_table_columns(sweep):
-    """Table columns of each tag: its throughput and fairness."""
+def table_columns(sweep):
+    """(header, function of a table row -> text or None) for every metric column of sweep.csv:
+    TABLE_COLUMNS' that it has, its other headline metrics under their own names, then per tag
+    TAG_TABLE_COLUMNS' and the tag's other metrics."""
+    have = set(sweep["metrics"])
+    shown = set()
     out = []
-    for tag, c in sweep["tags"].items():
-        if "flow_throughput_gbps.mean" in c:
-            prefix = c["flow_throughput_gbps.mean"][:-len(".mean")]
-            out.append((f"{tag}: throughput min / mean / max (Gb/s)",
-                        lambda r, p=prefix: _min_mean_max(r, p)))
-        if "jain_fairness" in c:
-            out.append((f"{tag}: Jain fairness",
-                        lambda r, col=c["jain_fairness"]: _num(r[col], ".3f")))
+
+    def add(header, columns, fn):
+        if have & set(columns):
+            out.append((header, lambda r, cs=columns: fn([r.get(c, math.nan) for c in cs])))
+            shown.update(columns)
+
+    def add_own(header, column):
+        out.append((header, lambda r, c=column: _any(r[c])))
+
+    for header, columns, fn in TABLE_COLUMNS:
+        add(header, columns, fn)
+    by_tag = {c for columns in sweep["tags"].values() for c in columns.values()}
+    for c in sweep["metrics"]:
+        if c not in shown and c not in by_tag:
+            add_own(c, c)
+    for tag, columns in sweep["tags"].items():
+        for header, names, fn in TAG_TABLE_COLUMNS:
+            add(f"{tag}: {header}", [f"{TAG_PREFIX}{tag}.{n}" for n in names], fn)
+        for m, c in columns.items():
+            if c not in shown:
+                add_own(f"{tag}: {m}", c)
     return out
 
 
@@ -797,7 +866,7 @@ def table_html(sweep, report_dir):
     """The sweep table, one row per run, with a link to each run's report where there is one."""
     e = html.escape
     df = sweep["table"]
-    columns = TABLE_COLUMNS + tag_table_columns(sweep)
+    columns = table_columns(sweep)
     out = ['<div class="wide"><table class="sweep">', "<tr><th>run</th>"]
     out += [f"<th>{e(k)}</th>" for k in sweep["keys"]]
     out += [f"<th>{e(h)}</th>" for h, _ in columns]
@@ -806,7 +875,7 @@ def table_html(sweep, report_dir):
     for _, r in df.iterrows():
         run_report = os.path.join(sweep["dir"], r["dir"], "report", "index.html")
         label = e(str(r["run"]).zfill(3))
-        if os.path.isfile(run_report):
+        if r["dir"] and os.path.isfile(run_report):
             href = os.path.relpath(run_report, report_dir).replace(os.sep, "/")
             cell = f'<a href="{e(href)}" title="this run\'s report">{label}</a>'
             reports += 1
@@ -853,65 +922,62 @@ def index_html(sweep, figures, notes, report_dir, formats):
     e = html.escape
     df = sweep["table"]
     name = sweep_name(sweep)
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           f"<title>dcqcn sweep report: {e(name)}</title>", f"<style>{CSS}</style></head><body>",
-           f"<h1>{e(name)} \u2014 sweep of {len(df)} runs</h1>"]
     varied = "; ".join(f"{k} = {', '.join(Axis(k, df[k]).labels)}" for k in sweep["keys"])
     versions = {str(s["version"]) for s in sweep["summaries"].values() if "version" in s}
     sub = [f"varied: {varied}",
            f"dcqcn {versions.pop()}" if len(versions) == 1 else None,
            f"sweep folder {os.path.abspath(sweep['dir'])}"]
-    dot = " \u00b7 "
-    out.append(f'<p class="sub">{e(dot.join(x for x in sub if x))}</p>')
     table, reports = table_html(sweep, report_dir)
     csv_href = os.path.relpath(sweep["path"], report_dir).replace(os.sep, "/")
-    out.append(f'<p>One row per run, from <a href="{e(csv_href)}">sweep.csv</a>. '
-               f"A dash ({NA}): a statistic with nothing to summarise (no finished flow, fewer "
-               "than two flows active together, flows that never converged).</p>")
-    out.append(table)
-    if reports == len(df):
-        out.append("<p>The run numbers link to each run's own report.</p>")
+    body = [f'<p>One row per run, from <a href="{e(csv_href)}">sweep.csv</a>. '
+            f"A dash ({NA}): a statistic with nothing to summarise (no finished flow, fewer "
+            "than two flows active together, flows that never converged).</p>", table]
+    failed = df[df[ERROR_COLUMN] != ""] if ERROR_COLUMN in df else df.iloc[:0]
+    if len(failed):
+        body.append(f"<p>{len(failed)} of {len(df)} runs failed (sweep.csv's error column); "
+                    "their metrics are empty:</p><ul>" +
+                    "".join(f"<li>run {e(str(r['run']).zfill(3))}: {e(r[ERROR_COLUMN])}</li>"
+                            for _, r in failed.iterrows()) + "</ul>")
+    runs = int((df["dir"] != "").sum())  # the runs with a folder (a failed run has none)
+    if reports and reports == runs:
+        body.append("<p>The run numbers link to each run's own report.</p>")
     elif reports:
-        out.append(f"<p>{reports} of {len(df)} run numbers link to the run's own report; "
-                   "<code>dcqcn report DIR --runs</code> reports every run.</p>")
+        body.append(f"<p>{reports} of {runs} run numbers link to the run's own report; "
+                    "<code>dcqcn report DIR --runs</code> reports every run.</p>")
     else:
-        out.append("<p>Each run's folder is <code>runs/NNN/</code>; "
-                   "<code>dcqcn report DIR --runs</code> also reports every run, with time series "
-                   "figures where the scenario recorded them, and links them from this table.</p>")
+        body.append("<p>Each run's folder is <code>runs/NNN/</code>; "
+                    "<code>dcqcn report DIR --runs</code> also reports every run, with time "
+                    "series figures where the scenario recorded them, and links them from this "
+                    "table.</p>")
     if figures:
-        out.append(f"<p>{e(figure_key(sweep))}</p>")
-    for name_, caption in figures:
-        out.append(figure_html(name_, caption, formats, e))
-    for note in notes:
-        out.append(f"<p>{e(note)}</p>")
-    first = sweep["table"]["dir"].iloc[0]
+        body.append(f"<p>{e(figure_key(sweep))}</p>")
+    body += figures_html(figures, notes, formats)
+    first = next((d for d in sweep["table"]["dir"] if d), "")
     resolved = os.path.join(sweep["dir"], first, "resolved.toml")
-    if os.path.isfile(resolved):
+    if first and os.path.isfile(resolved):
         with open(resolved, encoding="utf-8", errors="replace") as f:
             text = f.read()
-        out.append(f"<details><summary>resolved.toml of {e(first)}/ (the other runs differ in "
-                   "the varied keys)</summary>")
-        out.append(f"<pre>{e(text)}</pre></details>")
-    out.append("</body></html>\n")
-    return "\n".join(out)
+        body.append(f"<details><summary>resolved.toml of {e(first)}/ (the other runs differ in "
+                    "the varied keys)</summary>")
+        body.append(f"<pre>{e(text)}</pre></details>")
+    return page_html(f"dcqcn sweep report: {name}", f"{name} \u2014 sweep of {len(df)} runs",
+                     " \u00b7 ".join(x for x in sub if x), body)
 
 
-def build_sweep_report(sweep_dir, quiet=True, with_runs=False, run_report=None,
-                       formats=("png",)):
-    """Writes sweep_dir/report/{index.html, <figure>.<format>}; with `with_runs`, first each
-    run's report through `run_report(run_dir, quiet=...)` (dcqcn_report.build_report). Returns
-    index.html's path."""
+def build_sweep_report(sweep_dir, quiet=True, formats=("png",), run_report=None):
+    """Writes sweep_dir/report/{index.html, <figure>.<format>}; given `run_report`, first each
+    run's report through `run_report(run_dir, quiet=...)` (dcqcn_report.py passes the run
+    report's build_report). Returns index.html's path."""
     if not os.path.isdir(sweep_dir):
         raise ReportError(f"{sweep_dir}: no such folder (expected a `dcqcn sweep` output folder)")
     if not os.path.isfile(os.path.join(sweep_dir, "sweep.csv")):
         raise ReportError(f"{sweep_dir}: no sweep.csv (expected a `dcqcn sweep` output folder; "
                           "`dcqcn report` also reports a run folder)")
     sweep = read_sweep(sweep_dir)
-    if with_runs:
-        if run_report is None:
-            import dcqcn_report  # the run report lives beside this script
-            run_report = dcqcn_report.build_report
+    if run_report is not None:
         for d in sweep["table"]["dir"]:
+            if not d:
+                continue  # a failed run: it has no folder
             run_dir = os.path.join(sweep_dir, d)
             if not os.path.isfile(os.path.join(run_dir, "summary.json")):
                 raise ReportError(f"{run_dir}: no summary.json (sweep.csv lists this run)")
@@ -921,7 +987,6 @@ def build_sweep_report(sweep_dir, quiet=True, with_runs=False, run_report=None,
                 raise ReportError(f"run {d}: {e}")
     report_dir = os.path.join(sweep_dir, "report")
     os.makedirs(report_dir, exist_ok=True)
-    plt.rcParams.update({"font.size": 10, "axes.titlesize": 12, "axes.titleweight": "bold"})
 
     figures, notes = [], []
     for name in SWEEP_FIGURES:
@@ -942,24 +1007,5 @@ def build_sweep_report(sweep_dir, quiet=True, with_runs=False, run_report=None,
     return index
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        description="Figures and an index.html for a `dcqcn sweep` output folder (sweep.csv), "
-                    "written to DIR/report/.",
-        epilog="Exit codes: 0 ok, 1 bad input, 2 bad usage, 3 a bug in this script.")
-    parser.add_argument("dir", help="a `dcqcn sweep` output folder")
-    import dcqcn_report  # the options and the run report, shared with `dcqcn report`
-    dcqcn_report.add_common_options(parser)
-    args = parser.parse_args(argv)
-
-    def report():
-        if os.path.isdir(args.dir) and not os.path.isfile(os.path.join(args.dir, "sweep.csv")):
-            raise ReportError(f"{args.dir}: no sweep.csv (expected a `dcqcn sweep` output folder;"
-                              " for a run folder use dcqcn_report.py)")
-        dcqcn_report.report_folder(args)
-
-    return run_cli("dcqcn_sweep_report.py", report)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(not_a_command("dcqcn_sweep_report.py"))

@@ -3,7 +3,9 @@ report it and check the figures and index.html; the same for small sweeps (and -
 sweep over seeds); the figures' data on hand-made run and sweep folders (time axis, flow
 selection, PFC paused fraction, FCT slowdown per size bin, seed means with confidence intervals,
 the metrics read from summary.json and sweep.csv); the PFC pause-interval logic on a synthetic
-pfc.csv; the sweep's axis parsing; both scripts' command lines; error cases. ctest runs it as
+pfc.csv; the sweep's axis parsing; the unit parser against tests/core/units_test.cc's cases; the
+report modules' structure (one command line, no import between the run, sweep and fluid reports);
+the command line; error cases. ctest runs it as
 report_test with DCQCN_BINARY (the built dcqcn) and DCQCN_PYTHON_DIR (python/) set; by hand, from
 tests/python:
 
@@ -25,9 +27,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PYTHON_DIR = os.environ.get("DCQCN_PYTHON_DIR") or os.path.join(HERE, "..", "..", "python")
 sys.path.insert(0, PYTHON_DIR)
 
+import dcqcn_fluid_report  # noqa: E402
 import dcqcn_report  # noqa: E402
 import dcqcn_report_common  # noqa: E402
+import dcqcn_run_report  # noqa: E402
 import dcqcn_sweep_report  # noqa: E402
+import dcqcn_units  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -348,9 +353,163 @@ class SweepAxisTest(unittest.TestCase):
         self.assertEqual(a.positions, {"none": 0.0, "dcqcn": 1.0})
         self.assertFalse(self.axis("10KB", "1ms").numeric)  # two kinds: categories
         self.assertFalse(self.axis("1", "2x").numeric)
-        self.assertIsNone(dcqcn_sweep_report.parse_quantity("true"))
-        self.assertEqual(dcqcn_sweep_report.parse_quantity("1.5GiB"),
-                         (1.5 * 1024**3, "size", "GiB"))
+        self.assertIsNone(dcqcn_sweep_report.axis_value("true"))
+        self.assertEqual(dcqcn_sweep_report.axis_value("1.5GiB"), (1.5 * 1024**3, "size", "GiB"))
+        self.assertEqual(dcqcn_sweep_report.axis_value("0.5"), (0.5, "", ""))
+
+
+class UnitsTest(unittest.TestCase):
+    """dcqcn_units, the Python side's one unit parser, against tests/core/units_test.cc's cases
+    (src/core/units.cc): values are exact integers in ps, bps and bytes."""
+
+    G = 10**9
+
+    def test_documented_examples(self):
+        u = dcqcn_units
+        self.assertEqual(u.parse_size("24.47KB"), 24470)
+        self.assertEqual(u.parse_time("1.5us"), 1500000)
+        self.assertEqual(u.parse_rate("40Gbps"), 40000000000)
+        self.assertEqual(u.parse_size("12MB"), 12000000)
+        self.assertEqual(u.parse_time("55us"), 55 * 10**6)
+        self.assertEqual(u.parse_rate("10Mbps"), 10 * 10**6)
+
+    def test_every_suffix(self):
+        cases = {"time": [("7ps", 7), ("7ns", 7000), ("7us", 7 * 10**6), ("7ms", 7 * self.G),
+                          ("7s", 7 * 10**12)],
+                 "rate": [("7bps", 7), ("7Kbps", 7000), ("7Mbps", 7000000),
+                          ("7Gbps", 7 * self.G), ("7Tbps", 7 * 10**12)],
+                 "size": [("7B", 7), ("7KB", 7000), ("7MB", 7000000), ("7GB", 7 * self.G),
+                          ("7KiB", 7 * 1024), ("7MiB", 7 * 1024**2), ("7GiB", 7 * 1024**3)]}
+        for kind, table in cases.items():
+            for text, value in table:
+                self.assertEqual(dcqcn_units.parse(text, kind), (value, ""), text)
+                self.assertEqual(dcqcn_units.parse_quantity(text), (value, kind, text[1:]))
+
+    def test_decimals_round_to_the_nearest_base_unit(self):
+        u = dcqcn_units
+        self.assertEqual(u.parse_time("0.5ns"), 500)
+        self.assertEqual(u.parse_time("0.0005ns"), 1)  # 0.5 ps rounds up
+        self.assertEqual(u.parse_time("0.0004ns"), 0)
+        self.assertEqual(u.parse_size("1.5B"), 2)
+        self.assertEqual(u.parse_size(".5KB"), 500)
+        self.assertEqual(u.parse_time("4.096us"), 4096000)
+        self.assertEqual(u.parse_time("-1.5us"), -1500000)  # negatives parse; callers reject them
+        # Exact where a float is not: 1e18 - 1 ps.
+        self.assertEqual(u.parse_time("999999.999999999999s"), 10**18 - 1)
+
+    def test_rejects_malformed_text(self):
+        u = dcqcn_units
+        for bad in ("5 kilobytes", "", "KB", "1..5us", "40Gbit", "5", "5kb", "5 KBs", "1e3us",
+                    "us5", "--5us", ".us", "5us ", "0x10KB", "five KB"):
+            for kind in ("time", "rate", "size"):
+                self.assertEqual(u.parse(bad, kind), (None, ""), (bad, kind))
+            self.assertIsNone(u.parse_quantity(bad), bad)
+        # A suffix of the wrong kind.
+        self.assertIsNone(u.parse_time("5KB"))
+        self.assertIsNone(u.parse_size("5us"))
+        self.assertIsNone(u.parse_rate("5MB"))
+        self.assertIsNone(u.parse_rate("5Gb"))
+        # Too large for 64 bits.
+        self.assertIsNone(u.parse_time("100000000s"))
+        self.assertIsNone(u.parse_size("9999999999999999999GB"))
+
+    def test_bounds_and_why(self):
+        u = dcqcn_units
+        self.assertEqual(u.parse_time("1000000s"), 10**18)
+        self.assertEqual(u.parse_time("-1000000s"), -10**18)
+        self.assertEqual(u.parse_rate("1000Tbps"), 10**15)
+        self.assertEqual(u.parse_size("1000000GB"), 10**15)
+        self.assertEqual(u.parse("1000000.000000000001s", "time"), (None, "at most 1000000s"))
+        self.assertEqual(u.parse("9223372036854775807ps", "time"), (None, "at most 1000000s"))
+        self.assertEqual(u.parse("1001Tbps", "rate"), (None, "at most 1000Tbps"))
+        self.assertEqual(u.parse("00000000000000000000001000001GB", "size"),
+                         (None, "at most 1000000GB"))
+        self.assertEqual(u.parse_size("0000000000000000000000005KB"), 5000)  # zeros: no magnitude
+        self.assertEqual(u.parse("5KB", "time"), (None, ""))  # malformed: not a bound problem
+
+    def test_canonical_text(self):
+        # units_test.cc's FormatOfParseIsStableForCanonicalText, the parsing half.
+        u = dcqcn_units
+        for text, value in (("24.47KB", 24470), ("12MB", 12 * 10**6), ("1B", 1), ("5KB", 5000),
+                            ("200KB", 200000), ("1.5MB", 1500000), ("1GB", self.G)):
+            self.assertEqual(u.parse_size(text), value, text)
+        for text, value in (("1.5us", 1500000), ("10ms", 10 * self.G), ("1s", 10**12),
+                            ("123ps", 123), ("4.096us", 4096000), ("55us", 55 * 10**6)):
+            self.assertEqual(u.parse_time(text), value, text)
+        for text, value in (("40Gbps", 40 * self.G), ("100Gbps", 100 * self.G),
+                            ("10Mbps", 10**7), ("1Tbps", 10**12), ("25.5Gbps", 25500000000)):
+            self.assertEqual(u.parse_rate(text), value, text)
+
+    def test_no_other_unit_table(self):
+        """Only dcqcn_units spells the unit suffixes: a second table (there were two, in the run
+        and the sweep report) would drift from units.cc."""
+        import ast
+        suffixes = {"KiB", "MiB", "GiB", "Kbps", "Tbps", "ps"}
+        paths = [os.path.join(PYTHON_DIR, n) for n in os.listdir(PYTHON_DIR)]
+        paths += [os.path.join(PYTHON_DIR, "dcqcn", n)
+                  for n in os.listdir(os.path.join(PYTHON_DIR, "dcqcn"))]
+        for path in paths:
+            if not path.endswith(".py") or os.path.basename(path) == "dcqcn_units.py":
+                continue
+            with open(path, encoding="utf-8") as f:
+                tree = ast.parse(f.read(), path)
+            spelled = {n.value for n in ast.walk(tree)
+                       if isinstance(n, ast.Constant) and n.value in suffixes}
+            self.assertEqual(spelled, set(), f"{path} spells unit suffixes: use dcqcn_units")
+
+
+REPORT_MODULES = ["dcqcn_run_report", "dcqcn_sweep_report", "dcqcn_fluid_report"]
+HELPER_MODULES = ["dcqcn_report_common", "dcqcn_units"]
+
+
+def sibling_imports(name):
+    """The modules of python/ that python/<name>.py imports anywhere (in functions too)."""
+    import ast
+    siblings = {n[:-3] for n in os.listdir(PYTHON_DIR) if n.endswith(".py")}
+    with open(os.path.join(PYTHON_DIR, f"{name}.py"), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found & siblings
+
+
+class ModuleStructureTest(unittest.TestCase):
+    """One command line (dcqcn_report.py) over a run, a sweep and a fluid report module that
+    share the helper modules and never import one another (the run and the sweep report used to
+    import each other)."""
+
+    def test_report_modules_import_only_the_helpers(self):
+        for name in REPORT_MODULES:
+            self.assertLessEqual(sibling_imports(name), set(HELPER_MODULES), name)
+        self.assertEqual(sibling_imports("dcqcn_report_common"), set())
+        self.assertEqual(sibling_imports("dcqcn_units"), set())
+        self.assertEqual(sibling_imports("dcqcn_report"),
+                         set(REPORT_MODULES) | {"dcqcn_report_common"})
+
+    def test_no_import_cycle_in_python_dir(self):
+        graph = {n[:-3]: sibling_imports(n[:-3]) for n in os.listdir(PYTHON_DIR)
+                 if n.endswith(".py")}
+
+        def visit(name, path):
+            self.assertNotIn(name, path, f"import cycle: {' -> '.join(path + [name])}")
+            for dep in sorted(graph[name]):
+                visit(dep, path + [name])
+
+        for name in graph:
+            visit(name, [])
+
+    def test_each_report_module_loads_alone(self):
+        """Imported in a fresh interpreter, a report module loads no other report module."""
+        for name in REPORT_MODULES:
+            code = (f"import json, sys; sys.path.insert(0, {PYTHON_DIR!r}); import {name}; "
+                    "print(json.dumps(sorted(m for m in sys.modules if m.startswith('dcqcn'))))")
+            r = run([sys.executable, "-c", code], env=dict(os.environ, MPLBACKEND="Agg"))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(set(json.loads(r.stdout)) - set(HELPER_MODULES), {name})
 
 
 class PauseIntervalTest(unittest.TestCase):
@@ -364,7 +523,7 @@ class PauseIntervalTest(unittest.TestCase):
         path = os.path.join(self.tmp, "pfc.csv")
         with open(path, "w") as f:
             f.write("time_ns,node,port,priority,paused\n" + text)
-        iv = dcqcn_report.pause_intervals(dcqcn_report.read_pfc(path), end_ns)
+        iv = dcqcn_run_report.pause_intervals(dcqcn_run_report.read_pfc(path), end_ns)
         return sorted((str(r.node), int(r.port), int(r.priority), float(r.start_ns),
                        float(r.end_ns)) for r in iv.itertuples())
 
@@ -403,12 +562,12 @@ class PauseIntervalTest(unittest.TestCase):
     def test_paused_fraction_per_bin(self):
         # Paused 0-15 and 25-30 (of bins 10 wide): bins 0-10 all, 10-20 half, 20-30 half,
         # 30-40 none.
-        got = dcqcn_report.paused_fraction([0.0, 25.0], [15.0, 30.0], [0, 10, 20, 30, 40])
+        got = dcqcn_run_report.paused_fraction([0.0, 25.0], [15.0, 30.0], [0, 10, 20, 30, 40])
         self.assertEqual(list(got), [1.0, 0.5, 0.5, 0.0])
         # An interval within one bin, and one over the last edge.
-        got = dcqcn_report.paused_fraction([2.0, 19.0], [4.0, 50.0], [0, 10, 20])
+        got = dcqcn_run_report.paused_fraction([2.0, 19.0], [4.0, 50.0], [0, 10, 20])
         self.assertEqual(list(got), [0.2, 0.1])
-        self.assertEqual(list(dcqcn_report.paused_fraction([], [], [0, 5, 10])), [0.0, 0.0])
+        self.assertEqual(list(dcqcn_run_report.paused_fraction([], [], [0, 5, 10])), [0.0, 0.0])
 
     def test_report_of_a_folder_with_only_pfc(self):
         # Every time series may be absent: a folder with summary.json and pfc.csv gets the
@@ -424,7 +583,7 @@ class PauseIntervalTest(unittest.TestCase):
                     "100000,h1,0,3,1\n400000,h1,0,3,0\n500000.5,s0,1,3,1\n")
         with open(os.path.join(run_dir, "report", "queue.png"), "wb") as f:
             f.write(b"stale")
-        index = dcqcn_report.build_report(run_dir)
+        index = dcqcn_run_report.build_report(run_dir)
         self.assertEqual(sorted(os.listdir(os.path.join(run_dir, "report"))),
                          ["index.html", "pfc.png"])
         png_size(os.path.join(run_dir, "report", "pfc.png"))
@@ -511,9 +670,9 @@ class FixtureRunTest(unittest.TestCase):
                 for t in ax.get_legend().get_texts()]
 
     def test_time_axis_runs_over_the_active_interval(self):
-        run = dcqcn_report.load_run(self.dir)
+        run = dcqcn_run_report.load_run(self.dir)
         for name in ("throughput", "rate", "queue", "pfc"):
-            fig, _ = dcqcn_report.FIGURE_MAKERS[name](run)
+            fig, _ = dcqcn_run_report.FIGURE_MAKERS[name](run)
             bottom = fig.axes[0] if name == "pfc" else fig.axes[-1]
             self.assertEqual(bottom.get_xlabel(), "time since first flow start (ms)", name)
             self.assertEqual(tuple(round(v, 9) for v in bottom.get_xlim()), (0.0, 1.0), name)
@@ -525,56 +684,56 @@ class FixtureRunTest(unittest.TestCase):
                         self.assertLessEqual(x.max(), 1.0 + 1e-9, name)
 
     def test_rate_and_throughput_show_the_selection(self):
-        run = dcqcn_report.load_run(self.dir, flow_ids=[0, 3, 19])
-        fig, caption = dcqcn_report.fig_rate(run)
+        run = dcqcn_run_report.load_run(self.dir, flow_ids=[0, 3, 19])
+        fig, caption = dcqcn_run_report.fig_rate(run)
         labels = self.legend_texts(fig)
         self.assertIn("flow 0 (h1\u2192h0, victim)", labels)
         self.assertIn("flow 3 (h4\u2192h0, incast)", labels)
         self.assertIn("flow 19 (h20\u2192h0)", labels)
         self.assertEqual(len([t for t in labels if t.startswith("flow ")]), 3)
         self.assertIn("3 selected flows", caption)
-        fig, _ = dcqcn_report.fig_throughput(run)
+        fig, _ = dcqcn_run_report.fig_throughput(run)
         per_flow = [t for t in self.legend_texts(fig) if t.startswith("flow ")]
         self.assertEqual(len(per_flow), 3)
         # Tags add their flows to --flows, and their sums to the aggregate panel.
-        run = dcqcn_report.load_run(self.dir, flow_ids=[5], tags=["victim"])
+        run = dcqcn_run_report.load_run(self.dir, flow_ids=[5], tags=["victim"])
         self.assertEqual(run["selection"], [0, 1, 5])
-        fig, caption = dcqcn_report.fig_throughput(run)
+        fig, caption = dcqcn_run_report.fig_throughput(run)
         self.assertIn("tag victim", self.legend_texts(fig))
         self.assertIn("tagged victim", caption)
         with self.assertRaisesRegex(dcqcn_report_common.ReportError, "incast, victim"):
-            dcqcn_report.load_run(self.dir, tags=["nope"])
+            dcqcn_run_report.load_run(self.dir, tags=["nope"])
         with self.assertRaisesRegex(dcqcn_report_common.ReportError, "no flow 20"):
-            dcqcn_report.load_run(self.dir, flow_ids=[20])
+            dcqcn_run_report.load_run(self.dir, flow_ids=[20])
 
     def test_no_rate_figure_without_congestion_control(self):
         d = make_run(os.path.join(self.tmp, "none"), cc="none")
         os.makedirs(os.path.join(d, "report"))
         write_text(os.path.join(d, "report", "rate.png"), "stale")
-        index = dcqcn_report.build_report(d)
+        index = dcqcn_run_report.build_report(d)
         self.assertFalse(os.path.exists(os.path.join(d, "report", "rate.png")))
         page = read_text(index)
         self.assertNotIn('src="rate.png"', page)
         self.assertIn("congestion control is off (cc.algorithm = none)", page)
 
     def test_pfc_rows_are_links_with_their_paused_share(self):
-        run = dcqcn_report.load_run(self.dir)
-        fig, caption = dcqcn_report.fig_pfc(run)
+        run = dcqcn_run_report.load_run(self.dir)
+        fig, caption = dcqcn_run_report.fig_pfc(run)
         ax = fig.axes[0]
         labels = [t.get_text() for t in ax.get_yticklabels()]
         # The row is the port that received the PAUSE and stopped sending: s0 port 3 -> h3.
         self.assertEqual(labels, ["h1 port 0 \u2192 s0 (10%)", "s0 port 3 \u2192 h3 (50%)"])
         grid = ax.get_images()[0].get_array()
-        self.assertEqual(grid.shape, (2, dcqcn_report.PFC_BINS))
+        self.assertEqual(grid.shape, (2, dcqcn_run_report.PFC_BINS))
         self.assertAlmostEqual(float(grid[1].mean()), 0.5)  # s0 port 3: paused 0.1-0.6 ms
         self.assertAlmostEqual(float(grid[0].mean()), 0.1)  # h1: from 0.9 ms to the end
         self.assertEqual(float(grid[1][0]), 0.0)
-        self.assertEqual(float(grid[1][dcqcn_report.PFC_BINS // 2 - 1]), 1.0)
+        self.assertEqual(float(grid[1][dcqcn_run_report.PFC_BINS // 2 - 1]), 1.0)
         self.assertIn("Share of each", caption)
 
     def test_queue_legend_names_the_link(self):
-        run = dcqcn_report.load_run(self.dir)
-        fig, caption = dcqcn_report.fig_queue(run)
+        run = dcqcn_run_report.load_run(self.dir)
+        fig, caption = dcqcn_run_report.fig_queue(run)
         self.assertIn("s0 port 0 \u2192 h0 (peak 100 KB)", self.legend_texts(fig))
         self.assertIn("s0 port 0 \u2192 h0", caption)
 
@@ -584,27 +743,27 @@ class FixtureRunTest(unittest.TestCase):
         sizes = [1000.0 * (i + 1) for i in range(200)]
         slowdowns = [1.0 + (i % 25) for i in range(200)]
         done = flows_frame(sizes, slowdowns, [""] * 200)
-        bins, how = dcqcn_report.slowdown_by_size(done)
+        bins, how = dcqcn_run_report.slowdown_by_size(done)
         self.assertEqual(how, "equal")
         self.assertEqual(list(bins["count"]), [25] * 8)
         self.assertEqual(list(bins["size"]), [25000.0 * (b + 1) for b in range(8)])
         self.assertEqual(list(bins["p50"]), [13.0] * 8)
         self.assertAlmostEqual(float(bins["p99"].iloc[0]), float(np.percentile(range(1, 26), 99)))
         # Fewer flows, fewer bins; a size never splits across bins.
-        bins, _ = dcqcn_report.slowdown_by_size(done.iloc[:60])
+        bins, _ = dcqcn_run_report.slowdown_by_size(done.iloc[:60])
         self.assertEqual(list(bins["count"]), [30, 30])
         dup = flows_frame([1e3] * 10 + [2e3 + i for i in range(40)], [2.0] * 50, [""] * 50)
-        bins, _ = dcqcn_report.slowdown_by_size(dup)
+        bins, _ = dcqcn_run_report.slowdown_by_size(dup)
         self.assertEqual(list(bins["count"]), [25, 25])  # the 10 equal sizes stay together
         # Few distinct sizes: one bin per size.
         few = flows_frame([1e3, 1e3, 1e6, 1e6, 1e6], [1, 3, 2, 2, 8], [""] * 5)
-        bins, how = dcqcn_report.slowdown_by_size(few)
+        bins, how = dcqcn_run_report.slowdown_by_size(few)
         self.assertEqual((how, list(bins["size"]), list(bins["p50"])), ("size", [1e3, 1e6],
                                                                          [2.0, 2.0]))
 
     def test_fct_size_figure(self):
-        run = dcqcn_report.load_run(self.dir)
-        fig, caption = dcqcn_report.fig_fct_size(run)
+        run = dcqcn_run_report.load_run(self.dir)
+        fig, caption = dcqcn_run_report.fig_fct_size(run)
         ax = fig.axes[0]
         self.assertEqual(ax.get_xscale(), "log")
         self.assertEqual(self.legend_texts(fig), ["each flow", "median", "95th pct", "99th pct"])
@@ -622,7 +781,7 @@ class FixtureRunTest(unittest.TestCase):
                                   "flow_throughput_gbps": {"count": 2, "min": 7.0,
                                                            "mean": 7.5, "max": 8.0},
                                   "jain_fairness": 0.99}}})
-        page = read_text(dcqcn_report.build_report(d))
+        page = read_text(dcqcn_run_report.build_report(d))
         na = '<td class="v na">\u2013</td>'
         self.assertIn(f"<tr><td>Jain fairness</td>{na}</tr>", page)
         self.assertIn(f"<tr><td>FCT slowdown p50</td>{na}</tr>", page)
@@ -636,7 +795,7 @@ class FixtureRunTest(unittest.TestCase):
     def test_formats_and_stale_files(self):
         os.makedirs(os.path.join(self.dir, "report"))
         write_text(os.path.join(self.dir, "report", "queue.png"), "stale")
-        index = dcqcn_report.build_report(self.dir, formats=["svg", "pdf"])
+        index = dcqcn_run_report.build_report(self.dir, formats=["svg", "pdf"])
         names = os.listdir(os.path.join(self.dir, "report"))
         self.assertIn("queue.svg", names)
         self.assertIn("queue.pdf", names)
@@ -653,15 +812,16 @@ class FixtureRunTest(unittest.TestCase):
 
     def test_flows_csv_without_tags_is_read(self):
         d = make_run(os.path.join(self.tmp, "old"), tag_column=False)
-        run = dcqcn_report.load_run(d)
+        run = dcqcn_run_report.load_run(d)
         self.assertEqual(set(run["flows"]["tag"]), {""})
         with self.assertRaisesRegex(dcqcn_report_common.ReportError, "its tags: none"):
-            dcqcn_report.load_run(d, tags=["victim"])
+            dcqcn_run_report.load_run(d, tags=["victim"])
 
 
 class ScriptCommandLineTest(unittest.TestCase):
-    """Both scripts run on their own: usage, errors and exit codes like the dcqcn CLI. One
-    subprocess each (the scripts' __main__); the other cases call main() in this process."""
+    """dcqcn_report.py, the one command line of the reports, run on its own: usage, errors and
+    exit codes like the dcqcn CLI. One subprocess each (the scripts' __main__); the other cases
+    call main() in this process."""
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="dcqcn_report_cli_")
@@ -683,32 +843,37 @@ class ScriptCommandLineTest(unittest.TestCase):
                 code = e.code
         return code, out.getvalue(), err.getvalue()
 
-    def test_sweep_script(self):
-        r = self.script("dcqcn_sweep_report.py")
-        self.assertEqual(r.returncode, 2)  # it used to print nothing and exit 0
+    def test_report_modules_are_not_commands(self):
+        # They used to be scripts of their own (and one printed nothing and exited 0).
+        for name in ("dcqcn_run_report.py", "dcqcn_sweep_report.py", "dcqcn_fluid_report.py"):
+            r = self.script(name, self.tmp)
+            self.assertEqual(r.returncode, 2, name)
+            self.assertIn("usage: dcqcn_report.py", r.stderr)
+            self.assertIn(f"{name} is a module of the report", r.stderr)
+            self.assertFalse(os.path.exists(os.path.join(self.tmp, "report")))
+
+    def test_sweep_folder(self):
+        r = self.script("dcqcn_report.py")
+        self.assertEqual(r.returncode, 2)
         self.assertIn("usage", r.stderr)
         sweep = make_sweep(os.path.join(self.tmp, "sweep"))
-        r = self.script("dcqcn_sweep_report.py", sweep, "--format", "png,svg")
+        r = self.script("dcqcn_report.py", sweep, "--format", "png,svg")
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn(os.path.join(sweep, "report", "index.html"), r.stdout)
         self.assertTrue(os.path.exists(os.path.join(sweep, "report", "fairness.svg")))
 
-        module = dcqcn_sweep_report
-        code, out, _ = self.main(module, "--help")
-        self.assertEqual(code, 0)
-        for option in ("--runs", "--format", "--quiet"):
-            self.assertIn(option, out)
+        module = dcqcn_report
         missing = os.path.join(self.tmp, "nope")
         code, out, err = self.main(module, missing)
         self.assertEqual((code, out), (1, ""))
         self.assertIn(f"{missing}: no such folder", err)
-        code, _, err = self.main(module, self.tmp)
-        self.assertEqual(code, 1)
-        self.assertIn("no sweep.csv", err)
         self.assertEqual(self.main(module, sweep, "--quiet"), (0, "", ""))
         code, _, err = self.main(module, sweep, "--format", "gif")
         self.assertEqual(code, 1)
         self.assertIn("--format gif", err)
+        code, _, err = self.main(module, sweep, "--tags", "victim")
+        self.assertEqual(code, 1)
+        self.assertIn("on a sweep folder they need --runs", err)
 
     def test_run_script(self):
         d = make_run(os.path.join(self.tmp, "run"))
@@ -735,12 +900,25 @@ class ScriptCommandLineTest(unittest.TestCase):
 # ---------------------------------------------------------------------------------------------
 # Hand-made sweep folders.
 
-SWEEP_COLUMNS = dcqcn_sweep_report.SWEEP_METRICS
+# The metric columns `dcqcn sweep` writes today (SweepColumns() and SweepTagColumns() in
+# src/app/sweep_command.cc): the fixtures' data. The report itself takes them from sweep.csv.
+SWEEP_METRICS = [
+    "flows_total", "flows_finished", "sim_time_ns", "max_link_utilisation",
+    "bottleneck.utilisation", "bottleneck.mean_queue_bytes", "bottleneck.std_queue_bytes",
+    "max_queue_bytes", "pfc_pause_frames", "drops", "ecn_marked_packets", "cnps", "cc.rate_cuts",
+    "fct_slowdown.p50", "fct_slowdown.p99", "flow_throughput_gbps.min",
+    "flow_throughput_gbps.mean", "flow_throughput_gbps.max", "jain_fairness",
+    "convergence_time_ns", "wall_time_s"]
+SWEEP_TAG_METRICS = [
+    "flows", "finished", "flow_throughput_gbps.min", "flow_throughput_gbps.mean",
+    "flow_throughput_gbps.max", "jain_fairness", "fct_slowdown.p50", "fct_slowdown.p99"]
 
 
-def make_sweep(root, rows=None, keys=("workload.senders", "seed"), tags=("victim",)):
+def make_sweep(root, rows=None, keys=("workload.senders", "seed"), tags=("victim",),
+               metrics=SWEEP_METRICS, tag_metrics=SWEEP_TAG_METRICS, seeds=0):
     """A sweep folder: sweep.csv with `rows` (dicts of key and metric values; missing metrics
-    empty) and run folders whose flows.csv disagrees with sweep.csv (avg_gbps 100 for each
+    empty), its sweep.json (the keys as --vary lists, the last `seeds` as --seeds N when seeds is
+    N > 0) and run folders whose flows.csv disagrees with sweep.csv (avg_gbps 100 for each
     flow), so a report that recomputed the metrics from it would draw other numbers."""
     if rows is None:
         rows = [{"workload.senders": n, "seed": seed, "flows_total": n, "flows_finished": 0,
@@ -751,8 +929,8 @@ def make_sweep(root, rows=None, keys=("workload.senders", "seed"), tags=("victim
                  "tag.victim.flow_throughput_gbps.mean": 10 * seed + 1,
                  "tag.victim.flow_throughput_gbps.max": 10 * seed + 2}
                 for n in (2, 4) for seed in (1, 2, 3)]
-    tag_cols = [f"tag.{t}.{m}" for t in tags for m in dcqcn_sweep_report.SWEEP_TAG_METRICS]
-    header = ["run", "dir", *keys, *SWEEP_COLUMNS, *tag_cols]
+    tag_cols = [f"tag.{t}.{m}" for t in tags for m in tag_metrics]
+    header = ["run", "dir", *keys, *metrics, *tag_cols, "error"]
     lines = [",".join(header)]
     for i, r in enumerate(rows):
         values = {"run": str(i), "dir": f"runs/{i:03}", **{k: str(v) for k, v in r.items()}}
@@ -762,6 +940,11 @@ def make_sweep(root, rows=None, keys=("workload.senders", "seed"), tags=("victim
         os.makedirs(os.path.join(root, "runs", f"{i:03}"))
         flows.to_csv(os.path.join(root, "runs", f"{i:03}", "flows.csv"), index=False)
     write_text(os.path.join(root, "sweep.csv"), "\n".join(lines) + "\n")
+    listed = keys[:-1] if seeds else keys
+    vary = [k + "=" + ",".join(dict.fromkeys(str(r[k]) for r in rows)) for k in listed]
+    write_text(os.path.join(root, "sweep.json"), json.dumps(
+        {"format": "dcqcn sweep 1", "vary": vary, "sets": [], "seeds": seeds, "runs": len(rows),
+         "shard": 1, "shards": 1, "failed": {}}, indent=2))
     return root
 
 
@@ -866,6 +1049,111 @@ class FixtureSweepTest(unittest.TestCase):
         self.assertNotIn("nan", page)
 
 
+class SweepColumnsTest(unittest.TestCase):
+    """The sweep report takes its varied keys from sweep.json and its metrics from sweep.csv's
+    header, not from a copy of the simulator's list: a metric the simulator adds (even before
+    the ones it writes today) is in the table, one it drops is not, and a third varied key is an
+    axis of the figures."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dcqcn_sweep_columns_")
+        # Three --vary keys and --seeds 2; a new metric first and one last, a new per-tag
+        # metric, text in a metric column, and no cc.rate_cuts.
+        self.metrics = ["events"] + [m for m in SWEEP_METRICS if m != "cc.rate_cuts"] + [
+            "pfc_resume_frames", "convergence.status"]
+        rows = [{"switch.ecn.kmin": kmin, "workload.senders": n, "cc.algorithm": algo,
+                 "seed": seed, "events": 1000 * n + seed, "flows_total": n, "flows_finished": n,
+                 "max_queue_bytes": 1000 * n, "pfc_resume_frames": 7 * seed,
+                 "convergence.status": "never", "tag.victim.long_flow_throughput_gbps.mean": 2.5,
+                 "tag.victim.flow_throughput_gbps.mean": 3}
+                for kmin in ("5KB", "40KB") for n in (2, 4) for algo in ("dcqcn", "none")
+                for seed in (1, 2)]
+        self.dir = make_sweep(
+            os.path.join(self.tmp, "sweep"), rows=rows, metrics=self.metrics,
+            keys=("switch.ecn.kmin", "workload.senders", "cc.algorithm", "seed"), seeds=2,
+            tag_metrics=SWEEP_TAG_METRICS + ["long_flow_throughput_gbps.mean"])
+
+    def tearDown(self):
+        plt.close("all")
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def test_keys_from_sweep_json_and_metrics_from_the_header(self):
+        sweep = dcqcn_sweep_report.read_sweep(self.dir)
+        self.assertEqual(sweep["keys"],
+                         ["switch.ecn.kmin", "workload.senders", "cc.algorithm", "seed"])
+        self.assertEqual(sweep["metrics"][:len(self.metrics)], self.metrics)
+        self.assertEqual(sweep["metrics"][-1], "tag.victim.long_flow_throughput_gbps.mean")
+        self.assertNotIn("error", sweep["metrics"])
+        self.assertEqual(sweep["x"].key, "switch.ecn.kmin")
+        self.assertEqual((sweep["x"].unit, sweep["x"].positions), ("KB", {"5KB": 5.0,
+                                                                          "40KB": 40.0}))
+        self.assertEqual(sweep["style_keys"], ["cc.algorithm"])
+        self.assertEqual(sweep["seeds"], ["1", "2"])
+        self.assertEqual(len(sweep["series"]), 4)  # 2 senders x 2 algorithms
+        self.assertIn("long_flow_throughput_gbps.mean", sweep["tags"]["victim"])
+        fig, _ = dcqcn_sweep_report.fig_max_queue(sweep)
+        self.assertEqual([t.get_text() for t in fig.axes[0].get_legend().get_texts()],
+                         ["workload.senders = 2", "workload.senders = 4",
+                          "cc.algorithm = dcqcn", "cc.algorithm = none"])
+
+    def test_table_has_every_metric_column(self):
+        page = read_text(dcqcn_sweep_report.build_sweep_report(self.dir))
+        table = page[page.index('<table class="sweep">'):page.index("</table>")]
+        for header in ("switch.ecn.kmin", "workload.senders", "cc.algorithm", "seed", "events",
+                       "pfc_resume_frames", "convergence.status", "max queue (KB)",
+                       "victim: long_flow_throughput_gbps.mean", "victim: flows finished"):
+            self.assertIn(f"<th>{header}</th>", table)
+        self.assertNotIn("<th>rate cuts</th>", table)  # sweep.csv has no cc.rate_cuts
+        self.assertNotIn("<th>flows_total</th>", table)  # shown in "flows finished"
+        self.assertNotIn("<th>events</th><th>events</th>", table)
+        row = table[table.index("<td>000</td>"):]
+        row = row[:row.index("</tr>")]
+        self.assertTrue(row.startswith('<td>000</td><td class="k">5KB</td><td class="k">2</td>'
+                                       '<td class="k">dcqcn</td><td class="k">1</td>'), row)
+        # flows finished, max queue (KB), events, pfc_resume_frames, convergence.status and the
+        # victims' long_flow_throughput_gbps.mean.
+        for cell in ("2 of 2", "2.0", "2,001", "7", "never", "2.5"):
+            self.assertIn(f'<td class="v">{cell}</td>', row)
+
+    def test_keys_must_match_sweep_json(self):
+        meta = json.loads(read_text(os.path.join(self.dir, "sweep.json")))
+        meta["vary"] = meta["vary"][1:]  # sweep.json without switch.ecn.kmin
+        write_text(os.path.join(self.dir, "sweep.json"), json.dumps(meta))
+        with self.assertRaisesRegex(dcqcn_report_common.ReportError,
+                                    "expected the varied-key columns workload.senders,"
+                                    "cc.algorithm,seed after run,dir, as sweep.json says "
+                                    r"\(got switch.ecn.kmin,workload.senders,cc.algorithm\)"):
+            dcqcn_sweep_report.read_sweep(self.dir)
+
+
+class FailedRunSweepTest(unittest.TestCase):
+    """A real sweep one of whose runs failed: its row has no folder and an error."""
+
+    def setUp(self):
+        require_binary(self)
+        self.tmp = tempfile.mkdtemp(prefix="dcqcn_failed_sweep_")
+        self.dir = os.path.join(self.tmp, "sweep")
+        scenario = os.path.join(self.tmp, "s.toml")
+        write_text(scenario, SWEEP_SCENARIO)
+        sim = run([BINARY, "sweep", scenario, "--vary", "workload.senders=2,50", "--out",
+                   self.dir, "--quiet"])
+        self.assertEqual(sim.returncode, 1, sim.stderr)  # run 001 failed, the sweep finished
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def test_report_and_runs(self):
+        for _ in range(2):  # the second time the sweep's own report exists
+            r = run([BINARY, "report", self.dir, "--runs"])
+            self.assertEqual(r.returncode, 0, r.stderr)
+        page = read_text(os.path.join(self.dir, "report", "index.html"))
+        self.assertIn("1 of 2 runs failed (sweep.csv's error column)", page)
+        self.assertIn("<li>run 001: --set workload.senders=50", page)
+        self.assertIn('<td><a href="../runs/000/report/index.html"', page)
+        self.assertIn("<td>001</td>", page)  # no link: it has no folder
+        self.assertIn("The run numbers link to each run's own report.", page)
+
+
 class SeedSweepTest(unittest.TestCase):
     """A real `dcqcn sweep` over N and the seed, with a tagged victim flow."""
 
@@ -937,8 +1225,16 @@ class ErrorTest(unittest.TestCase):
             f.write("run,dir,flows_total\n0,runs/000,2\n")  # no varied-key column
         r = run([BINARY, "report", self.tmp])
         self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("sweep.json: no such file", r.stderr)  # which says the varied keys
+        write_text(os.path.join(self.tmp, "sweep.json"), '{"vary": ["workload.senders=2"]}')
+        r = run([BINARY, "report", self.tmp])
+        self.assertEqual(r.returncode, 1, r.stderr)
         self.assertIn("sweep.csv", r.stderr)
-        self.assertIn("varied-key", r.stderr)
+        self.assertIn("varied-key columns workload.senders", r.stderr)
+        write_text(os.path.join(self.tmp, "sweep.json"), '{"vary": "workload.senders=2"}')
+        r = run([BINARY, "report", self.tmp])
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn('sweep.json: expected {"vary": ["KEY=V1,V2,...", ...]', r.stderr)
 
     def test_no_arguments_is_a_usage_error(self):
         self.assertEqual(run([BINARY, "report"]).returncode, 2)
@@ -1073,9 +1369,9 @@ class FluidReportTest(unittest.TestCase):
 
     def test_one_panel_per_map_param_value(self):
         s = self.summary(self.map_dir)
-        df, key, values = dcqcn_report.read_fluid_map(self.map_dir, s)
+        df, key, values = dcqcn_fluid_report.read_fluid_map(self.map_dir, s)
         self.assertEqual((key, values), ("cc.rai", ["10Mbps", "40Mbps"]))
-        fig = dcqcn_report.fig_fluid_map(df, key, values)
+        fig = dcqcn_fluid_report.fig_fluid_map(df, key, values)
         titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
         plt.close(fig)
         self.assertEqual(titles, ["cc.rai = 10Mbps", "cc.rai = 40Mbps"])
