@@ -359,6 +359,30 @@ TEST_F(RdmaNicTest, SetRateAfterNextPacketKeepsThePendingDeparture) {
   EXPECT_EQ(DataSent(0), (Departures{{0, 0}, {kTx10G, 1}, {kTx10G + 2 * kTx10G, 2}}));
 }
 
+// BUG (reported, not fixed here): SetRate re-times from the size of PSN snd_nxt - 1, which after
+// go-back-N is not the packet sent last, and does nothing when snd_nxt went back to 0. Here the
+// last packet sent is PSN 3 (566 bytes, at 3 T); a NACK moves snd_nxt back and the flow waits
+// in the pacer; then the rate is halved. "Re-time the pending departure from the last one at
+// the new rate" gives 3 T + 586 x 1,600 ps; the NIC uses a 1,066-byte frame (NACK 1: 3 T +
+// 1,737.6 ns) or keeps the old time (NACK 0: 3 T + 468.8 ns). HPCC ns-3 keeps the last
+// packet's size (lastPktSize) for this.
+TEST(RdmaNicBugTest, DISABLED_SetRateAfterGoBackNRetimesFromThePacketSentLast) {
+  for (const uint32_t nack : {1u, 0u}) {
+    SCOPED_TRACE(nack);
+    NicBench t;
+    t.Build(10 * kGbps);
+    Flow& f = t.AddFlow(0, 3500);
+    t.StartAt(0, f);
+    t.NackAt(3 * kTx10G + 10 * kNanosecond, 0, nack);
+    t.act.At(3 * kTx10G + 20 * kNanosecond, [&] { t.cc->host()->SetRate(f, 5 * kGbps); });
+    t.sim.RunUntil(kBeforeRto);
+    const Departures sent = t.DataSent(0);
+    ASSERT_GE(sent.size(), 5u);
+    EXPECT_EQ(sent[3], std::make_pair(3 * kTx10G, 3u));
+    EXPECT_EQ(sent[4], std::make_pair(3 * kTx10G + (566 + 20) * 1600, nack));
+  }
+}
+
 TEST_F(RdmaNicTest, WindowCapsTheBytesInFlight) {
   // 3,000 bytes: a packet may leave while fewer than 3,000 bytes are unacknowledged, so three
   // go, and each ACK lets as many more go as it opened.
