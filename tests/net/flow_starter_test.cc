@@ -95,19 +95,23 @@ TEST(FlowStarterTest, EqualTimesRunInTheOrderOfSchedulingEveryStartAtConstructio
 }
 
 TEST(FlowStarterTest, ALaterStartKeepsItsPlaceThoughScheduledLate) {
-  // Flow 0 starts at 2 us, flow 1 at 1 us: flow 0's start is scheduled only when flow 1's
-  // runs, after the event at 2 us scheduled once the starter was made, yet runs before it.
-  Simulator sim;
-  Actions act(&sim);
-  std::vector<std::string> order;
-  const std::vector<FlowSpec> specs = Starts({2 * kMicrosecond, 1 * kMicrosecond});
-  FlowStarter starter(&sim, specs, [&](uint32_t id) {
-    order.push_back("flow " + std::to_string(id) + " at " + std::to_string(sim.Now()));
-  });
-  act.At(2 * kMicrosecond, [&] { order.push_back("event at 2 us"); });
-  sim.RunUntil(kTimeNever);
-  EXPECT_EQ(order,
-            (std::vector<std::string>{"flow 1 at 1000000", "flow 0 at 2000000", "event at 2 us"}));
+  // Flow 0 starts at 2 t, flow 1 at t: flow 0's start is scheduled only when flow 1's runs,
+  // after the event at 2 t scheduled once the starter was made, yet runs before it. For t =
+  // 1 us (within the event queue's wheel) and 1 s (beyond it, in its heap).
+  for (const Time t : {1 * kMicrosecond, 1 * kSecond}) {
+    SCOPED_TRACE(t);
+    Simulator sim;
+    Actions act(&sim);
+    std::vector<std::pair<Time, std::string>> order;
+    const std::vector<FlowSpec> specs = Starts({2 * t, t});
+    FlowStarter starter(&sim, specs, [&](uint32_t id) {
+      order.push_back({sim.Now(), "flow " + std::to_string(id)});
+    });
+    act.At(2 * t, [&] { order.push_back({sim.Now(), "event"}); });
+    sim.RunUntil(kTimeNever);
+    EXPECT_EQ(order, (std::vector<std::pair<Time, std::string>>{
+                         {t, "flow 1"}, {2 * t, "flow 0"}, {2 * t, "event"}}));
+  }
 }
 
 }  // namespace
