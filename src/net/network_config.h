@@ -2,10 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
-
-#include <memory>
 
 #include "cc/cc_algorithm.h"
 #include "net/flow_spec.h"

@@ -121,7 +121,7 @@ struct Scenario {
   int explicit_flows = 0;       // how many of `flows` were written explicitly
   // Explicit flows' own rates ([[flow]] rate), by flow id; 0 or past the end: none given.
   std::vector<Rate> flow_rates;
-  FlowTags tags;                // the names of the flows' tags
+  FlowTags tags;  // the names of the flows' tags
   const std::string& tag(const FlowSpec& f) const { return tags.name(f.tag); }
   OutputConfig output;
 };

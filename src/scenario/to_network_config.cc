@@ -1,7 +1,6 @@
 // The scenario's part that the network model reads.
-#include "scenario/scenario.h"
-
 #include "cc/registry.h"
+#include "scenario/scenario.h"
 
 namespace dcqcn {
 

@@ -84,15 +84,14 @@ TEST(FixedCc, OtherAlgorithmsRefuseAFlowRateNamingTheKey) {
   const std::string text =
       "[topology]\ntype = \"star\"\nhosts = 2\n[[flow]]\nsrc = 1\ndst = 0\nsize = \"1MB\"\n"
       "rate = \"5Gbps\"\n";
-  const std::string message =
-      testing::InputErrorOf([&] { LoadScenarioText(text, "dcqcn.toml"); });
+  const std::string message = testing::InputErrorOf([&] { LoadScenarioText(text, "dcqcn.toml"); });
   EXPECT_NE(message.find("dcqcn.toml:8"), std::string::npos) << message;
   EXPECT_NE(message.find("flow[0].rate"), std::string::npos) << message;
   EXPECT_NE(message.find("fixed"), std::string::npos) << message;
   // The same file with the fixed algorithm set on the command line loads.
-  EXPECT_EQ(testing::InputErrorOf(
-                [&] { LoadScenarioText(text, "dcqcn.toml", {"cc.algorithm=fixed"}); }),
-            "");
+  EXPECT_EQ(
+      testing::InputErrorOf([&] { LoadScenarioText(text, "dcqcn.toml", {"cc.algorithm=fixed"}); }),
+      "");
 }
 
 TEST(FixedCc, ResolvedTomlKeepsTheFlowRateAndCcRate) {

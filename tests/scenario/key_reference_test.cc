@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "cc/registry.h"
 #include "cc/dcqcn/dcqcn_params.h"
+#include "cc/registry.h"
 #include "cli_util.h"
 #include "core/error.h"
 #include "scenario/resolved_toml.h"

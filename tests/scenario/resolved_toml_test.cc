@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "cc/registry.h"
 #include "cc/dcqcn/dcqcn_params.h"
+#include "cc/registry.h"
 #include "core/error.h"
 #include "scenario/scenario_loader.h"
 
