@@ -19,7 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "hpcc/hpcc_config.h"
+#include "scenario/hpcc_config.h"
 #include "net/network.h"
 #include "scenario/scenario_loader.h"
 

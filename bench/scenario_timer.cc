@@ -10,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-#include "app/run_command.h"
+#include "run/run_scenario.h"
 #include "scenario/scenario_loader.h"
 
 namespace {

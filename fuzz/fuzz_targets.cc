@@ -11,7 +11,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
-#include "hpcc/hpcc_config.h"
+#include "scenario/hpcc_config.h"
 #include "hpcc/hpcc_files.h"
 #include "output/atomic_file.h"
 #include "scenario/resolved_toml.h"

@@ -16,11 +16,12 @@
 
 #include "analysis/buffer_rules.h"
 #include "app/buffer_command.h"
-#include "app/fluid_command.h"
-#include "app/hpcc_command.h"
-#include "app/run_command.h"
-#include "app/sweep_command.h"
+#include "run/fluid_driver.h"
+#include "run/hpcc_run.h"
+#include "run/run_scenario.h"
+#include "run/sweep.h"
 #include "core/error.h"
+#include "core/huge_pages.h"
 #include "net/network.h"
 #include "output/staged_folder.h"
 #include "scenario/resolved_toml.h"
@@ -180,6 +181,8 @@ py::dict Hpcc(HpccCommandOptions options) {
 PYBIND11_MODULE(_dcqcn, m) {
   using namespace dcqcn;
   m.doc() = "dcqcn's engine; use the dcqcn package (import dcqcn), which wraps it";
+  // Huge pages for the runs' state, advised once for this process (core/huge_pages.h).
+  EnableHugePages();
   static py::exception<InputError> input_error(m, "InputError", PyExc_ValueError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {

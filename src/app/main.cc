@@ -11,14 +11,16 @@
 
 #include "analysis/buffer_rules.h"
 #include "app/buffer_command.h"
-#include "app/fluid_command.h"
-#include "app/hpcc_command.h"
-#include "app/mpi_world.h"
+#include "app/fluid_cli.h"
+#include "run/fluid_driver.h"
+#include "run/hpcc_run.h"
+#include "run/mpi_world.h"
 #include "app/port_settings.h"
 #include "app/report_command.h"
-#include "app/run_command.h"
-#include "app/sweep_command.h"
+#include "run/run_scenario.h"
+#include "run/sweep.h"
 #include "core/error.h"
+#include "core/huge_pages.h"
 #include "net/network.h"
 #include "output/staged_folder.h"
 #include "scenario/key_reference.h"
@@ -88,6 +90,8 @@ void PrintSummary(const nlohmann::json& j, const std::string& out_dir) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The simulator's state is touched at random: back it with huge pages (core/huge_pages.h).
+  dcqcn::EnableHugePages();
   CLI::App app{"dcqcn: a packet-level simulator of RoCEv2 networks with DCQCN, PFC and ECN"};
   app.require_subcommand(1);
   app.set_version_flag("--version", DCQCN_VERSION);

@@ -4,8 +4,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <fstream>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -90,6 +93,27 @@ void HugePageKeeper::Update() {
   if (rss < rss_at_last_call_ + step_) return;
   huge_bytes_ = PreferHugePages();
   rss_at_last_call_ = rss;
+}
+
+namespace {
+
+std::atomic<bool> g_enabled{false};
+std::mutex g_mutex;
+std::optional<HugePageKeeper> g_keeper;  // under g_mutex
+
+}  // namespace
+
+void EnableHugePages() { g_enabled.store(true); }
+
+void KeepHugePages() {
+  if (!g_enabled.load(std::memory_order_relaxed)) return;
+  std::unique_lock lock(g_mutex, std::try_to_lock);
+  if (!lock.owns_lock()) return;  // another run is advising right now
+  if (!g_keeper) {
+    g_keeper.emplace();
+  } else {
+    g_keeper->Update();
+  }
 }
 
 }  // namespace dcqcn

@@ -30,4 +30,12 @@ class HugePageKeeper {
   size_t rss_at_last_call_;
 };
 
+// The process-wide advice: a process that wants it (main(), the Python module's init) enables
+// it once; runs then call KeepHugePages() now and again, from any thread, and it re-advises
+// when the resident size has grown by 8 MB since the last time. Without EnableHugePages a run
+// changes nothing of the process it is embedded in.
+void EnableHugePages();
+// Cheap (reads /proc/self/statm at most once per call, skips when another thread is at it).
+void KeepHugePages();
+
 }  // namespace dcqcn

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "net/hpcc_ecmp.h"  // HpccNodeIp
-#include "scenario/scenario.h"
+#include "net/flow_spec.h"
+#include "topology/topology_config.h"
 
 namespace dcqcn {
 

@@ -10,7 +10,7 @@
 #include "net/network.h"
 #include "net/packet_tap.h"
 #include "output/roce_frame.h"
-#include "scenario/scenario.h"
+#include "output/output_config.h"
 
 namespace dcqcn {
 

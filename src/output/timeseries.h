@@ -7,7 +7,7 @@
 
 #include "net/network.h"
 #include "output/convergence.h"
-#include "scenario/scenario.h"
+#include "output/output_config.h"
 
 namespace dcqcn {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "scenario/scenario.h"
+#include "topology/topology_config.h"
 
 namespace dcqcn {
 

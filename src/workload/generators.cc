@@ -13,7 +13,7 @@
 namespace dcqcn {
 namespace {
 
-[[noreturn]] void Fail(const Scenario& s, const std::string& what) {
+[[noreturn]] void Fail(const WorkloadInput& s, const std::string& what) {
   throw InputError(fmt::format("{}: workload: {}", s.source, what));
 }
 
@@ -59,7 +59,7 @@ std::vector<int> IncastSenders(const WorkloadConfig& workload, int hosts) {
   return senders;
 }
 
-void GenerateWorkload(const Scenario& s, std::vector<FlowSpec>& flows, FlowTags& tags) {
+void GenerateWorkload(const WorkloadInput& s, std::vector<FlowSpec>& flows, FlowTags& tags) {
   const WorkloadConfig& w = s.workload;
   const int hosts = s.topology.hosts;
   if (w.type.empty()) return;

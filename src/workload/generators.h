@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "scenario/scenario.h"
+#include "net/flow_spec.h"
+#include "workload/flow_tags.h"
+#include "workload/workload_config.h"
 
 namespace dcqcn {
 
@@ -30,6 +32,6 @@ inline constexpr const char* kIncastTag = "incast";
 // InputError when the workload does not fit the topology (the loader checks the same with line
 // numbers first).
 // The workload's tags are added to `tags`.
-void GenerateWorkload(const Scenario& s, std::vector<FlowSpec>& flows, FlowTags& tags);
+void GenerateWorkload(const WorkloadInput& s, std::vector<FlowSpec>& flows, FlowTags& tags);
 
 }  // namespace dcqcn

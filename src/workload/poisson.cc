@@ -15,14 +15,14 @@
 namespace dcqcn {
 namespace {
 
-[[noreturn]] void Fail(const Scenario& s, const std::string& what) {
+[[noreturn]] void Fail(const WorkloadInput& s, const std::string& what) {
   throw InputError(fmt::format("{}: workload: {}", s.source, what));
 }
 
 // Generated workloads are held in memory, so their size is bounded where it is decided.
 constexpr double kMaxGeneratedFlows = 20e6;
 
-void CheckExpectedFlows(const Scenario& s, double expected, const char* key) {
+void CheckExpectedFlows(const WorkloadInput& s, double expected, const char* key) {
   if (expected > kMaxGeneratedFlows) {
     Fail(s, fmt::format("{} and window would generate about {:.3g} flows; at most {:.0f} million "
                         "are supported (lower workload.{} or workload.window)",
@@ -36,7 +36,7 @@ double PoissonArrivalsPerSecond(double load, Rate rate, double mean_size) {
   return load * static_cast<double>(rate) / (8 * mean_size);
 }
 
-void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows, FlowTags& tags) {
+void GeneratePoisson(const WorkloadInput& s, std::vector<FlowSpec>& flows, FlowTags& tags) {
   const WorkloadConfig& w = s.workload;
   const int hosts = s.topology.hosts;
   if (hosts < 2) Fail(s, "poisson needs at least 2 hosts");

@@ -4,7 +4,9 @@
 
 #include <vector>
 
-#include "scenario/scenario.h"
+#include "net/flow_spec.h"
+#include "workload/flow_tags.h"
+#include "workload/workload_config.h"
 
 namespace dcqcn {
 
@@ -24,7 +26,7 @@ inline constexpr uint64_t kIncastEventRngStream = 14;
 // The new flows are sorted by start time (ties keep generation order: background by host, then
 // incast events); all use the workload's priority. Throws InputError for parameters that do not
 // fit the topology (the loader reports the same with line numbers first).
-void GeneratePoisson(const Scenario& s, std::vector<FlowSpec>& flows, FlowTags& tags);
+void GeneratePoisson(const WorkloadInput& s, std::vector<FlowSpec>& flows, FlowTags& tags);
 
 // The mean number of flows a host with link rate `rate` starts per second at `load` for a CDF
 // whose mean size is `mean_size` bytes: load * rate / (8 * mean_size).

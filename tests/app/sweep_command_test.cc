@@ -1,6 +1,6 @@
 // `dcqcn sweep`: one row per run, the metric columns from each run's summary.json, and per-tag
 // columns so that a victim's throughput needs no flows.csv.
-#include "app/sweep_command.h"
+#include "run/sweep.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "app/run_command.h"
+#include "run/run_scenario.h"
 #include "hpcc/hpcc_files.h"
 
 namespace dcqcn {

@@ -2,8 +2,8 @@
 // against the lone-flow FCTs that simulator prints (its MODEL-NOTES, "checked" examples).
 #include <gtest/gtest.h>
 
-#include "app/run_command.h"
-#include "hpcc/hpcc_config.h"
+#include "run/run_scenario.h"
+#include "scenario/hpcc_config.h"
 #include "net/headers.h"
 #include "net/network.h"
 #include "test_util.h"

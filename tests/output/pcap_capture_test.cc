@@ -9,7 +9,7 @@
 #include <map>
 #include <sstream>
 
-#include "app/run_command.h"
+#include "run/run_scenario.h"
 #include "cli_util.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_loader.h"

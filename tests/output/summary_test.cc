@@ -1,8 +1,8 @@
 // summary.json over the active interval and per tag, on small whole runs.
 #include <gtest/gtest.h>
 
-#include "app/progress.h"
-#include "app/run_command.h"
+#include "run/progress.h"
+#include "run/run_scenario.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_loader.h"
 #include "test_util.h"

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <string>
 
-#include "app/run_command.h"
+#include "run/run_scenario.h"
 #include "test_util.h"
 
 namespace dcqcn {

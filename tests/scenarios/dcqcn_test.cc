@@ -8,7 +8,7 @@
 #include <map>
 #include <sstream>
 
-#include "app/run_command.h"
+#include "run/run_scenario.h"
 #include "test_util.h"
 
 namespace dcqcn {

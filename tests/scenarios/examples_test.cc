@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "app/run_command.h"
+#include "run/run_scenario.h"
 #include "net/network.h"
 #include "scenario/scenario_loader.h"
 #include "test_util.h"

@@ -2,7 +2,7 @@
 // buffer counters back at zero, and the same seed giving the same results.
 #include <gtest/gtest.h>
 
-#include "app/run_command.h"
+#include "run/run_scenario.h"
 #include "net/network.h"
 #include "test_util.h"
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-#include "app/run_command.h"
+#include "run/run_scenario.h"
 #include "scenario/scenario_loader.h"
 #include "test_util.h"
 

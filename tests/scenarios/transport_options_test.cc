@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "app/run_command.h"
+#include "run/run_scenario.h"
 #include "net/base_rtt.h"
 #include "test_util.h"
 

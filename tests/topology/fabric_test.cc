@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/run_command.h"
+#include "run/run_scenario.h"
 #include "core/error.h"
 #include "net/network.h"
 #include "topology/builders.h"

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "app/run_command.h"
+#include "run/run_scenario.h"
 #include "scenario/scenario_loader.h"
 
 namespace dcqcn {

@@ -1,13 +1,13 @@
 // The hpcc subcommand: HPCC config -> Scenario -> RunScenario -> our folder and HPCC's files.
-#include "app/hpcc_command.h"
+#include "run/hpcc_run.h"
 
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <filesystem>
 
-#include "app/run_command.h"
-#include "hpcc/hpcc_config.h"
+#include "run/run_scenario.h"
+#include "scenario/hpcc_config.h"
 #include "hpcc/hpcc_output.h"
 #include "net/network.h"
 #include "output/atomic_file.h"

@@ -2,7 +2,7 @@
 // run's index, or "" for no more) after each of r's kRequest. Rank r -> rank 0: kRequest, empty
 // the first time, then the result of the run it was given ("R<i>\n<bytes>", or "I<i>" when
 // interrupted).
-#include "app/sweep_ranks.h"
+#include "run/sweep_ranks.h"
 
 #include <cstdlib>
 #include <mutex>

@@ -1,5 +1,5 @@
 // flows.csv and summary.json.
-#include "output/results.h"
+#include "run/results.h"
 
 #include <fmt/format.h>
 #include <sys/resource.h>

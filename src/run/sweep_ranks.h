@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/mpi_world.h"
+#include "run/mpi_world.h"
 
 namespace dcqcn {
 

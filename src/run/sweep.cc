@@ -1,6 +1,6 @@
 // Parameter sweeps: expand the --vary lists, run every combination (optionally in parallel, or
 // one deterministic shard of them), and write sweep.csv with one row per run; join shards.
-#include "app/sweep_command.h"
+#include "run/sweep.h"
 
 #include <fmt/format.h>
 
@@ -16,9 +16,9 @@
 #include <set>
 #include <thread>
 
-#include "app/mpi_world.h"
-#include "app/run_command.h"
-#include "app/sweep_ranks.h"
+#include "run/mpi_world.h"
+#include "run/run_scenario.h"
+#include "run/sweep_ranks.h"
 #include "core/error.h"
 #include "core/input_file.h"
 #include "output/atomic_file.h"

@@ -8,9 +8,6 @@
 #include <string>
 #include <vector>
 
-namespace CLI {
-class App;
-}
 
 namespace dcqcn {
 
@@ -40,8 +37,6 @@ struct FluidCommandOptions {
   int jobs = 0;           // 0 = every core
 };
 
-// Registers the subcommand and its options (bound to `options`) on `app`.
-CLI::App* AddFluidCommand(CLI::App& app, FluidCommandOptions& options);
 
 // Runs the model, writes timeseries/fluid.csv and summary.json into the output folder (staged and
 // swapped in whole) and returns the summary. Warnings (parameters the model ignores) go to

@@ -1,5 +1,5 @@
 // MPI, when built with it (DCQCN_HAVE_MPI).
-#include "app/mpi_world.h"
+#include "run/mpi_world.h"
 
 #include <fmt/format.h>
 

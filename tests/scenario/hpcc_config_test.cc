@@ -1,6 +1,6 @@
 // Tests of the HPCC config reader: every mapped key lands on the right dcqcn parameter, missing
 // keys take that simulator's defaults, options we do not model warn, and errors name the line.
-#include "hpcc/hpcc_config.h"
+#include "scenario/hpcc_config.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Progress line: simulated time, % done, wall time, ETA and events per second.
-#include "app/progress.h"
+#include "run/progress.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 // HPCC config.txt -> Scenario: the key table, value parsing with line numbers, the mapping onto
 // our parameters and the warnings for what we do not model.
-#include "hpcc/hpcc_config.h"
+#include "scenario/hpcc_config.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,17 +1,17 @@
 // Runs a scenario: build the network, step the simulator with progress, drain, check the
 // invariants and write the output folder.
-#include "app/run_command.h"
+#include "run/run_scenario.h"
 
 #include <chrono>
 #include <memory>
 
-#include "app/progress.h"
+#include "run/progress.h"
 #include "core/error.h"
 #include "core/huge_pages.h"
 #include "net/network.h"
 #include "output/atomic_file.h"
 #include "output/pcap_capture.h"
-#include "output/results.h"
+#include "run/results.h"
 #include "output/timeseries.h"
 #include "scenario/resolved_toml.h"
 
@@ -38,7 +38,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   auto wall_start = std::chrono::steady_clock::now();
   Network net(ToNetworkConfig(s));
   // Built: most of the state the run touches is allocated now; the rest follows as it grows.
-  HugePageKeeper huge_pages;
+  KeepHugePages();
   Simulator& sim = net.sim();
   // Written as the run goes, into the (staged) output folder.
   std::unique_ptr<PcapCapture> capture;
@@ -58,7 +58,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   const uint64_t slice = options.check_invariants ? 1024 : 1 << 16;
   while (!net.all_done() && sim.pending() > 0 && sim.next_time() <= s.duration) {
     sim.RunUntil(s.duration, slice);
-    huge_pages.Update();
+    KeepHugePages();
     progress.Update(sim.Now(), sim.events_executed(), net.flows_done(),
                     static_cast<int>(net.num_flows()));
     if (options.on_progress) {

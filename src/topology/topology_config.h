@@ -1,0 +1,37 @@
+// How a scenario's topology is described ([topology]); BuildTopology fills in the Topology base.
+#pragma once
+
+#include <string>
+
+#include "core/units.h"
+#include "net/topology.h"
+
+namespace dcqcn {
+
+// How the topology is built; the base holds the result (hosts, switches, links, HPCC ids).
+// hosts: every type; switches: custom only, derived for the others.
+struct TopologyConfig : Topology {
+  TopologyConfig() {
+    hosts = 9;
+    switches = 1;
+  }
+  std::string type = "star";    // star | dumbbell | custom | leaf_spine | fat_tree | hpcc_file
+  Rate link_rate = 40 * kGbps;  // paper testbed: 40GbE
+  Time link_delay = 1 * kMicrosecond;  // ns3-rdma sample topology: 1 us links
+  Rate bottleneck_rate = 0;            // dumbbell: s0-s1 link; 0 = link_rate
+  // leaf_spine: every leaf cabled to every spine, hosts = leaves * hosts_per_leaf. A small
+  // two-tier fabric by default (16 hosts), the shape of the HPCC and DCQCN+ evaluations.
+  int leaves = 4;
+  int spines = 2;
+  int hosts_per_leaf = 4;
+  double oversubscription = 0;  // > 0: fabric_rate = hosts_per_leaf * link_rate / (spines * it)
+  // fat_tree: the k-ary three-tier fat tree of Al-Fares et al. (SIGCOMM'08), k^3/4 hosts.
+  int k = 4;
+  Rate fabric_rate = 0;  // leaf_spine and fat_tree: switch-to-switch links; 0 = link_rate
+  // hpcc_file: the HPCC ns-3 topology file (as resolved: relative to the scenario's folder);
+  // Topology::hpcc_ids maps our nodes to its ids, which interleave switches and hosts.
+  std::string file;
+  // custom: links as written by the user are resolved to node ids in Topology::links.
+};
+
+}  // namespace dcqcn
