@@ -16,14 +16,14 @@
 
 #include "analysis/buffer_rules.h"
 #include "app/buffer_command.h"
-#include "run/fluid_driver.h"
-#include "run/hpcc_run.h"
-#include "run/run_scenario.h"
-#include "run/sweep.h"
 #include "core/error.h"
 #include "core/huge_pages.h"
 #include "net/network.h"
 #include "output/staged_folder.h"
+#include "run/fluid_driver.h"
+#include "run/hpcc_run.h"
+#include "run/run_scenario.h"
+#include "run/sweep.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_loader.h"
 

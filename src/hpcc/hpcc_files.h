@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "net/hpcc_ecmp.h"  // HpccNodeIp
 #include "net/flow_spec.h"
+#include "net/hpcc_ecmp.h"  // HpccNodeIp
 #include "topology/topology_config.h"
 
 namespace dcqcn {

@@ -9,8 +9,8 @@
 
 #include "net/network.h"
 #include "net/packet_tap.h"
-#include "output/roce_frame.h"
 #include "output/output_config.h"
+#include "output/roce_frame.h"
 
 namespace dcqcn {
 

@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-
 namespace dcqcn {
 
 // Options as typed; RunFluidCommand validates them (InputError naming the option). N, C, tau*
@@ -36,7 +35,6 @@ struct FluidCommandOptions {
   std::string map_param;  // KEY=V1,V2,...: a third axis, any key --set accepts
   int jobs = 0;           // 0 = every core
 };
-
 
 // Runs the model, writes timeseries/fluid.csv and summary.json into the output folder (staged and
 // swapped in whole) and returns the summary. Warnings (parameters the model ignores) go to

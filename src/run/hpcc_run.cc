@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "run/run_scenario.h"
-#include "scenario/hpcc_config.h"
 #include "hpcc/hpcc_output.h"
 #include "net/network.h"
 #include "output/atomic_file.h"
 #include "output/staged_folder.h"
+#include "run/run_scenario.h"
+#include "scenario/hpcc_config.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_loader.h"
 

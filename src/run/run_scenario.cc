@@ -5,14 +5,14 @@
 #include <chrono>
 #include <memory>
 
-#include "run/progress.h"
 #include "core/error.h"
 #include "core/huge_pages.h"
 #include "net/network.h"
 #include "output/atomic_file.h"
 #include "output/pcap_capture.h"
-#include "run/results.h"
 #include "output/timeseries.h"
+#include "run/progress.h"
+#include "run/results.h"
 #include "scenario/resolved_toml.h"
 
 namespace dcqcn {

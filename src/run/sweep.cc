@@ -16,15 +16,15 @@
 #include <set>
 #include <thread>
 
-#include "run/mpi_world.h"
-#include "run/run_scenario.h"
-#include "run/sweep_ranks.h"
 #include "core/error.h"
 #include "core/input_file.h"
 #include "output/atomic_file.h"
 #include "output/mean_ci.h"
 #include "output/resumable_folder.h"
 #include "output/staged_folder.h"
+#include "run/mpi_world.h"
+#include "run/run_scenario.h"
+#include "run/sweep_ranks.h"
 #include "scenario/scenario_loader.h"
 
 namespace dcqcn {

@@ -1,7 +1,5 @@
 // `dcqcn sweep`: one row per run, the metric columns from each run's summary.json, and per-tag
 // columns so that a victim's throughput needs no flows.csv.
-#include "run/sweep.h"
-
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -18,6 +16,7 @@
 #include "cli_util.h"
 #include "core/error.h"
 #include "output/mean_ci.h"
+#include "run/sweep.h"
 #include "test_util.h"
 
 namespace dcqcn {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "run/run_scenario.h"
 #include "hpcc/hpcc_files.h"
+#include "run/run_scenario.h"
 
 namespace dcqcn {
 namespace {

@@ -2,10 +2,10 @@
 // against the lone-flow FCTs that simulator prints (its MODEL-NOTES, "checked" examples).
 #include <gtest/gtest.h>
 
-#include "run/run_scenario.h"
-#include "scenario/hpcc_config.h"
 #include "net/headers.h"
 #include "net/network.h"
+#include "run/run_scenario.h"
+#include "scenario/hpcc_config.h"
 #include "test_util.h"
 
 namespace dcqcn {

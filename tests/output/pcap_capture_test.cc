@@ -9,8 +9,8 @@
 #include <map>
 #include <sstream>
 
-#include "run/run_scenario.h"
 #include "cli_util.h"
+#include "run/run_scenario.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_loader.h"
 #include "test_util.h"

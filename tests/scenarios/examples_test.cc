@@ -6,8 +6,8 @@
 #include <map>
 #include <set>
 
-#include "run/run_scenario.h"
 #include "net/network.h"
+#include "run/run_scenario.h"
 #include "scenario/scenario_loader.h"
 #include "test_util.h"
 

@@ -2,8 +2,8 @@
 // buffer counters back at zero, and the same seed giving the same results.
 #include <gtest/gtest.h>
 
-#include "run/run_scenario.h"
 #include "net/network.h"
+#include "run/run_scenario.h"
 #include "test_util.h"
 
 namespace dcqcn {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "run/run_scenario.h"
 #include "net/base_rtt.h"
+#include "run/run_scenario.h"
 #include "test_util.h"
 
 namespace dcqcn {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "run/run_scenario.h"
 #include "core/error.h"
 #include "net/network.h"
+#include "run/run_scenario.h"
 #include "topology/builders.h"
 
 namespace dcqcn {
