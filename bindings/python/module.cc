@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "analysis/buffer_rules.h"
-#include "app/buffer_command.h"
+#include "analysis/buffer_thresholds.h"
 #include "core/error.h"
 #include "core/huge_pages.h"
 #include "net/network.h"

@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "analysis/buffer_rules.h"
-#include "app/buffer_command.h"
+#include "app/buffer_cli.h"
 #include "app/fluid_cli.h"
 #include "app/port_settings.h"
 #include "app/report_command.h"

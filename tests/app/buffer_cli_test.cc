@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "app/buffer_command.h"
+#include "analysis/buffer_thresholds.h"
 #include "cli_util.h"
 #include "core/error.h"
 

@@ -1,5 +1,5 @@
-// `dcqcn buffer`: the paper's switch-buffer threshold rules (spec 4.2) for a given switch, with
-// a verdict on an ECN Kmin.
+// The paper's switch-buffer threshold rules (spec 4.2) for a given switch, with a verdict on an
+// ECN Kmin: what `dcqcn buffer` and dcqcn.buffer() compute.
 #pragma once
 
 #include <optional>
@@ -7,10 +7,6 @@
 
 #include "analysis/buffer_rules.h"
 #include "core/units.h"
-
-namespace CLI {
-class App;
-}
 
 namespace dcqcn {
 
@@ -26,9 +22,6 @@ struct BufferOptions {
   std::string beta = "8";
   std::string kmin = "5KB";
 };
-
-// Registers the subcommand and its options (bound to `options`) on `app`.
-CLI::App* AddBufferCommand(CLI::App& app, BufferOptions& options);
 
 // The paper's thresholds for a switch (spec 4.2), in bytes, as `dcqcn buffer` computes them.
 struct BufferThresholds {
