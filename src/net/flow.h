@@ -16,16 +16,19 @@ struct Flow : CcFlow {
   // What the user asked for.
   int32_t src = 0;
   int32_t dst = 0;
+  uint32_t total_packets = 0;  // before `size`, in what would be padding
   Bytes size = 0;
   uint8_t priority = 3;
   uint16_t sport = 0;  // UDP source port (ECMP entropy)
-  uint32_t total_packets = 0;
 
   // Sender (requester) side.
+  // Frame bytes of the packet that left last (0: none yet), from which a rate change re-times
+  // the next departure (HPCC ns-3's lastPktSize): after go-back-N it is not PSN snd_nxt - 1.
+  uint32_t last_frame = 0;
   uint32_t snd_nxt = 0;  // next PSN to send
   uint32_t snd_una = 0;  // oldest unacknowledged PSN
   Time next_avail = 0;   // pacer: earliest time the next packet may leave
-  Time last_tx = 0;      // when the previous packet left (pacer re-timing on rate change)
+  Time last_tx = 0;      // when the packet of last_frame left (pacer re-timing on rate change)
   Time rto_deadline = kTimeNever;
   bool rto_timer_pending = false;
   enum Sched : uint8_t { kIdle = 0, kReady = 1, kPacing = 2 };

@@ -90,11 +90,11 @@ void RdmaNic::MakeReady(Flow& f) {
 void RdmaNic::SetRate(CcFlow& cc_flow, Rate rate) {
   Flow& f = static_cast<Flow&>(cc_flow);
   f.rate = rate;
-  if (f.sched != Flow::kPacing || f.snd_nxt == 0) return;
+  if (f.sched != Flow::kPacing || f.last_frame == 0) return;
   // Re-time the pending departure from the last one at the new rate; the old heap entry
-  // becomes stale (its time no longer matches next_avail).
-  Bytes last = wire_.DataFrame(f.PayloadOf(f.snd_nxt - 1, config_.mtu));
-  Time t = std::max(sim_->Now(), f.last_tx + wire_.TxTime(last, rate));
+  // becomes stale (its time no longer matches next_avail). The last one is the packet that
+  // left last, not PSN snd_nxt - 1: go-back-N may have moved snd_nxt back since.
+  Time t = std::max(sim_->Now(), f.last_tx + wire_.TxTime(f.last_frame, rate));
   if (t == f.next_avail) return;
   f.next_avail = t;
   pacer_.push({t, f.id});
@@ -176,6 +176,7 @@ Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
   ArmRto(f);
   // Pace: the next packet may leave one packet time at rate Rc after this one starts.
   f.last_tx = now;
+  f.last_frame = p->size;
   f.next_avail = now + wire_.TxTime(p->size, f.rate);
   cc_->OnPacketSent(f, p->size);
   if (f.snd_nxt < f.total_packets && !WindowBound(f)) {

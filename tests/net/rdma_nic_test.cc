@@ -359,14 +359,13 @@ TEST_F(RdmaNicTest, SetRateAfterNextPacketKeepsThePendingDeparture) {
   EXPECT_EQ(DataSent(0), (Departures{{0, 0}, {kTx10G, 1}, {kTx10G + 2 * kTx10G, 2}}));
 }
 
-// BUG (reported, not fixed here): SetRate re-times from the size of PSN snd_nxt - 1, which after
-// go-back-N is not the packet sent last, and does nothing when snd_nxt went back to 0. Here the
-// last packet sent is PSN 3 (566 bytes, at 3 T); a NACK moves snd_nxt back and the flow waits
-// in the pacer; then the rate is halved. "Re-time the pending departure from the last one at
-// the new rate" gives 3 T + 586 x 1,600 ps; the NIC uses a 1,066-byte frame (NACK 1: 3 T +
-// 1,737.6 ns) or keeps the old time (NACK 0: 3 T + 468.8 ns). HPCC ns-3 keeps the last
-// packet's size (lastPktSize) for this.
-TEST(RdmaNicBugTest, DISABLED_SetRateAfterGoBackNRetimesFromThePacketSentLast) {
+// A rate change re-times the pending departure from the packet that left last, which after
+// go-back-N is not PSN snd_nxt - 1 (the NIC once took that one's size, and did nothing when
+// snd_nxt went back to 0). Here the last packet sent is PSN 3 (566 bytes, at 3 T); a NACK moves
+// snd_nxt back to 1 or 0 and the flow waits in the pacer; then the rate is halved: the resend
+// leaves at 3 T + 586 x 1,600 ps, not at 3 T + 1,737.6 ns (a 1,066-byte frame) nor at the old
+// 3 T + 468.8 ns. HPCC ns-3 keeps the last packet's size (lastPktSize) for this.
+TEST(RdmaNicBugTest, SetRateAfterGoBackNRetimesFromThePacketSentLast) {
   for (const uint32_t nack : {1u, 0u}) {
     SCOPED_TRACE(nack);
     NicBench t;
