@@ -26,6 +26,7 @@
 #include "net/network.h"
 #include "output/atomic_file.h"
 #include "output/staged_folder.h"
+#include "run/parallel_for.h"
 #include "scenario/scenario_loader.h"
 
 namespace dcqcn {
@@ -601,35 +602,29 @@ std::string RunFluidMap(const FluidCommandOptions& o, std::vector<std::string>* 
     fluid::FixedPoint fp;
   };
   std::vector<Cell> cells(setups.size());
-  std::atomic<size_t> next{0};
   std::mutex error_mutex;
   std::string error;
-  auto worker = [&] {
-    for (size_t i = next++; i < setups.size(); i = next++) {
-      try {
-        const Setup& st = setups[i];
-        const Trace tr = Integrate(st, st.options);
-        const double end = tr.t.back(), from = end / 2;
-        Cell& c = cells[i];
-        c.q = fluid::Stats(tr.t, tr.q, from, end);
-        c.rc = fluid::Stats(tr.t, tr.rc_mean, from, end);
-        const double tol = std::max(2.0 * static_cast<double>(st.params.packet), 0.05 * c.q.mean);
-        c.osc = fluid::Oscillation(tr.t, tr.q, from, end, tol);
-        c.utilisation = Utilisation(tr, from, static_cast<double>(st.params.capacity));
-        c.fp = fluid::ExactFixedPoint(st.params, st.flows);
-      } catch (const std::exception& e) {
-        std::lock_guard<std::mutex> lock(error_mutex);
-        if (error.empty()) error = e.what();
-      }
+  auto work = [&](size_t i) {
+    try {
+      const Setup& st = setups[i];
+      const Trace tr = Integrate(st, st.options);
+      const double end = tr.t.back(), from = end / 2;
+      Cell& c = cells[i];
+      c.q = fluid::Stats(tr.t, tr.q, from, end);
+      c.rc = fluid::Stats(tr.t, tr.rc_mean, from, end);
+      const double tol = std::max(2.0 * static_cast<double>(st.params.packet), 0.05 * c.q.mean);
+      c.osc = fluid::Oscillation(tr.t, tr.q, from, end, tol);
+      c.utilisation = Utilisation(tr, from, static_cast<double>(st.params.capacity));
+      c.fp = fluid::ExactFixedPoint(st.params, st.flows);
+    } catch (const std::exception& e) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (error.empty()) error = e.what();
     }
+    return true;
   };
-  int jobs =
+  const int jobs =
       o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  jobs = std::min<int>(jobs, static_cast<int>(setups.size()));
-  std::vector<std::thread> threads;
-  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (std::thread& t : threads) t.join();
+  ParallelFor(setups.size(), jobs, work);
   if (!error.empty()) throw InputError(error);
 
   // A value as a CSV cell: quoted when it holds a quote (commas split the list already).

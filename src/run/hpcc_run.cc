@@ -10,12 +10,33 @@
 #include "net/network.h"
 #include "output/atomic_file.h"
 #include "output/staged_folder.h"
+#include "run/output_sink.h"
 #include "run/run_scenario.h"
 #include "scenario/hpcc_config.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_loader.h"
 
 namespace dcqcn {
+namespace {
+
+// HPCC ns-3's FCT and PFC files, at the paths the config names (or in --out).
+class HpccFilesSink : public OutputSink {
+ public:
+  HpccFilesSink(std::string fct_path, std::string pfc_path, const std::vector<uint16_t>& dports)
+      : fct_path_(std::move(fct_path)), pfc_path_(std::move(pfc_path)), dports_(dports) {}
+  void Write(const Network& net, const RunInfo&, const nlohmann::json&,
+             const std::string&) override {
+    WriteFileAtomic(fct_path_, HpccFctText(net, dports_));
+    WriteFileAtomic(pfc_path_, HpccPfcText(net));
+  }
+
+ private:
+  std::string fct_path_;
+  std::string pfc_path_;
+  const std::vector<uint16_t>& dports_;
+};
+
+}  // namespace
 
 HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
   HpccSetup setup = LoadHpccConfig(options.config);
@@ -62,10 +83,8 @@ HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
   run.out_dir = folder.path();
   run.progress = options.progress;
   run.stop = options.stop;
-  run.after_run = [&](const Network& net) {
-    WriteFileAtomic(fct_path, HpccFctText(net, setup.dports));
-    WriteFileAtomic(pfc_path, HpccPfcText(net));
-  };
+  HpccFilesSink hpcc_files(fct_path, pfc_path, setup.dports);
+  run.extra_sinks = {&hpcc_files};
   result.summary = RunScenario(setup.scenario, run);
   folder.Commit();
   result.out_dir = folder.dir();

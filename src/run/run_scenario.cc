@@ -8,12 +8,9 @@
 #include "core/error.h"
 #include "core/huge_pages.h"
 #include "net/network.h"
-#include "output/atomic_file.h"
-#include "output/pcap_capture.h"
-#include "output/timeseries.h"
 #include "run/progress.h"
 #include "run/results.h"
-#include "scenario/resolved_toml.h"
+#include "run/sinks.h"
 
 namespace dcqcn {
 namespace {
@@ -40,12 +37,12 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   // Built: most of the state the run touches is allocated now; the rest follows as it grows.
   KeepHugePages();
   Simulator& sim = net.sim();
-  // Written as the run goes, into the (staged) output folder.
-  std::unique_ptr<PcapCapture> capture;
-  if (s.output.pcap.enabled() && !options.out_dir.empty()) {
-    capture = std::make_unique<PcapCapture>(s.output.pcap, &net, options.out_dir + "/capture.pcap");
-  }
-  TimeSeriesSampler sampler(&net, s.output);
+  // The outputs, then whatever the caller adds (the HPCC-format files of `dcqcn hpcc`).
+  std::vector<std::unique_ptr<OutputSink>> own_sinks = ScenarioSinks(s);
+  std::vector<OutputSink*> sinks;
+  for (auto& sink : own_sinks) sinks.push_back(sink.get());
+  sinks.insert(sinks.end(), options.extra_sinks.begin(), options.extra_sinks.end());
+  for (OutputSink* sink : sinks) sink->Start(net, options.out_dir);
   ProgressLine progress(options.progress, net.first_start(), s.duration);
   // Queue statistics count over the active interval, after the warm-up.
   WarmupEnd warmup(&net);
@@ -88,30 +85,13 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   info.events = sim.events_executed();
   info.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  info.sample_times = sampler.times();
-  info.delivered = sampler.DeliveredByFlow();
   info.outcomes = FlowOutcomes(net);
-
+  for (OutputSink* sink : sinks) sink->Finish(info);
   nlohmann::json summary = Summary(s, net, info);
-  if (capture) {
-    capture->Close();
-    summary["capture"] = {{"file", "capture.pcap"},
-                          {"packets", capture->packets()},
-                          {"stopped_at_max_packets", capture->full()}};
-  }
+  for (OutputSink* sink : sinks) sink->Summarize(summary);
   if (options.after_run) options.after_run(net);
   if (!options.out_dir.empty()) {
-    const std::string& dir = options.out_dir;
-    // Written piece by piece: with millions of flows each is too large to hold as one string.
-    AtomicFileWriter resolved(dir + "/resolved.toml");
-    ResolvedTomlTo(s, [&](std::string_view piece) { resolved.Write(piece); });
-    resolved.Commit();
-    AtomicFileWriter flows(dir + "/flows.csv");
-    FlowsCsvTo(s, net, info, [&](std::string_view piece) { flows.Write(piece); });
-    flows.Commit();
-    WriteFileAtomic(dir + "/links.csv", LinksCsv(net));
-    sampler.Write(dir);
-    WriteFileAtomic(dir + "/summary.json", summary.dump(2) + "\n");
+    for (OutputSink* sink : sinks) sink->Write(net, info, summary, options.out_dir);
   }
   return summary;
 }

@@ -5,12 +5,14 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "scenario/scenario.h"
 
 namespace dcqcn {
 
 class Network;
+class OutputSink;
 
 // Where a run stands, reported between slices of events (RunOptions::on_progress).
 struct RunProgress {
@@ -26,8 +28,11 @@ struct RunOptions {
   bool progress = false;  // progress line on stderr
   // Set asynchronously (a signal handler) to stop the run: RunScenario throws Interrupted.
   const std::atomic<bool>* stop = nullptr;
-  // Called with the finished network before the output folder is written (`dcqcn hpcc` writes
-  // its HPCC-format FCT and PFC files from it).
+  // Outputs beyond the scenario's own (run/sinks.h), walked after them: `dcqcn hpcc` adds its
+  // HPCC-format FCT and PFC files. Not owned.
+  std::vector<OutputSink*> extra_sinks = {};
+  // Called with the finished network before the output folder is written: a look at the
+  // network for tests and embedders, not an output.
   std::function<void(const Network&)> after_run;
   // Verify conservation and buffer accounting (Network::CheckInvariants) every 1024 events, not
   // only at the end: slower, for tests and for chasing a bug.

@@ -23,6 +23,7 @@
 #include "output/resumable_folder.h"
 #include "output/staged_folder.h"
 #include "run/mpi_world.h"
+#include "run/parallel_for.h"
 #include "run/run_scenario.h"
 #include "run/sweep_ranks.h"
 #include "scenario/scenario_loader.h"
@@ -447,26 +448,14 @@ RunOutcome OutcomeFromFolder(const std::string& run_dir) {
 bool RunOnThreads(const std::vector<size_t>& todo, int jobs,
                   const std::function<std::optional<RunOutcome>(size_t)>& run,
                   const std::function<void(size_t, RunOutcome)>& done) {
-  std::atomic<size_t> next{0};
-  std::atomic<bool> interrupted{false};
   std::mutex mutex;
-  auto worker = [&] {
-    for (size_t k = next++; k < todo.size() && !interrupted; k = next++) {
-      std::optional<RunOutcome> outcome = run(todo[k]);
-      if (!outcome) {
-        interrupted = true;
-        return;
-      }
-      std::lock_guard<std::mutex> lock(mutex);
-      done(todo[k], std::move(*outcome));
-    }
-  };
-  std::vector<std::thread> threads;
-  jobs = std::min<int>(jobs, static_cast<int>(todo.size()));
-  for (int t = 1; t < jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (std::thread& t : threads) t.join();
-  return !interrupted;
+  return ParallelFor(todo.size(), jobs, [&](size_t k) {
+    std::optional<RunOutcome> outcome = run(todo[k]);
+    if (!outcome) return false;
+    std::lock_guard<std::mutex> lock(mutex);
+    done(todo[k], std::move(*outcome));
+    return true;
+  });
 }
 
 // The sweep run by this process: alone, on --jobs threads, or as rank 0 of an MPI launch.

@@ -1,0 +1,115 @@
+// The standard sinks: each wraps one writer of src/output or run/results.
+#include "run/sinks.h"
+
+#include "output/atomic_file.h"
+#include "output/pcap_capture.h"
+#include "output/timeseries.h"
+#include "scenario/resolved_toml.h"
+
+namespace dcqcn {
+namespace {
+
+// resolved.toml, written piece by piece: with millions of flows it is too large for one string.
+class ResolvedTomlSink : public OutputSink {
+ public:
+  explicit ResolvedTomlSink(const Scenario& s) : s_(s) {}
+  void Write(const Network&, const RunInfo&, const nlohmann::json&,
+             const std::string& dir) override {
+    AtomicFileWriter file(dir + "/resolved.toml");
+    ResolvedTomlTo(s_, [&](std::string_view piece) { file.Write(piece); });
+    file.Commit();
+  }
+
+ private:
+  const Scenario& s_;
+};
+
+class FlowsCsvSink : public OutputSink {
+ public:
+  explicit FlowsCsvSink(const Scenario& s) : s_(s) {}
+  void Write(const Network& net, const RunInfo& info, const nlohmann::json&,
+             const std::string& dir) override {
+    AtomicFileWriter file(dir + "/flows.csv");
+    FlowsCsvTo(s_, net, info, [&](std::string_view piece) { file.Write(piece); });
+    file.Commit();
+  }
+
+ private:
+  const Scenario& s_;
+};
+
+class LinksCsvSink : public OutputSink {
+ public:
+  void Write(const Network& net, const RunInfo&, const nlohmann::json&,
+             const std::string& dir) override {
+    WriteFileAtomic(dir + "/links.csv", LinksCsv(net));
+  }
+};
+
+// capture.pcap, written as the run goes; only with a folder to write it into.
+class PcapSink : public OutputSink {
+ public:
+  explicit PcapSink(const PcapConfig& config) : config_(config) {}
+  void Start(Network& net, const std::string& dir) override {
+    if (config_.enabled() && !dir.empty()) {
+      capture_ = std::make_unique<PcapCapture>(config_, &net, dir + "/capture.pcap");
+    }
+  }
+  void Summarize(nlohmann::json& summary) override {
+    if (!capture_) return;
+    capture_->Close();
+    summary["capture"] = {{"file", "capture.pcap"},
+                          {"packets", capture_->packets()},
+                          {"stopped_at_max_packets", capture_->full()}};
+  }
+
+ private:
+  const PcapConfig& config_;
+  std::unique_ptr<PcapCapture> capture_;
+};
+
+// timeseries/*.csv; its per-flow samples also give summary.json's convergence time.
+class TimeSeriesSink : public OutputSink {
+ public:
+  explicit TimeSeriesSink(const OutputConfig& config) : config_(config) {}
+  void Start(Network& net, const std::string&) override {
+    sampler_ = std::make_unique<TimeSeriesSampler>(&net, config_);
+  }
+  void Finish(RunInfo& info) override {
+    info.sample_times = sampler_->times();
+    info.delivered = sampler_->DeliveredByFlow();
+  }
+  void Write(const Network&, const RunInfo&, const nlohmann::json&,
+             const std::string& dir) override {
+    sampler_->Write(dir);
+  }
+
+ private:
+  const OutputConfig& config_;
+  std::unique_ptr<TimeSeriesSampler> sampler_;
+};
+
+// Last, so that a folder with a summary.json has every other file.
+class SummarySink : public OutputSink {
+ public:
+  void Write(const Network&, const RunInfo&, const nlohmann::json& summary,
+             const std::string& dir) override {
+    WriteFileAtomic(dir + "/summary.json", summary.dump(2) + "\n");
+  }
+};
+
+}  // namespace
+
+std::vector<std::unique_ptr<OutputSink>> ScenarioSinks(const Scenario& s) {
+  std::vector<std::unique_ptr<OutputSink>> sinks;
+  sinks.push_back(std::make_unique<ResolvedTomlSink>(s));
+  sinks.push_back(std::make_unique<FlowsCsvSink>(s));
+  sinks.push_back(std::make_unique<LinksCsvSink>());
+  // The capture's taps, then the sampler's first event: the order runs have always had.
+  sinks.push_back(std::make_unique<PcapSink>(s.output.pcap));
+  sinks.push_back(std::make_unique<TimeSeriesSink>(s.output));
+  sinks.push_back(std::make_unique<SummarySink>());
+  return sinks;
+}
+
+}  // namespace dcqcn
