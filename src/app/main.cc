@@ -13,6 +13,7 @@
 #include "app/buffer_cli.h"
 #include "app/fluid_cli.h"
 #include "app/port_settings.h"
+#include "app/progress_line.h"
 #include "app/report_command.h"
 #include "core/error.h"
 #include "core/huge_pages.h"
@@ -42,7 +43,9 @@ void RequestStop(int sig) {
 }
 
 Scenario Load(const std::string& file, const std::vector<std::string>& sets) {
-  return file.empty() ? dcqcn::DefaultScenario(sets) : dcqcn::LoadScenarioFile(file, sets);
+  Scenario s = file.empty() ? dcqcn::DefaultScenario(sets) : dcqcn::LoadScenarioFile(file, sets);
+  for (const std::string& w : s.warnings) fmt::print(stderr, "warning: {}\n", w);
+  return s;
 }
 
 // A number of summary.json, or "-" where the statistic is empty (null).
@@ -86,6 +89,10 @@ void PrintSummary(const nlohmann::json& j, const std::string& out_dir) {
   }
   if (!out_dir.empty()) fmt::print("  results in {}/\n", out_dir);
 }
+
+// Where the run layer's messages go on the command line: results on stdout, notes on stderr.
+void PrintLine(const std::string& line) { fmt::print("{}\n", line); }
+void PrintNote(const std::string& line) { fmt::print(stderr, "{}\n", line); }
 
 }  // namespace
 
@@ -225,16 +232,22 @@ int main(int argc, char** argv) {
       dcqcn::StagedFolder folder(out_dir, force);
       dcqcn::RunOptions options;
       options.out_dir = folder.path();
-      options.progress = !quiet && isatty(STDERR_FILENO);
+      dcqcn::ProgressLine progress(!quiet && isatty(STDERR_FILENO));
+      options.on_progress = [&](const dcqcn::RunProgress& p) { progress.Update(p); };
       options.stop = &g_stop;
       options.check_invariants = check_invariants;
       nlohmann::json summary = dcqcn::RunScenario(s, options);
+      progress.Finish();
       folder.Commit();
       if (!quiet) PrintSummary(summary, folder.dir());
     } else if (*merge) {
+      merge_opts.say = PrintLine;
+      merge_opts.note = PrintNote;
       return dcqcn::RunSweepMergeCommand(merge_opts);
     } else if (*sweep) {
       sweep_opts.stop = &g_stop;
+      sweep_opts.say = PrintLine;
+      sweep_opts.note = PrintNote;
       // Under mpirun every rank runs this; rank 0 reports (app/sweep_ranks.h).
       mpi_world = dcqcn::JoinMpiIfLaunched();
       sweep_opts.world = mpi_world.get();
@@ -242,15 +255,18 @@ int main(int argc, char** argv) {
     } else if (*report) {
       return dcqcn::RunReportCommand(report_opts);
     } else if (*hpcc) {
-      hpcc_opts.progress = !hpcc_opts.quiet && isatty(STDERR_FILENO);
+      dcqcn::ProgressLine progress(!hpcc_opts.quiet && isatty(STDERR_FILENO));
+      hpcc_opts.on_progress = [&](const dcqcn::RunProgress& p) { progress.Update(p); };
       hpcc_opts.stop = &g_stop;
+      hpcc_opts.note = PrintNote;
       dcqcn::HpccCommandResult r = dcqcn::RunHpccCommand(hpcc_opts);
+      progress.Finish();
       if (!hpcc_opts.quiet) {
         PrintSummary(r.summary, r.out_dir);
         fmt::print("  HPCC-format FCT file {}, PFC file {}\n", r.fct_file, r.pfc_file);
       }
     } else if (*check) {
-      Scenario s = dcqcn::LoadScenarioFile(check_file, check_sets);
+      Scenario s = Load(check_file, check_sets);
       dcqcn::Network net(dcqcn::ToNetworkConfig(s));  // topology, routes and buffers must build too
       fmt::print("{}", dcqcn::ResolvedToml(s));
       fmt::print(stderr, "{}: ok ({} hosts, {} switches, {} flows)\n", check_file, s.topology.hosts,

@@ -57,8 +57,8 @@ HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
     setup.scenario = LoadScenarioText(ResolvedToml(setup.scenario),
                                       options.config + " (as a scenario)", options.sets);
   }
-  if (!options.quiet) {
-    for (const std::string& w : setup.warnings) fmt::print(stderr, "warning: {}\n", w);
+  if (!options.quiet && options.note) {
+    for (const std::string& w : setup.warnings) options.note("warning: " + w);
   }
   HpccCommandResult result;
   namespace fs = std::filesystem;
@@ -81,7 +81,7 @@ HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
 
   RunOptions run;
   run.out_dir = folder.path();
-  run.progress = options.progress;
+  run.on_progress = options.on_progress;
   run.stop = options.stop;
   HpccFilesSink hpcc_files(fct_path, pfc_path, setup.dports);
   run.extra_sinks = {&hpcc_files};

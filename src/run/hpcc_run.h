@@ -3,17 +3,23 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "run/run_scenario.h"
 
 namespace dcqcn {
 
 struct HpccCommandOptions {
   std::string config;   // path of the config.txt; the paths inside are relative to the cwd
   std::string out_dir;  // empty: results/<config stem>/, HPCC files at the config's paths
-  bool progress = false;
-  bool quiet = false;  // no warnings on stderr
+  // Progress reports, as RunOptions::on_progress.
+  std::function<void(const RunProgress&)> on_progress = nullptr;
+  bool quiet = false;  // no warnings
+  // Where its warnings go, one line each ("warning: ..."), before the run starts. Unset: dropped.
+  std::function<void(const std::string&)> note = nullptr;
   bool force = false;  // replace an --out folder that is not a result
   // Scenario keys set on top of what the config gives ("output.timeseries=[\"queue\"]"), as
   // `dcqcn run --set`.

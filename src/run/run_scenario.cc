@@ -8,7 +8,6 @@
 #include "core/error.h"
 #include "core/huge_pages.h"
 #include "net/network.h"
-#include "run/progress.h"
 #include "run/results.h"
 #include "run/sinks.h"
 
@@ -31,6 +30,12 @@ class WarmupEnd : public EventHandler {
 
 }  // namespace
 
+double ProgressFraction(Time origin, Time end, Time now) {
+  if (end <= origin) return 1;
+  const double f = static_cast<double>(now - origin) / static_cast<double>(end - origin);
+  return f < 0 ? 0 : (f > 1 ? 1 : f);
+}
+
 nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   auto wall_start = std::chrono::steady_clock::now();
   Network net(ToNetworkConfig(s));
@@ -43,7 +48,6 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   for (auto& sink : own_sinks) sinks.push_back(sink.get());
   sinks.insert(sinks.end(), options.extra_sinks.begin(), options.extra_sinks.end());
   for (OutputSink* sink : sinks) sink->Start(net, options.out_dir);
-  ProgressLine progress(options.progress, net.first_start(), s.duration);
   // Queue statistics count over the active interval, after the warm-up.
   WarmupEnd warmup(&net);
   if (s.output.warmup < s.duration - net.first_start()) {
@@ -56,20 +60,16 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   while (!net.all_done() && sim.pending() > 0 && sim.next_time() <= s.duration) {
     sim.RunUntil(s.duration, slice);
     KeepHugePages();
-    progress.Update(sim.Now(), sim.events_executed(), net.flows_done(),
-                    static_cast<int>(net.num_flows()));
     if (options.on_progress) {
-      options.on_progress({sim.Now(), ProgressFraction(net.first_start(), s.duration, sim.Now()),
-                           sim.events_executed(), net.flows_done(),
-                           static_cast<int>(net.num_flows())});
+      options.on_progress(
+          {sim.Now(), s.duration, ProgressFraction(net.first_start(), s.duration, sim.Now()),
+           sim.events_executed(), net.flows_done(), static_cast<int>(net.num_flows())});
     }
     if (options.check_invariants) net.CheckInvariants(false);
     if (options.stop != nullptr && options.stop->load()) {
-      progress.Finish();
       throw Interrupted("interrupted: no results written");
     }
   }
-  progress.Finish();
 
   RunInfo info;
   if (net.all_done()) {

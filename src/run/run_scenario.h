@@ -17,6 +17,7 @@ class OutputSink;
 // Where a run stands, reported between slices of events (RunOptions::on_progress).
 struct RunProgress {
   Time now = 0;
+  Time end = 0;         // the scenario's duration
   double fraction = 0;  // of the active interval (ProgressFraction)
   uint64_t events = 0;
   int flows_done = 0;
@@ -24,8 +25,7 @@ struct RunProgress {
 };
 
 struct RunOptions {
-  std::string out_dir;    // empty: do not write files (tests, benchmarks); else an empty folder
-  bool progress = false;  // progress line on stderr
+  std::string out_dir;  // empty: do not write files (tests, benchmarks); else an empty folder
   // Set asynchronously (a signal handler) to stop the run: RunScenario throws Interrupted.
   const std::atomic<bool>* stop = nullptr;
   // Outputs beyond the scenario's own (run/sinks.h), walked after them: `dcqcn hpcc` adds its
@@ -38,9 +38,13 @@ struct RunOptions {
   // only at the end: slower, for tests and for chasing a bug.
   bool check_invariants = false;
   // Called after every slice of 65,536 events (about every 10 ms of wall time), on the thread
-  // that runs: the Python module's progress callback and Ctrl-C check.
+  // that runs: the command line's progress line, the Python module's progress callback and
+  // Ctrl-C check.
   std::function<void(const RunProgress&)> on_progress = nullptr;
 };
+
+// How much of the active interval [origin, end] lies before `now`, in 0..1.
+double ProgressFraction(Time origin, Time end, Time now);
 
 // Runs the scenario to completion (all flows done, or its duration) and returns summary.json's
 // content. Throws InputError for scenarios that cannot be built, InvariantError on a bug,

@@ -31,6 +31,15 @@
 namespace dcqcn {
 namespace {
 
+// The run layer never prints: its messages go to the caller's callbacks, one line each.
+template <class Options>
+void Say(const Options& options, const std::string& line) {
+  if (options.say) options.say(line);
+}
+void Note(const SweepOptions& options, const std::string& line) {
+  if (options.note) options.note(line);
+}
+
 // Runs per sweep: far more than a study needs, few enough that the per-run bookkeeping (each
 // run's overrides, summary and row) stays within a few GB.
 constexpr size_t kMaxSweepRuns = 1000000;
@@ -309,7 +318,8 @@ void WriteSweepTables(const std::string& folder, const SweepPlan& plan,
 
 // The exit code of a sweep with these outcomes, as `dcqcn run` would have exited; says how many
 // failed.
-int SweepExitCode(const std::vector<size_t>& indices, const std::vector<RunOutcome>& outcomes) {
+int SweepExitCode(const std::vector<size_t>& indices, const std::vector<RunOutcome>& outcomes,
+                  const std::function<void(const std::string&)>& note) {
   size_t failed = 0;
   bool invariant_broken = false;
   for (size_t i : indices) {
@@ -317,8 +327,9 @@ int SweepExitCode(const std::vector<size_t>& indices, const std::vector<RunOutco
     invariant_broken = invariant_broken || outcomes[i].invariant_broken;
   }
   if (failed == 0) return 0;
-  fmt::print(stderr, "{} of {} runs failed (their error is in sweep.csv's error column)\n", failed,
-             indices.size());
+  if (note)
+    note(fmt::format("{} of {} runs failed (their error is in sweep.csv's error column)", failed,
+                     indices.size()));
   return invariant_broken ? 3 : 1;
 }
 
@@ -504,9 +515,10 @@ int SweepHere(const SweepOptions& options) {
           const size_t k = std::stoul(i);
           if (k < runs && f.is_object()) outcomes[k] = FailedOutcome(f);
         }
-        if (!options.quiet) fmt::print("{}: the sweep is complete; nothing to resume\n", out_dir);
+        if (!options.quiet)
+          Say(options, fmt::format("{}: the sweep is complete; nothing to resume", out_dir));
         if (world != nullptr) CoordinateRuns(*world, out_dir, {}, nullptr, nullptr);  // none
-        return SweepExitCode(mine, outcomes);
+        return SweepExitCode(mine, outcomes, options.note);
       }
     }
   }
@@ -524,8 +536,8 @@ int SweepHere(const SweepOptions& options) {
   }
   size_t finished = mine.size() - todo.size();
   if (finished > 0 && !options.quiet) {
-    fmt::print(stderr, "resuming {}: {} of {} runs finished earlier\n", folder.path(), finished,
-               mine.size());
+    Note(options, fmt::format("resuming {}: {} of {} runs finished earlier", folder.path(),
+                              finished, mine.size()));
   }
   if (todo.empty() || todo[0] != 0) first.reset();  // another shard or process runs run 0
 
@@ -544,10 +556,10 @@ int SweepHere(const SweepOptions& options) {
     const RunOutcome& o = outcomes[i];
     ++finished;
     if (!options.quiet || !o.error.empty()) {
-      fmt::print(stderr, "  [{}/{}] {}{}{}\n", finished, mine.size(),
-                 o.name.empty() ? plan.suffixes[i] : o.name,
-                 rank < 0 ? std::string() : fmt::format(" (rank {})", rank),
-                 o.error.empty() ? "" : ": error: " + o.error);
+      Note(options, fmt::format("  [{}/{}] {}{}{}", finished, mine.size(),
+                                o.name.empty() ? plan.suffixes[i] : o.name,
+                                rank < 0 ? std::string() : fmt::format(" (rank {})", rank),
+                                o.error.empty() ? "" : ": error: " + o.error));
     }
   };
   const bool complete =
@@ -576,11 +588,13 @@ int SweepHere(const SweepOptions& options) {
   nlohmann::json meta = description;
   meta["failed"] = FailedRuns(mine, outcomes);
   folder.Commit(meta);
-  const int code = SweepExitCode(mine, outcomes);
+  const int code = SweepExitCode(mine, outcomes, options.note);
   if (code == 0 && !options.quiet) {
-    fmt::print("{} runs{}; table in {}/sweep.csv\n", mine.size(),
-               sharded ? fmt::format(" (shard {} of {}, of {} in all)", shard, shards, runs) : "",
-               out_dir);
+    Say(options,
+        fmt::format(
+            "{} runs{}; table in {}/sweep.csv", mine.size(),
+            sharded ? fmt::format(" (shard {} of {}, of {} in all)", shard, shards, runs) : "",
+            out_dir));
   }
   return code;
 }
@@ -696,9 +710,10 @@ int RunSweepMergeCommand(const SweepMergeOptions& options) {
   meta["failed"] = FailedRuns(all, outcomes);
   WriteFileAtomic(folder.path() + "/" + kSweepFile, meta.dump(2) + "\n");
   folder.Commit();
-  const int code = SweepExitCode(all, outcomes);
+  const int code = SweepExitCode(all, outcomes, options.note);
   if (code == 0 && !options.quiet) {
-    fmt::print("{} runs from {} shards; table in {}/sweep.csv\n", runs, shards, options.out_dir);
+    Say(options, fmt::format("{} runs from {} shards; table in {}/sweep.csv", runs, shards,
+                             options.out_dir));
   }
   return code;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,11 @@ struct SweepOptions {
   std::string out_dir;  // default results/<scenario name>-sweep/
   int jobs = 1;         // runs in parallel
   bool quiet = false;
+  // Where its messages go (the run layer never prints): `say` gets the closing line of a sweep
+  // (stdout on the command line), `note` each run's progress, resumption and failures (stderr).
+  // Unset: dropped.
+  std::function<void(const std::string&)> say = nullptr;
+  std::function<void(const std::string&)> note = nullptr;
   bool force = false;                       // replace an --out folder that is not a result
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler: stop, write nothing
   // "K/N": run only shard K of N, the runs whose index i has i % N == K - 1 (empty: all). The
@@ -41,6 +47,8 @@ struct SweepMergeOptions {
   std::string out_dir;
   std::vector<std::string> shard_dirs;  // the folders of `sweep --shard K/N`, all N of them
   bool quiet = false;
+  std::function<void(const std::string&)> say = nullptr;  // as SweepOptions::say and note
+  std::function<void(const std::string&)> note = nullptr;
   bool force = false;
 };
 

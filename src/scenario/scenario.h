@@ -46,6 +46,9 @@ struct Scenario {
   FlowTags tags;  // the names of the flows' tags
   const std::string& tag(const FlowSpec& f) const { return tags.name(f.tag); }
   OutputConfig output;
+  // What the loader noticed but accepted ("FILE:LINE: ..."), for the caller to show: the
+  // scenario layer never prints.
+  std::vector<std::string> warnings;
 };
 
 // What the network model needs of a scenario; validates [cc] (InputError naming the file, line

@@ -247,6 +247,7 @@ class Loader {
   // Normalized key path ("flow[0].size") and the original "--set" text, in the order given.
   std::vector<std::pair<std::string, std::string>> overrides_;
   std::vector<const toml::node*> flow_nodes_;  // the [[flow]] tables, for messages
+  mutable std::vector<std::string> warnings_;  // Scenario::warnings
 };
 
 std::string Loader::Where(std::string_view key, const toml::node* node) const {
@@ -1167,7 +1168,7 @@ void Loader::ReadHpccFileTopology(const Section& sec, TopologyConfig& topo) cons
   } catch (const InputError& e) {
     Fail(sec.Key("file"), node, e.what());
   }
-  for (const std::string& w : warnings) fmt::print(stderr, "warning: {}\n", w);
+  for (std::string& w : warnings) warnings_.push_back(std::move(w));
 }
 
 // poisson: per-host Poisson arrivals with sizes from a CDF, and optional incast events.
@@ -1306,6 +1307,7 @@ Scenario Loader::Build(const toml::table& root_table) {
     Fail("flow", nullptr, "no flows: expected at least one [[flow]] table or a [workload]");
   }
   CheckReachability(s, workload.table);
+  s.warnings = std::move(warnings_);
   return s;
 }
 

@@ -1,7 +1,6 @@
 // summary.json over the active interval and per tag, on small whole runs.
 #include <gtest/gtest.h>
 
-#include "run/progress.h"
 #include "run/run_scenario.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_loader.h"

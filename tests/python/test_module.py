@@ -101,14 +101,26 @@ def test_progress_and_the_gil_is_released():
             ticks[0] += 1
             time.sleep(0.001)
 
+    seen = []  # the thread's count at each progress report
+
+    def progress(p):
+        calls.append(p)
+        seen.append(ticks[0])
+
     t = threading.Thread(target=count)
     t.start()
-    r = dcqcn.run(INCAST, set={"workload.size": "30MB", "duration": "50ms"}, progress=calls.append)
+    while ticks[0] == 0:
+        time.sleep(0.001)
+    before = ticks[0]
+    r = dcqcn.run(INCAST, set={"workload.size": "30MB", "duration": "50ms"}, progress=progress)
     done.set()
     t.join()
     assert r.summary["flows_finished"] == 4
     assert calls and {"time_ns", "fraction", "events", "flows_done", "flows_total"} <= set(calls[0])
-    assert ticks[0] > 50, "the thread did not run while the simulation did"
+    # The thread counted between the run's start and its last report, i.e. while the engine ran
+    # (the report takes the GIL back; a few ticks, not a count of milliseconds, which a fast
+    # machine fails; more than the one or two a thread switch before the call could give).
+    assert seen and seen[-1] >= before + 5, "the thread did not run while the simulation did"
 
 
 def test_ctrl_c_stops_a_run_cleanly(tmp_path):
