@@ -235,7 +235,7 @@ int main(int argc, char** argv) {
       return dcqcn::RunSweepMergeCommand(merge_opts);
     } else if (*sweep) {
       sweep_opts.stop = &g_stop;
-      // Under mpirun every rank runs this; rank 0 reports (app/sweep_ranks.h).
+      // Under mpirun every rank runs this; rank 0 reports (run/sweep_ranks.h).
       mpi_world = dcqcn::JoinMpiIfLaunched();
       sweep_opts.world = mpi_world.get();
       return dcqcn::RunSweepCommand(sweep_opts);
