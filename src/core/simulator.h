@@ -125,6 +125,7 @@ class EventQueue {
     uint32_t size = 0;
     uint32_t capacity = 0;
   };
+  static_assert(sizeof(Slot) == 16);
   // A slot without a buffer takes the spare freed last; false when it has one or none is spare.
   bool TakeSpare(Slot& s) {
     if (s.capacity != 0 || spare_.empty()) return false;

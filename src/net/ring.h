@@ -45,5 +45,6 @@ class Ring {
   uint32_t head_ = 0;
   uint32_t size_ = 0;
 };
+static_assert(sizeof(Ring<void*>) == 24, "a large fabric holds millions of rings");
 
 }  // namespace dcqcn
