@@ -19,8 +19,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "scenario/hpcc_config.h"
 #include "net/network.h"
+#include "scenario/hpcc_config.h"
 #include "scenario/scenario_loader.h"
 
 namespace dcqcn {

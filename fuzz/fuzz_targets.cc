@@ -11,9 +11,9 @@
 
 #include "core/error.h"
 #include "core/rng.h"
-#include "scenario/hpcc_config.h"
 #include "hpcc/hpcc_files.h"
 #include "output/atomic_file.h"
+#include "scenario/hpcc_config.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_loader.h"
 #include "workload/cdf.h"

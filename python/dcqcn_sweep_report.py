@@ -1,7 +1,7 @@
 """The report of a `dcqcn sweep` output folder (sweep.csv and no summary.json of its own): its
 figures and index.html, drawn for `dcqcn report DIR` by dcqcn_report.py, the command line.
 
-sweep.csv (src/app/sweep_command.cc) has one row per run: run, dir, one column per varied key
+sweep.csv (src/run/sweep.cc) has one row per run: run, dir, one column per varied key
 (`workload.senders`, `cc.algorithm`, ...; values as given to --vary, e.g. "40KB"), the metrics,
 then error. The varied keys are sweep.json's (its --vary keys, and `seed` last with --seeds); the
 metrics are the columns after them, per flow tag tag.<tag>.<metric>: the table shows every one,
@@ -37,7 +37,7 @@ from dcqcn_report_common import (NA, ReportError, figures_html, mean_ci95, not_a
                                  write_atomic)
 
 # sweep.csv's frame around the varied keys and the metrics (SweepCsv() in
-# src/app/sweep_command.cc): run,dir,<varied keys>,<metrics>,error. Which keys were varied is
+# src/run/sweep.cc): run,dir,<varied keys>,<metrics>,error. Which keys were varied is
 # sweep.json's to say, and the metrics are whatever columns follow them: this module keeps no list
 # of them, so a metric the simulator adds is in the table and one it drops is not.
 LEADING_COLUMNS = ["run", "dir"]

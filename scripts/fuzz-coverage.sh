@@ -23,7 +23,7 @@ for t in "${targets[@]}"; do
   case $t in
     scenario) files=(src/scenario/scenario_loader.cc src/scenario/resolved_toml.cc src/core/units.cc
                      src/workload/poisson.cc src/workload/generators.cc src/topology/builders.cc) ;;
-    hpcc_config) files=(src/hpcc/hpcc_config.cc src/hpcc/ns3_units.cc src/hpcc/hpcc_files.cc) ;;
+    hpcc_config) files=(src/scenario/hpcc_config.cc src/hpcc/ns3_units.cc src/hpcc/hpcc_files.cc) ;;
     hpcc_files) files=(src/hpcc/hpcc_files.cc src/hpcc/ns3_units.cc) ;;
     cdf) files=(src/workload/cdf.cc) ;;
   esac

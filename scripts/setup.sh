@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and tests need. Idempotent: fast when all are present.
 set -euo pipefail
-pkgs=(g++ cmake ninja-build libgtest-dev libgmock-dev libbenchmark-dev
+pkgs=(g++ cmake ninja-build clang-format libgtest-dev libgmock-dev libbenchmark-dev
       libtomlplusplus-dev libcli11-dev libfmt-dev nlohmann-json3-dev
       libopenmpi-dev openmpi-bin libpcap-dev tshark
       pybind11-dev python3-dev python3-pybind11 python3-pytest jupyter-nbconvert python3-ipykernel

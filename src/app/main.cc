@@ -248,7 +248,7 @@ int main(int argc, char** argv) {
       sweep_opts.stop = &g_stop;
       sweep_opts.say = PrintLine;
       sweep_opts.note = PrintNote;
-      // Under mpirun every rank runs this; rank 0 reports (app/sweep_ranks.h).
+      // Under mpirun every rank runs this; rank 0 reports (run/sweep_ranks.h).
       mpi_world = dcqcn::JoinMpiIfLaunched();
       sweep_opts.world = mpi_world.get();
       return dcqcn::RunSweepCommand(sweep_opts);

@@ -18,15 +18,6 @@ class EventHandler {
   virtual void HandleEvent(uint32_t kind, uint64_t arg) = 0;
 };
 
-// The three-method view of the engine that components depend on, so state machines can be
-// unit-tested against a fake clock.
-class Clock {
- public:
-  virtual ~Clock() = default;
-  virtual Time Now() const = 0;
-  virtual void Schedule(Time at, EventHandler* target, uint32_t kind, uint64_t arg) = 0;
-};
-
 // 32 bytes: the kind and a flag share a word with the scheduling order.
 struct Event {
   static constexpr int kKindBits = 4;  // event kinds 0..15
@@ -134,6 +125,7 @@ class EventQueue {
     uint32_t size = 0;
     uint32_t capacity = 0;
   };
+  static_assert(sizeof(Slot) == 16);
   // A slot without a buffer takes the spare freed last; false when it has one or none is spare.
   bool TakeSpare(Slot& s) {
     if (s.capacity != 0 || spare_.empty()) return false;
@@ -185,13 +177,12 @@ class EventQueue {
   Time far_min_ = kTimeNever;  // far_.front().time, or never
 };
 
-class Simulator final : public Clock {
+class Simulator final {
  public:
-  Time Now() const override { return now_; }
+  Time Now() const { return now_; }
   // Schedules at absolute time `at` (>= Now()); `kind` < 16. Inline: it runs about once per
   // packet hop.
-  [[gnu::always_inline]] void Schedule(Time at, EventHandler* target, uint32_t kind,
-                                       uint64_t arg) override {
+  [[gnu::always_inline]] void Schedule(Time at, EventHandler* target, uint32_t kind, uint64_t arg) {
     if (at < now_ || kind > Event::kKindMask) [[unlikely]]
       BadSchedule(at, kind);
     queue_.Push(at, kind, target, arg);

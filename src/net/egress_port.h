@@ -61,6 +61,7 @@ class EgressPort : public EventHandler {
   NetStats* stats_;
 
  private:
+  friend struct EgressPortLayout;  // egress_port.cc: static_asserts of the order below
   void WakeAt(Time t);
   // What a packet passing the port reads comes first, then the link (its hot part first), then
   // the owner's part (SwitchPort): four lines where there were six, on a large fabric where each

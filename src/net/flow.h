@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "cc/cc_flow.h"
@@ -74,5 +75,13 @@ struct Flow : CcFlow {
     return size - offset < mtu ? size - offset : mtu;
   }
 };
+
+// offsetof on a type that is not standard-layout (Flow's base has members too) is only
+// conditionally supported and warns; GCC and Clang give the real offsets, which is what we check.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+static_assert(offsetof(Flow, total_packets) + sizeof(Flow::total_packets) == offsetof(Flow, size),
+              "total_packets fills what would be padding before size");
+#pragma GCC diagnostic pop
 
 }  // namespace dcqcn

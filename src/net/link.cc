@@ -1,9 +1,35 @@
 // Link: serialization, propagation and in-order delivery.
 #include "net/link.h"
 
+#include <algorithm>
+#include <cstddef>
+
 #include "net/headers.h"
 
 namespace dcqcn {
+
+// The layout link.h's comment describes, checked: a reordering that breaks it fails to compile.
+// offsetof on a class with virtual functions is only conditionally supported and warns; GCC and
+// Clang give the real offsets, which is what we check.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+struct LinkLayout {
+  // What an arrival (HandleEvent) reads lies in the 64 bytes the run loop prefetches.
+  static_assert(offsetof(Link, last_) + sizeof(Link::last_) <= 64);
+  static_assert(offsetof(Link, peer_) + sizeof(Link::peer_) <= 64);
+  static_assert(offsetof(Link, peer_port_) + sizeof(Link::peer_port_) <= 64);
+  static_assert(offsetof(Link, in_flight_) + sizeof(Link::in_flight_) <= 64);
+  static_assert(offsetof(Link, stats_) + sizeof(Link::stats_) <= 64);
+  static_assert(offsetof(Link, sim_) + sizeof(Link::sim_) <= 64);
+  // The rate and the arrival tap come after everything else a transmission (Transmit) reads.
+  static constexpr size_t kTransmitted =
+      std::max({offsetof(Link, delay_), offsetof(Link, busy_bytes_), offsetof(Link, ps_per_byte_),
+                offsetof(Link, send_tap_), offsetof(Link, gap_), offsetof(Link, whole_ns_)});
+  static_assert(offsetof(Link, rate_) > kTransmitted);
+  static_assert(offsetof(Link, tapped_peer_) > kTransmitted);
+};
+#pragma GCC diagnostic pop
+
 namespace {
 
 // Shows the tap each packet that arrives, then hands it to the node.

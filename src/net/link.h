@@ -43,6 +43,7 @@ class Link : public EventHandler {
   Bytes busy_bytes() const { return busy_bytes_; }  // wire bytes sent so far (utilisation)
 
  private:
+  friend struct LinkLayout;  // link.cc: static_asserts of the order below
   // What an arrival reads, first: the run loop prefetches a handler's first 64 bytes.
   // Then what a transmission reads; the rate (for uncommon rates) and the arrival tap last.
   Packet* last_ = nullptr;  // the packet sent last, while it is in flight

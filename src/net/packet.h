@@ -44,6 +44,7 @@ struct alignas(64) Packet {
 };
 
 static_assert(sizeof(Packet) == 64, "a packet in flight is touched on every hop: one line");
+static_assert(alignof(Packet) == 64, "aligned: its one line is never parts of two");
 
 // What TIMELY's and HPCC's data packets carry for them, echoed on the ACK.
 struct CcHeader {

@@ -1,7 +1,7 @@
-// A growable FIFO ring buffer: queues and links push at the back and pop at the front without
-// allocating once they have reached their working size. 24 bytes when empty (a pointer and three
-// 32-bit counters), because a large fabric holds millions of them: 8 class queues per switch
-// port, 9 queues per NIC, one per link.
+// A growable FIFO ring buffer: queues push at the back and pop at the front without allocating
+// once they have reached their working size. 24 bytes when empty (a pointer and three 32-bit
+// counters), because a large fabric holds millions of them: a switch port's 8 class queues, and
+// a NIC's control queue and 8 per-class rings of flows ready to send.
 #pragma once
 
 #include <cstddef>
@@ -45,5 +45,6 @@ class Ring {
   uint32_t head_ = 0;
   uint32_t size_ = 0;
 };
+static_assert(sizeof(Ring<void*>) == 24, "a large fabric holds millions of rings");
 
 }  // namespace dcqcn

@@ -5,10 +5,45 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 
 #include "net/round_robin.h"
 
 namespace dcqcn {
+
+// The layouts switch_node.h's and egress_port.h's comments describe, checked: a reordering that
+// breaks them fails to compile. offsetof on a class with virtual functions is only conditionally
+// supported and warns; GCC and Clang give the real offsets, which is what we check.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+struct SwitchPortLayout {
+  // What a packet passing an idle port reads of the port's own part (Enqueue's fast path and
+  // NoteDataQueue, up to the control queue's size) follows the EgressPort part and its link
+  // closely enough that all of it lies in the port's first 4 x 64 bytes: egress_port.h's "four
+  // lines where there were six".
+  static constexpr size_t kFourLines = 4 * 64;
+  static_assert(offsetof(SwitchPort, owner_) + sizeof(SwitchPort::owner_) <= kFourLines);
+  static_assert(offsetof(SwitchPort, nonempty_) + sizeof(SwitchPort::nonempty_) <= kFourLines);
+  static_assert(offsetof(SwitchPort, rr_next_) + sizeof(SwitchPort::rr_next_) <= kFourLines);
+  static_assert(offsetof(SwitchPort, max_bytes_) + sizeof(SwitchPort::max_bytes_) <= kFourLines);
+  static_assert(offsetof(SwitchPort, queues_) + (kControlQueue + 1) * sizeof(Ring<Packet*>) <=
+                kFourLines);
+};
+struct SwitchNodeLayout {
+  // The class is line-aligned, so its first 64 bytes are one line ...
+  static_assert(alignof(SwitchNode) == 64);
+  // ... which holds what every arriving packet reads (Receive, CachedRoutePort) ...
+  static_assert(offsetof(SwitchNode, ports_) + sizeof(SwitchNode::ports_) <= 64);
+  static_assert(offsetof(SwitchNode, mmu_) + sizeof(SwitchNode::mmu_) <= 64);
+  static_assert(offsetof(SwitchNode, flows_) + sizeof(SwitchNode::flows_) <= 64);
+  static_assert(offsetof(SwitchNode, stats_) + sizeof(SwitchNode::stats_) <= 64);
+  // ... and the second line what a departure reads (OnDequeue).
+  static_assert(offsetof(SwitchNode, port_ecn_) + sizeof(SwitchNode::port_ecn_) <= 128);
+  static_assert(offsetof(SwitchNode, push_telemetry_) + sizeof(SwitchNode::push_telemetry_) <= 128);
+  static_assert(offsetof(SwitchNode, sim_) + sizeof(SwitchNode::sim_) <= 128);
+  static_assert(offsetof(SwitchNode, pool_) + sizeof(SwitchNode::pool_) <= 128);
+};
+#pragma GCC diagnostic pop
 
 void SwitchPort::Enqueue(Packet* p) {
   const int q = p->priority;

@@ -50,6 +50,7 @@ class SwitchPort : public EgressPort {
   }
 
  private:
+  friend struct SwitchPortLayout;  // switch_node.cc: static_asserts of the order below
   // What a packet that passes an idle port touches comes first, next to the EgressPort part:
   // on a large fabric each further cache line is a likely miss.
   SwitchNode* owner_;
@@ -115,6 +116,7 @@ class alignas(64) SwitchNode : public Node, public EventHandler {
   void SendPfc(int port, int prio, bool pause);
   Time PauseDuration(int port) const;
 
+  friend struct SwitchNodeLayout;  // switch_node.cc: static_asserts of the order below
   // What every arriving packet reads first, in the line the node's vtable pointers start (the
   // class is line-aligned): one line instead of three at k = 34, where switches fall out of the
   // cache between packets. What its departure reads (OnDequeue) fills the second line.

@@ -1,5 +1,5 @@
-// Periodic samples of the network for the time-series files: egress queue bytes and
-// transmitted rate per switch port, per-flow throughput, per-flow DCQCN rate state.
+// Periodic samples for the time-series files: queue bytes and sent rate per switch port, and per
+// flow its throughput and what its algorithm's CongestionControl::Sample() reports (rc, rt, alpha).
 #pragma once
 
 #include <string>

@@ -36,7 +36,7 @@ struct SweepOptions {
   // killed; with `resume` the same sweep goes on from there, running only the other runs.
   bool resume = false;
   // Set under an MPI launcher (one process per rank): rank 0 hands the runs out, every rank runs
-  // them (app/sweep_ranks.h). Null: this process runs them all, on `jobs` threads.
+  // them (run/sweep_ranks.h). Null: this process runs them all, on `jobs` threads.
   MpiWorld* world = nullptr;
 };
 

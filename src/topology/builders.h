@@ -1,5 +1,5 @@
-// Turns a topology description (star, dumbbell, custom) into the cable list the network is built
-// from, and checks that the result is a network a packet can actually cross.
+// Turns a [topology] description of every type but hpcc_file (which hpcc/hpcc_files.h reads) into
+// the cable list the network is built from, and checks that it is a network a packet can cross.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
-// Tests of DCTCP's sender (src/cc/dctcp_rp.h) on scripted ACKs. Each expected rate and alpha is
-// recomputed with the header's expressions in their order, so the comparisons are exact.
+// Tests of DCTCP's sender (src/cc/dctcp/dctcp_rp.h) on scripted ACKs. Each expected rate and
+// alpha is recomputed with the header's expressions in their order, so the comparisons are exact.
 #include "cc/dctcp/dctcp_rp.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
-// Tests of HPCC's sender (src/cc/hpcc_rp.h) on scripted ACKs and telemetry. Each expected u and
-// rate is recomputed with the header's expressions in their order, so the comparisons are exact.
+// Tests of HPCC's sender (src/cc/hpcc/hpcc_rp.h) on scripted ACKs and telemetry. Each expected u
+// and rate is recomputed with the header's expressions in order, so the comparisons are exact.
 #include "cc/hpcc/hpcc_rp.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Tests of TIMELY's sender (src/cc/timely_rp.h) on scripted ACKs. Each expected rate and
+// Tests of TIMELY's sender (src/cc/timely/timely_rp.h) on scripted ACKs. Each expected rate and
 // rtt_diff is recomputed with the header's expressions in their order, so the comparisons are
 // exact.
 #include "cc/timely/timely_rp.h"

@@ -901,7 +901,7 @@ class ScriptCommandLineTest(unittest.TestCase):
 # Hand-made sweep folders.
 
 # The metric columns `dcqcn sweep` writes today (SweepColumns() and SweepTagColumns() in
-# src/app/sweep_command.cc): the fixtures' data. The report itself takes them from sweep.csv.
+# src/run/sweep.cc): the fixtures' data. The report itself takes them from sweep.csv.
 SWEEP_METRICS = [
     "flows_total", "flows_finished", "sim_time_ns", "max_link_utilisation",
     "bottleneck.utilisation", "bottleneck.mean_queue_bytes", "bottleneck.std_queue_bytes",

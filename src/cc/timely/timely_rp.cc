@@ -8,7 +8,7 @@ namespace dcqcn {
 
 TimelyRp::TimelyRp(const TimelyParams* params, Rate line_rate)
     : p_(params), line_(line_rate), rate_(line_rate) {
-  // The [cc] table rejects less (cc/timely_params.cc): the gradient divides by it in ns.
+  // The [cc] table rejects less (cc/timely/timely_params.cc): the gradient divides by it in ns.
   assert(params->min_rtt >= kNanosecond);
 }
 
