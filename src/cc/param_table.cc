@@ -1,6 +1,7 @@
 // Parsing helpers of the [cc] parameter tables.
 #include "cc/param_table.h"
 
+#include <cmath>
 #include <cstdlib>
 
 namespace dcqcn {
@@ -8,7 +9,9 @@ namespace dcqcn {
 bool ParseCcDouble(const std::string& text, double* out) {
   char* end = nullptr;
   *out = std::strtod(text.c_str(), &end);
-  return !text.empty() && end == text.c_str() + text.size();
+  // strtod reads "nan" and "inf" (and TOML writes them so): a parameter is a finite number, and
+  // a NaN would pass every range check below it.
+  return !text.empty() && end == text.c_str() + text.size() && std::isfinite(*out);
 }
 
 bool ParseCcBool(const std::string& text, bool* out) {

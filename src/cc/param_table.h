@@ -40,7 +40,8 @@ struct ParamSpec {
   std::function<std::string(const P&)> get;
 };
 
-// Parsing helpers shared by every table (cc/param_table.cc).
+// Parsing helpers shared by every table (cc/param_table.cc). A number is finite: NaN and the
+// infinities are refused.
 bool ParseCcDouble(const std::string& text, double* out);
 bool ParseCcBool(const std::string& text, bool* out);
 bool ParseCcInt(const std::string& text, long min, long max, long* out);
