@@ -22,6 +22,7 @@
 #include "output/mean_ci.h"
 #include "output/resumable_folder.h"
 #include "output/staged_folder.h"
+#include "cc/registry.h"
 #include "run/mpi_world.h"
 #include "run/parallel_for.h"
 #include "run/run_scenario.h"
@@ -141,6 +142,11 @@ struct SweepPlan {
   std::vector<std::vector<std::string>> combos;    // per run, one value per axis
   std::vector<std::vector<std::string>> run_sets;  // per run, the fixed sets then the values
   std::vector<std::string> suffixes;               // per run, "key=value,..." for its name
+  // The scenario file's bytes, read once: every run loads exactly these (an edit during the
+  // sweep changes nothing), and their digest is what sweep.json records and --resume checks.
+  // Empty for the built-in scenario.
+  std::string scenario_text;
+  std::string scenario_digest;
 };
 
 // `seeds` > 0 adds the axis seed = 1..seeds, last (so a point's seeds are adjacent runs).
@@ -152,6 +158,13 @@ SweepPlan PlanSweep(const std::vector<std::string>& vary, const std::vector<std:
   SweepPlan plan;
   for (const std::string& v : vary) {
     plan.axes.push_back(ParseVary(v));
+    for (size_t a = 0; a + 1 < plan.axes.size(); ++a) {
+      if (plan.axes[a].key == plan.axes.back().key) {
+        throw InputError(fmt::format("--vary {}: {} is already varied (--vary {}); give its "
+                                     "values once, in one list",
+                                     v, plan.axes.back().key, vary[a]));
+      }
+    }
     if (plan.axes.back().key == "seed" && seeds > 0) {
       throw InputError("sweep: --seeds and --vary seed=... both give the seeds; use one");
     }
@@ -355,22 +368,27 @@ constexpr const char* kSweepFormat = "dcqcn sweep 1";
 std::string RunDir(size_t i) { return fmt::format("runs/{:03}", i); }
 
 // FNV-1a (64-bit) of the scenario file's bytes, so that a resumed sweep whose file changed is
-// refused ("" for the built-in scenario).
-std::string ScenarioDigest(const std::string& path) {
-  if (path.empty()) return "";
+// refused.
+std::string ScenarioDigest(const std::string& bytes) {
   uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : ReadInputFile(path, "a scenario", 1 << 30)) {
-    h = (h ^ c) * 1099511628211ull;
-  }
+  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
   return fmt::format("{:016x}", h);
 }
 
+// Reads the sweep's scenario file once into `plan` (nothing for the built-in scenario).
+void ReadScenarioOnce(const std::string& path, SweepPlan& plan) {
+  if (path.empty()) return;
+  // As LoadScenarioFile: a resolved.toml with millions of flows must load too.
+  plan.scenario_text = ReadInputFile(path, "scenario file", size_t{4} << 30);
+  plan.scenario_digest = ScenarioDigest(plan.scenario_text);
+}
+
 // The sweep a folder holds: sweep.json without its results ("failed").
-nlohmann::json DescribeSweep(const SweepOptions& options, size_t runs, size_t shard,
-                             size_t shards) {
+nlohmann::json DescribeSweep(const SweepOptions& options, const SweepPlan& plan, size_t runs,
+                             size_t shard, size_t shards) {
   return {{"format", kSweepFormat},
           {"scenario", options.scenario},
-          {"scenario_fnv1a64", ScenarioDigest(options.scenario)},
+          {"scenario_fnv1a64", plan.scenario_digest},
           {"vary", options.vary},
           {"sets", options.sets},
           {"seeds", options.seeds},
@@ -412,8 +430,9 @@ RunOutcome DecodeOutcome(const std::string& bytes) {
 
 // Run `i`'s scenario: the sweep's scenario with the run's overrides, named after them.
 Scenario LoadRun(const SweepOptions& options, const SweepPlan& plan, size_t i) {
-  Scenario s = options.scenario.empty() ? DefaultScenario(plan.run_sets[i])
-                                        : LoadScenarioFile(options.scenario, plan.run_sets[i]);
+  Scenario s = options.scenario.empty()
+                   ? DefaultScenario(plan.run_sets[i])
+                   : LoadScenarioText(plan.scenario_text, options.scenario, plan.run_sets[i]);
   s.name += "_" + plan.suffixes[i];
   return s;
 }
@@ -478,7 +497,8 @@ int SweepHere(const SweepOptions& options) {
         "sweep: --jobs under an MPI launcher: each rank runs one run at a time, so start one "
         "rank per core (mpirun -np N) instead");
   }
-  const SweepPlan plan = PlanSweep(options.vary, options.sets, options.seeds);
+  SweepPlan plan = PlanSweep(options.vary, options.sets, options.seeds);
+  ReadScenarioOnce(options.scenario, plan);
   const size_t runs = plan.combos.size();
   const bool sharded = !options.shard.empty();
   const auto [shard, shards] =
@@ -496,12 +516,25 @@ int SweepHere(const SweepOptions& options) {
   // and catches an error common to every run before anything starts, as in the whole sweep.
   std::optional<Scenario> first = LoadRun(options, plan, 0);
   const std::string base_name = first->name;
+  // Every other run's values are checked too before anything runs or is written (the scenario
+  // is loaded, and its [cc] resolved as building its network will), so that a value that fits
+  // no run stops the sweep now, not after the runs before it. Each is dropped once checked.
+  ResolveCc(first->cc, first->source);
+  for (size_t i : mine) {
+    if (i == 0) continue;
+    try {
+      const Scenario s = LoadRun(options, plan, i);
+      ResolveCc(s.cc, s.source);
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("sweep run {} ({}): {}", i, plan.suffixes[i], e.what()));
+    }
+  }
   std::string out_dir = options.out_dir;
   if (out_dir.empty()) {
     out_dir = "results/" + base_name.substr(0, base_name.find('_')) + "-sweep";
     if (sharded) out_dir += fmt::format("-shard{}of{}", shard, shards);
   }
-  const nlohmann::json description = DescribeSweep(options, runs, shard, shards);
+  const nlohmann::json description = DescribeSweep(options, plan, runs, shard, shards);
   if (options.resume && !std::filesystem::exists(ResumableFolder::WorkPath(out_dir))) {
     // Nothing unfinished: the sweep may have ended already.
     const std::string done_file = out_dir + "/" + kSweepFile;
@@ -608,7 +641,10 @@ int RunSweepCommand(const SweepOptions& options) {
     std::optional<SweepPlan> plan;
     return ServeRuns(*world,
                      [&](size_t i, const std::string& folder) -> std::optional<std::string> {
-                       if (!plan) plan = PlanSweep(options.vary, options.sets, options.seeds);
+                       if (!plan) {
+                         plan = PlanSweep(options.vary, options.sets, options.seeds);
+                         ReadScenarioOnce(options.scenario, *plan);
+                       }
                        try {
                          return EncodeOutcome(RunOne(options, *plan, i, folder, std::nullopt));
                        } catch (const Interrupted&) {

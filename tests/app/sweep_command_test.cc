@@ -125,6 +125,65 @@ TEST_F(SweepCommand, AFailedRunIsARowWithItsError) {
   EXPECT_EQ(entries, (std::vector<std::string>{"000", "002"}));
 }
 
+TEST_F(SweepCommand, EveryRunsValuesAreCheckedBeforeTheFirstRun) {
+  // 64 senders do not fit the 8-host star: the sweep stops before running the first two runs,
+  // naming the run and its values, and writes nothing.
+  SweepOptions options;
+  options.scenario = Write("s.toml", kVictim).string();
+  options.vary = {"workload.senders=2,4,64"};
+  options.out_dir = (dir_ / "out").string();
+  options.quiet = true;
+  std::vector<std::string> notes;
+  options.note = [&](const std::string& line) { notes.push_back(line); };
+  const std::string message = testing::InputErrorOf([&] { RunSweepCommand(options); });
+  EXPECT_NE(message.find("sweep run 2 (workload.senders=64)"), std::string::npos) << message;
+  EXPECT_EQ(notes, std::vector<std::string>{}) << "no run started";
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+  // A [cc] value that only one run has is caught the same way.
+  options.vary = {"cc.algorithm=none,dcqcn", "cc.g=0.5,2"};
+  options.sets = {};
+  const std::string cc = testing::InputErrorOf([&] { RunSweepCommand(options); });
+  EXPECT_NE(cc.find("cc.g"), std::string::npos) << cc;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+TEST_F(SweepCommand, AKeyVariedTwiceIsAnError) {
+  SweepOptions options;
+  options.scenario = Write("s.toml", kVictim).string();
+  options.vary = {"workload.senders=2,3", "duration=1ms,2ms", "workload.senders=4"};
+  options.out_dir = (dir_ / "out").string();
+  options.quiet = true;
+  const std::string message = testing::InputErrorOf([&] { RunSweepCommand(options); });
+  EXPECT_NE(message.find("workload.senders is already varied"), std::string::npos) << message;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+TEST_F(SweepCommand, EveryRunUsesTheBytesThatWereDigested) {
+  // The scenario file is edited after the first run (from the sweep's own progress note, which
+  // comes between runs): the second run still uses the bytes the sweep read, whose digest
+  // sweep.json records and --resume checks.
+  const fs::path file = Write("s.toml", kVictim);
+  SweepOptions options;
+  options.scenario = file.string();
+  options.vary = {"workload.senders=2,3"};
+  options.sets = {"duration=1ms"};
+  options.out_dir = (dir_ / "out").string();
+  int edits = 0;
+  options.note = [&](const std::string&) {
+    std::string edited = kVictim;
+    edited.replace(edited.find("\"none\""), 6, "\"dcqcn\"");
+    std::ofstream(file) << edited;
+    ++edits;
+  };
+  ASSERT_EQ(RunSweepCommand(options), 0);
+  EXPECT_EQ(edits, 2);
+  for (const char* run : {"000", "001"}) {
+    const nlohmann::json summary = nlohmann::json::parse(
+        testing::ReadFile((dir_ / "out/runs" / run / "summary.json").string()));
+    EXPECT_EQ(summary["cc"]["algorithm"], "none") << run;
+  }
+}
+
 // Every file under `dir`, by its path relative to it, with its content.
 std::map<std::string, std::string> FilesUnder(const fs::path& dir) {
   std::map<std::string, std::string> files;
