@@ -16,13 +16,13 @@
 #include <set>
 #include <thread>
 
+#include "cc/registry.h"
 #include "core/error.h"
 #include "core/input_file.h"
 #include "output/atomic_file.h"
 #include "output/mean_ci.h"
 #include "output/resumable_folder.h"
 #include "output/staged_folder.h"
-#include "cc/registry.h"
 #include "run/mpi_world.h"
 #include "run/parallel_for.h"
 #include "run/run_scenario.h"
@@ -160,9 +160,10 @@ SweepPlan PlanSweep(const std::vector<std::string>& vary, const std::vector<std:
     plan.axes.push_back(ParseVary(v));
     for (size_t a = 0; a + 1 < plan.axes.size(); ++a) {
       if (plan.axes[a].key == plan.axes.back().key) {
-        throw InputError(fmt::format("--vary {}: {} is already varied (--vary {}); give its "
-                                     "values once, in one list",
-                                     v, plan.axes.back().key, vary[a]));
+        throw InputError(
+            fmt::format("--vary {}: {} is already varied (--vary {}); give its "
+                        "values once, in one list",
+                        v, plan.axes.back().key, vary[a]));
       }
     }
     if (plan.axes.back().key == "seed" && seeds > 0) {

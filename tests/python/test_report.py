@@ -1135,7 +1135,9 @@ class FailedRunSweepTest(unittest.TestCase):
         self.dir = os.path.join(self.tmp, "sweep")
         scenario = os.path.join(self.tmp, "s.toml")
         write_text(scenario, SWEEP_SCENARIO)
-        sim = run([BINARY, "sweep", scenario, "--vary", "workload.senders=2,50", "--out",
+        # A buffer too small for the switch fails that run when its network is built (values
+        # that fit no run at all stop the sweep before it starts instead).
+        sim = run([BINARY, "sweep", scenario, "--vary", "switch.buffer=12MB,1KB", "--out",
                    self.dir, "--quiet"])
         self.assertEqual(sim.returncode, 1, sim.stderr)  # run 001 failed, the sweep finished
 
@@ -1148,7 +1150,8 @@ class FailedRunSweepTest(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
         page = read_text(os.path.join(self.dir, "report", "index.html"))
         self.assertIn("1 of 2 runs failed (sweep.csv's error column)", page)
-        self.assertIn("<li>run 001: --set workload.senders=50", page)
+        self.assertIn("<li>run 001: ", page)
+        self.assertIn("switch.buffer", page)
         self.assertIn('<td><a href="../runs/000/report/index.html"', page)
         self.assertIn("<td>001</td>", page)  # no link: it has no folder
         self.assertIn("The run numbers link to each run's own report.", page)
