@@ -91,6 +91,23 @@ def save_figure(fig, report_dir, name, formats):
             remove_if_exists(os.path.join(report_dir, f"{name}.{fmt}"))
 
 
+def draw_figures(report_dir, names, makers, data, formats):
+    """Draws each figure of `names` with makers[name](data) -> (figure or None, text) into
+    report_dir; a figure that cannot be drawn (None) is removed if an earlier report left it, and
+    its text becomes a note. Returns ([(name, text)], [note])."""
+    figures, notes = [], []
+    for name in names:
+        fig, text = makers[name](data)
+        if fig is None:
+            remove_figure(report_dir, name)  # stale, from an earlier report of this folder
+            if text:
+                notes.append(text)
+            continue
+        save_figure(fig, report_dir, name, formats)
+        figures.append((name, text))
+    return figures, notes
+
+
 def remove_figure(report_dir, name):
     """Removes every format of a figure this report does not draw (stale, from an earlier one)."""
     for fmt in FORMATS:

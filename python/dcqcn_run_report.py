@@ -19,10 +19,10 @@ import matplotlib.ticker
 import numpy as np
 import pandas as pd
 
-from dcqcn_report_common import (MISSING, NA, ReportError, fmt_num, get, legend_outside,
-                                 line_colors, not_a_command, page_html, plt, read_csv,
-                                 read_summary, remove_figure, save_figure, sections_table_html,
-                                 figures_html, subplots, write_atomic)
+from dcqcn_report_common import (MISSING, NA, ReportError, draw_figures, fmt_num, get,
+                                 legend_outside, line_colors, not_a_command, page_html, plt,
+                                 read_csv, read_summary, sections_table_html, figures_html,
+                                 subplots, write_atomic)
 from dcqcn_units import parse_size
 
 
@@ -815,16 +815,7 @@ def build_report(run_dir, quiet=True, formats=("png",), flow_ids=None, tags=None
     report_dir = os.path.join(run_dir, "report")
     os.makedirs(report_dir, exist_ok=True)
 
-    figures, notes = [], []
-    for name in FIGURES:
-        fig, text = FIGURE_MAKERS[name](run)
-        if fig is None:
-            remove_figure(report_dir, name)  # stale, from an earlier report of this folder
-            if text:
-                notes.append(text)
-            continue
-        save_figure(fig, report_dir, name, formats)
-        figures.append((name, text))
+    figures, notes = draw_figures(report_dir, FIGURES, FIGURE_MAKERS, run, formats)
     if run["pfc"] is not None and len(run["pfc"]) == 0:
         notes.append("No PFC frames were sent in this run (timeseries/pfc.csv is empty).")
     done = finished_flows(run)

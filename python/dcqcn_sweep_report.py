@@ -32,9 +32,8 @@ from matplotlib.lines import Line2D
 from matplotlib.transforms import ScaledTranslation, blended_transform_factory
 
 import dcqcn_units
-from dcqcn_report_common import (NA, ReportError, figures_html, mean_ci95, not_a_command,
-                                 page_html, plt, remove_figure, save_figure, subplots,
-                                 write_atomic)
+from dcqcn_report_common import (NA, ReportError, draw_figures, figures_html, mean_ci95,
+                                 not_a_command, page_html, plt, subplots, write_atomic)
 
 # sweep.csv's frame around the varied keys and the metrics (SweepCsv() in
 # src/run/sweep.cc): run,dir,<varied keys>,<metrics>,error. Which keys were varied is
@@ -988,16 +987,7 @@ def build_sweep_report(sweep_dir, quiet=True, formats=("png",), run_report=None)
     report_dir = os.path.join(sweep_dir, "report")
     os.makedirs(report_dir, exist_ok=True)
 
-    figures, notes = [], []
-    for name in SWEEP_FIGURES:
-        fig, text = FIGURE_MAKERS[name](sweep)
-        if fig is None:
-            remove_figure(report_dir, name)  # stale, from an earlier report of this folder
-            if text:
-                notes.append(text)
-            continue
-        save_figure(fig, report_dir, name, formats)
-        figures.append((name, text))
+    figures, notes = draw_figures(report_dir, SWEEP_FIGURES, FIGURE_MAKERS, sweep, formats)
 
     index = os.path.join(report_dir, "index.html")
     write_atomic(index, index_html(sweep, figures, notes, report_dir, formats).encode("utf-8"))

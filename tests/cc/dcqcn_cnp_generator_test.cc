@@ -14,6 +14,7 @@
 #include "cc/dcqcn/dcqcn_params.h"
 #include "core/simulator.h"
 #include "core/units.h"
+#include "test_actions.h"
 
 namespace dcqcn {
 namespace {
@@ -40,20 +41,7 @@ class RecordingHost : public CcHost {
   const Simulator* sim_;
 };
 
-// Runs an action at a given simulated time.
-class Actions : public EventHandler {
- public:
-  explicit Actions(Simulator* sim) : sim_(sim) {}
-  void At(Time t, std::function<void()> action) {
-    actions_.push_back(std::move(action));
-    sim_->Schedule(t, this, 0, actions_.size() - 1);
-  }
-  void HandleEvent(uint32_t, uint64_t i) override { actions_[i](); }
-
- private:
-  Simulator* sim_;
-  std::deque<std::function<void()>> actions_;
-};
+using testing::Actions;
 
 // One receiver NIC's DCQCN with `flows` flows arriving at it.
 struct Receiver {

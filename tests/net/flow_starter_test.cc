@@ -13,7 +13,7 @@
 
 #include "core/simulator.h"
 #include "net/flow_spec.h"
-#include "net/test_actions.h"
+#include "test_actions.h"
 
 namespace dcqcn {
 namespace {

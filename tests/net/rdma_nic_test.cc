@@ -18,7 +18,7 @@
 #include "net/flow_table.h"
 #include "net/headers.h"
 #include "net/packet_tap.h"
-#include "net/test_actions.h"
+#include "test_actions.h"
 
 namespace dcqcn {
 namespace {

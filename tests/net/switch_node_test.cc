@@ -14,7 +14,7 @@
 #include "net/flow_table.h"
 #include "net/headers.h"
 #include "net/routing.h"
-#include "net/test_actions.h"
+#include "test_actions.h"
 
 namespace dcqcn {
 namespace {
