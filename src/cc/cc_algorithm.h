@@ -103,7 +103,6 @@ class ParamsFactory : public CcFactory {
   std::vector<std::pair<std::string, std::string>> ParamsText() const override {
     return CcParamsText(table_, params_);
   }
-  const P& params() const { return params_; }
 
  private:
   P params_;
@@ -122,13 +121,6 @@ auto ParamsResolver(std::string_view label, std::span<const CcProfileInfo> profi
     P p = ApplyCcOverrides(table(), profile(name), cc, source, label);
     return std::make_unique<ParamsFactory<P, Cc>>(std::move(p), table());
   };
-}
-
-// The parameters a factory made by ParamsResolver holds; nullptr when it holds others.
-template <class P, class Cc>
-const P* ParamsOf(const CcFactory& factory) {
-  const auto* typed = dynamic_cast<const ParamsFactory<P, Cc>*>(&factory);
-  return typed != nullptr ? &typed->params() : nullptr;
 }
 
 }  // namespace dcqcn
