@@ -11,6 +11,7 @@ command line's message. Simulations run without the GIL; Ctrl-C stops a run and 
 KeyboardInterrupt.
 """
 import contextlib
+import numbers
 import json
 import os
 import shutil
@@ -108,7 +109,10 @@ def _sets(set=None, seed=None):
     else:
         sets = list(set)
     if seed is not None:
-        sets.append(f"seed={int(seed)}")
+        # An integer, as the scenario's seed key: 1.9 or "2" must not become another seed.
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise InputError(f"seed={seed!r}: expected an integer")
+        sets.append(f"seed={seed}")
     return sets
 
 

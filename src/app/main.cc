@@ -269,8 +269,12 @@ int main(int argc, char** argv) {
       Scenario s = Load(check_file, check_sets);
       dcqcn::Network net(dcqcn::ToNetworkConfig(s));  // topology, routes and buffers must build too
       fmt::print("{}", dcqcn::ResolvedToml(s));
-      fmt::print(stderr, "{}: ok ({} hosts, {} switches, {} flows)\n", check_file, s.topology.hosts,
-                 s.topology.switches, s.flows.size());
+      auto count = [](size_t n, const char* one, const char* many) {
+        return fmt::format("{} {}", n, n == 1 ? one : many);
+      };
+      fmt::print(
+          stderr, "{}: ok ({}, {}, {})\n", check_file, count(s.topology.hosts, "host", "hosts"),
+          count(s.topology.switches, "switch", "switches"), count(s.flows.size(), "flow", "flows"));
       fmt::print(stderr, "{}", dcqcn::PortSettingsText(net, check_ports));
       for (const std::string& w : dcqcn::BufferWarnings(s)) fmt::print(stderr, "warning: {}\n", w);
     } else if (*fluid) {

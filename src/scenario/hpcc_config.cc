@@ -485,6 +485,14 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   }
   setup.fct_output_file = c.Str("FCT_OUTPUT_FILE", "fct.txt");
   setup.pfc_output_file = c.Str("PFC_OUTPUT_FILE", "pfc.txt");
+  if (std::filesystem::path(setup.fct_output_file).lexically_normal() ==
+      std::filesystem::path(setup.pfc_output_file).lexically_normal()) {
+    // Both are written at the end of the run: the second would replace the first.
+    c.Fail(c.Line("PFC_OUTPUT_FILE"), "PFC_OUTPUT_FILE",
+           fmt::format("\"{}\" is also FCT_OUTPUT_FILE: the PFC file would overwrite the FCTs; "
+                       "give them different paths",
+                       setup.pfc_output_file));
+  }
   if (c.Int("ENABLE_TRACE", 1, 0, UINT32_MAX, "0 or 1") != 0) {
     c.Warn(c.Line("ENABLE_TRACE"), "ENABLE_TRACE",
            fmt::format("{}: the packet trace ({}) is not written; use [output] timeseries in a "

@@ -998,6 +998,11 @@ void Loader::ReadPcap(const Section& sec, const Topology& topo, PcapConfig& pcap
           pcap.kinds |= 1u << (it - kPcapKinds.begin());
           return std::string();
         });
+    if (pcap.kinds == 0) {
+      Fail(sec.Key("kinds"), sec.Get("kinds"),
+           "expected at least one of \"data\", \"ack\", \"nack\", \"cnp\", \"pfc\", got [] "
+           "(a capture of nothing); leave the key out for every kind");
+    }
   }
   pcap.from = ReadTime(sec, "from", pcap.from, Bound::kNonNegative);
   pcap.until = ReadTime(sec, "until", pcap.until, Bound::kPositive);

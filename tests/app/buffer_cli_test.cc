@@ -139,7 +139,7 @@ class BufferWarningCli : public ::testing::Test {
 TEST_F(BufferWarningCli, CheckPrintsWarningsAfterOk) {
   const Result r = RunCli("check " + scenario_, "2>&1 >/dev/null");
   ASSERT_EQ(r.code, 0) << r.out;
-  const size_t ok = r.out.find(": ok (9 hosts, 1 switches, 2 flows)");
+  const size_t ok = r.out.find(": ok (9 hosts, 1 switch, 2 flows)");
   const size_t warning = r.out.find(
       "warning: s0: ECN Kmin 150KB is not below the t_ECN bound 76.66 KB of the dynamic PFC "
       "threshold");

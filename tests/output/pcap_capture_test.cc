@@ -166,6 +166,11 @@ TEST_F(PcapCaptureTest, BadPointsAreInputErrors) {
   EXPECT_NE(error("points = [\"h1\"]\nkinds = [\"pause\"]\n").find("output.pcap.kinds[0]"),
             std::string::npos);
   EXPECT_NE(error("kinds = [\"pfc\"]\n").find("output.pcap.points: required"), std::string::npos);
+  // A capture of no kind of packet is an empty file: refused, naming the key.
+  EXPECT_NE(
+      error("points = [\"h1\"]\nkinds = []\n").find("output.pcap.kinds: expected at least one"),
+      std::string::npos)
+      << error("points = [\"h1\"]\nkinds = []\n");
   EXPECT_NE(error("points = [\"h1\"]\nsnaplen = 10\n").find("output.pcap.snaplen"),
             std::string::npos);
   EXPECT_NE(error("points = [\"h1\"]\nfrom = \"2ms\"\nuntil = \"1ms\"\n").find("after from"),

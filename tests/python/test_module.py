@@ -67,6 +67,10 @@ def test_input_errors_carry_the_clis_message(tmp_path):
         dcqcn.run({"topology": {"type": "star", "hosts": "x"}})
     with pytest.raises(dcqcn.InputError, match="no_such_key"):
         dcqcn.run(INCAST, set={"switch.no_such_key": 1})
+    # A seed is an integer: 1.9 or "2" must not quietly become another seed.
+    for seed in (1.9, "2", True):
+        with pytest.raises(dcqcn.InputError, match="seed=.*expected an integer"):
+            dcqcn.run(INCAST, seed=seed)
     bad = tmp_path / "bad.toml"
     bad.write_text("[topology]\nhosts = 1\n")
     cli = subprocess.run([BINARY, "check", str(bad)], capture_output=True, text=True)

@@ -185,6 +185,13 @@ TEST_F(HpccConfigTest, MapsEveryKeyOntoTheScenario) {
   EXPECT_TRUE(setup.warnings.empty()) << ::testing::PrintToString(setup.warnings);
 }
 
+TEST_F(HpccConfigTest, TheFctAndPfcFilesMustDiffer) {
+  // Both are written when the run ends: the PFC file would replace the FCTs.
+  const std::string m = ErrorOf(Config("/pfc.txt", "/./fct.txt"));
+  EXPECT_NE(m.find("config.txt:9: PFC_OUTPUT_FILE:"), std::string::npos) << m;
+  EXPECT_NE(m.find("also FCT_OUTPUT_FILE"), std::string::npos) << m;
+}
+
 TEST_F(HpccConfigTest, AFlowBetweenDisconnectedHostsNamesTheFlowFilesLine) {
   // Without the 1 - 4 cable, hosts 0, 2, 3 (on switch 1) and 5 (on switch 4) are apart.
   std::ofstream(dir_ / "topo.txt") << "6 2 4\n1 4\n0 1 100Gbps 0.001ms 0\n2 1 100Gbps 0.001ms 0\n"
