@@ -161,21 +161,11 @@ CongestionControl::RateSample DcqcnCc::Sample(const CcFlow& f) const {
   return {std::llround(rp.rc()), std::llround(rp.rt()), rp.alpha(sim_->Now())};
 }
 
-void DcqcnCc::AddRpCounters(const DcqcnRpCounters& from, DcqcnRpCounters& to) {
-  to.cnps += from.cnps;
-  to.cuts += from.cuts;
-  to.fast_recovery += from.fast_recovery;
-  to.additive += from.additive;
-  to.hyper += from.hyper;
-  to.timer_events += from.timer_events;
-  to.byte_events += from.byte_events;
-}
-
 CcCounters DcqcnCc::counters() const {
   Counts n = counts_;
   for (const RpSlot& s : rps_) {
     if (s.flow == nullptr) continue;
-    AddRpCounters(s.rp.counters(), n.rp);
+    n.rp += s.rp.counters();
     ++n.flows_with_state;
   }
   CcCounters c(kCounters);
@@ -202,7 +192,7 @@ bool DcqcnCc::ReceiverIdle(const CcFlow& f) const {
 
 void DcqcnCc::ReleaseSender(CcFlow& f) {
   if (f.cc_sender_slot == UINT32_MAX) return;
-  AddRpCounters(rps_[f.cc_sender_slot].rp.counters(), counts_.rp);
+  counts_.rp += rps_[f.cc_sender_slot].rp.counters();
   ++counts_.flows_with_state;
   FreeSlot(rps_, free_rps_, f.cc_sender_slot);
   f.cc_sender_slot = UINT32_MAX;

@@ -93,7 +93,6 @@ class DcqcnCc : public CongestionControl, public EventHandler {
     uint64_t cnp_queue_max = 0;
     uint64_t cnp_marks_coalesced = 0;
   };
-  static void AddRpCounters(const DcqcnRpCounters& from, DcqcnRpCounters& to);
   // Hands Rc to the pacer and makes sure an event is pending at the RP's next deadline.
   void Apply(uint32_t slot);
   // The NP of `slot` has a CNP due now: send it, or queue it for the generator.

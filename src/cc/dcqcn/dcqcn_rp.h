@@ -21,6 +21,17 @@ struct DcqcnRpCounters {
   uint64_t hyper = 0;
   uint64_t timer_events = 0;  // increase events by source
   uint64_t byte_events = 0;
+
+  DcqcnRpCounters& operator+=(const DcqcnRpCounters& o) {
+    cnps += o.cnps;
+    cuts += o.cuts;
+    fast_recovery += o.fast_recovery;
+    additive += o.additive;
+    hyper += o.hyper;
+    timer_events += o.timer_events;
+    byte_events += o.byte_events;
+    return *this;
+  }
 };
 
 class DcqcnRp {
