@@ -1,14 +1,9 @@
 // Result folders that survive an interruption until their work is done.
 #include "output/resumable_folder.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -21,13 +16,8 @@ namespace dcqcn {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr const char* kLockFile = ".lock";
-
-// Everything in `work` but the lock file, which the lock's holder keeps open.
 void EmptyFolder(const fs::path& work) {
-  for (const auto& entry : fs::directory_iterator(work)) {
-    if (entry.path().filename() != kLockFile) fs::remove_all(entry.path());
-  }
+  for (const auto& entry : fs::directory_iterator(work)) fs::remove_all(entry.path());
 }
 
 // Whether `work`/runs holds a finished part: an entry that is not a hidden staging folder.
@@ -59,6 +49,7 @@ std::string ResumableFolder::WorkPath(const std::string& dir) {
 ResumableFolder::ResumableFolder(const std::string& dir, bool force, bool resume,
                                  nlohmann::json description, std::string description_file)
     : dir_(CheckOutputFolder(dir, force)),
+      lock_(dir_, dir),
       work_(WorkPath(dir_)),
       description_file_(std::move(description_file)) {
   std::error_code ec;
@@ -66,60 +57,41 @@ ResumableFolder::ResumableFolder(const std::string& dir, bool force, bool resume
     throw InputError(fmt::format("--out {}: {} exists and is not a folder", dir, work_));
   }
   fs::create_directories(work_);
-  // The lock ends with its holder, even one that is killed: never stale.
-  lock_fd_ = open((work_ + "/" + kLockFile).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0) {
-    throw InputError(fmt::format("--out {}: cannot create {}/{}: {}", dir, work_, kLockFile,
-                                 std::strerror(errno)));
-  }
-  if (flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    close(lock_fd_);
-    lock_fd_ = -1;
-    throw InputError(fmt::format(
-        "--out {}: another dcqcn process is writing {} (wait for it to end, or give another "
-        "--out)",
-        dir, work_));
-  }
-  try {  // (a constructor that throws has no destructor to unlock)
-    const std::string described = work_ + "/" + description_file_;
-    const bool has_work = HasFinishedParts(work_);
-    if (fs::exists(described, ec) && has_work) {
-      if (resume) {
-        nlohmann::json earlier;
-        try {
-          earlier = nlohmann::json::parse(ReadInputFile(described, "an unfinished sweep", 1 << 30));
-        } catch (const nlohmann::json::exception& e) {
-          throw InputError(fmt::format("{}: damaged ({}); remove {} or use --force to start again",
-                                       described, e.what(), work_));
-        }
-        const std::string key = FirstDifferentKey(description, earlier, {});
-        if (!key.empty()) {
-          throw InputError(fmt::format(
-              "--resume: {} is for another sweep: its {} is {}, this command's is {} (give the "
-              "same command as the interrupted one, or --force without --resume to start again)",
-              work_, key, earlier.contains(key) ? earlier[key].dump() : "absent",
-              description[key].dump()));
-        }
-      } else if (!force) {
+  const std::string described = work_ + "/" + description_file_;
+  const bool has_work = HasFinishedParts(work_);
+  if (fs::exists(described, ec) && has_work) {
+    if (resume) {
+      nlohmann::json earlier;
+      try {
+        earlier = nlohmann::json::parse(ReadInputFile(described, "an unfinished sweep", 1 << 30));
+      } catch (const nlohmann::json::exception& e) {
+        throw InputError(fmt::format("{}: damaged ({}); remove {} or use --force to start again",
+                                     described, e.what(), work_));
+      }
+      const std::string key = FirstDifferentKey(description, earlier, {});
+      if (!key.empty()) {
         throw InputError(fmt::format(
-            "--out {}: {} holds an unfinished sweep; add --resume to finish it, or --force to "
-            "delete it and start again",
-            dir, work_));
+            "--resume: {} is for another sweep: its {} is {}, this command's is {} (give the "
+            "same command as the interrupted one, or --force without --resume to start again)",
+            work_, key, earlier.contains(key) ? earlier[key].dump() : "absent",
+            description[key].dump()));
       }
+    } else if (!force) {
+      throw InputError(fmt::format(
+          "--out {}: {} holds an unfinished sweep; add --resume to finish it, or --force to "
+          "delete it and start again",
+          dir, work_));
     }
-    if (!resume || !has_work) EmptyFolder(work_);
-    // Run folders being written when their process was killed (".NNN.partial-..."): they are
-    // unfinished and nobody else writes here while we hold the lock.
-    if (fs::exists(work_ + "/runs", ec)) {
-      for (const auto& entry : fs::directory_iterator(work_ + "/runs")) {
-        if (entry.path().filename().string().rfind('.', 0) == 0) fs::remove_all(entry.path());
-      }
-    }
-    WriteFileAtomic(described, description.dump(2) + "\n");
-  } catch (...) {
-    close(lock_fd_);
-    throw;
   }
+  if (!resume || !has_work) EmptyFolder(work_);
+  // Run folders being written when their process was killed (".NNN.partial-..."): they are
+  // unfinished and nobody else writes here while we hold the lock.
+  if (fs::exists(work_ + "/runs", ec)) {
+    for (const auto& entry : fs::directory_iterator(work_ + "/runs")) {
+      if (entry.path().filename().string().rfind('.', 0) == 0) fs::remove_all(entry.path());
+    }
+  }
+  WriteFileAtomic(described, description.dump(2) + "\n");
 }
 
 ResumableFolder::~ResumableFolder() {
@@ -127,7 +99,6 @@ ResumableFolder::~ResumableFolder() {
   if (!committed_ && !HasFinishedParts(work_)) {
     fs::remove_all(work_, ec);  // nothing to resume
   }
-  if (lock_fd_ >= 0) close(lock_fd_);
 }
 
 bool ResumableFolder::Has(const std::string& relative) const {
@@ -137,8 +108,6 @@ bool ResumableFolder::Has(const std::string& relative) const {
 
 void ResumableFolder::Commit(const nlohmann::json& description) {
   WriteFileAtomic(work_ + "/" + description_file_, description.dump(2) + "\n");
-  std::error_code ec;
-  fs::remove(work_ + "/" + kLockFile, ec);  // still held through the open descriptor
   ReplaceFolder(work_, dir_);
   committed_ = true;
 }

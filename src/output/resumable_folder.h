@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "output/output_lock.h"
+
 namespace dcqcn {
 
 class ResumableFolder {
@@ -18,8 +20,8 @@ class ResumableFolder {
   // holds unfinished work: with `resume` its description must be `description` (else an
   // InputError names the first key that differs); with `force` it is emptied; otherwise it is an
   // InputError, so that finished work is never deleted by accident. `dir` is checked as
-  // StagedFolder checks it (CheckOutputFolder). Staging folders that killed processes left in
-  // its `runs/` are removed.
+  // StagedFolder checks it (CheckOutputFolder) and locked (OutputLock) until this is destroyed.
+  // Staging folders that killed processes left in its `runs/` are removed.
   ResumableFolder(const std::string& dir, bool force, bool resume, nlohmann::json description,
                   std::string description_file);
   // Unlocks. The work stays for a resume unless nothing in it is finished (no `runs/` entry).
@@ -36,9 +38,9 @@ class ResumableFolder {
 
  private:
   std::string dir_;
+  OutputLock lock_;  // before anything below is touched, released after
   std::string work_;
   std::string description_file_;
-  int lock_fd_ = -1;
   bool committed_ = false;
 };
 

@@ -59,6 +59,26 @@ std::string CheckOutputFolder(const std::string& dir, bool force) {
         dir));
   }
   std::error_code ec;
+  // A link to a folder is where the user keeps results: they go into its target and the link
+  // stays (a rename onto the link would replace it by a folder).
+  if (fs::is_symlink(fs::symlink_status(final_dir, ec))) {
+    const fs::path target = fs::canonical(final_dir, ec);
+    if (ec) {
+      throw InputError(fmt::format("--out {}: a link to {}, which does not exist", dir,
+                                   fs::read_symlink(final_dir, ec).string()));
+    }
+    final_dir = target;
+  }
+  // The first ancestor that exists must be a folder (else the raw "Not a directory" of mkdir).
+  for (fs::path up = final_dir.parent_path(); !up.empty(); up = up.parent_path()) {
+    if (fs::exists(up, ec)) {
+      if (!fs::is_directory(up, ec)) {
+        throw InputError(fmt::format("--out {}: {} is a file, not a folder", dir, up.string()));
+      }
+      break;
+    }
+    if (up == up.parent_path()) break;
+  }
   if (fs::exists(final_dir, ec)) {
     if (!fs::is_directory(final_dir, ec)) {
       throw InputError(fmt::format("--out {}: exists and is not a folder", dir));
@@ -71,7 +91,13 @@ std::string CheckOutputFolder(const std::string& dir, bool force) {
           dir));
     }
   }
-  if (final_dir.has_parent_path()) fs::create_directories(final_dir.parent_path());
+  if (final_dir.has_parent_path()) {
+    fs::create_directories(final_dir.parent_path(), ec);
+    if (ec) {
+      throw InputError(fmt::format("--out {}: cannot create {}: {}", dir,
+                                   final_dir.parent_path().string(), ec.message()));
+    }
+  }
   return final_dir.string();
 }
 
@@ -99,7 +125,8 @@ void ReplaceFolder(const std::string& staging, const std::string& dir) {
   fs::remove_all(staging, ec);
 }
 
-StagedFolder::StagedFolder(std::string dir, bool force) : dir_(CheckOutputFolder(dir, force)) {
+StagedFolder::StagedFolder(std::string dir, bool force)
+    : dir_(CheckOutputFolder(dir, force)), lock_(dir_, dir) {
   const fs::path final_dir = dir_;
   RemoveAbandoned(final_dir);
   std::string staging =

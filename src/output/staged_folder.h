@@ -5,10 +5,13 @@
 
 #include <string>
 
+#include "output/output_lock.h"
+
 namespace dcqcn {
 
 // Checks that `dir` may be replaced by a result folder (see StagedFolder) and creates its parent;
-// returns it normalised ("out/" -> "out"). Throws InputError naming --out.
+// returns it normalised ("out/" -> "out"; a link to a folder -> that folder, so that the link
+// stays). Throws InputError naming --out.
 std::string CheckOutputFolder(const std::string& dir, bool force);
 
 // Puts folder `staging` in place of `dir` (an atomic exchange where the file system supports it)
@@ -19,7 +22,8 @@ class StagedFolder {
  public:
   // Creates the staging folder. Throws InputError when `dir` exists and is not a folder, or is a
   // non-empty folder that holds no dcqcn result (no summary.json or sweep.csv) and `force` is
-  // false: replacing it would delete files we did not write. Removes staging folders that runs
+  // false: replacing it would delete files we did not write. Locks `dir` (OutputLock) until
+  // this is destroyed: a second writer stops with an error. Removes staging folders that runs
   // killed earlier left beside `dir`.
   StagedFolder(std::string dir, bool force);
   // Removes the staging folder unless Commit() ran.
@@ -37,6 +41,7 @@ class StagedFolder {
 
  private:
   std::string dir_;
+  OutputLock lock_;
   std::string staging_;
   bool committed_ = false;
 };

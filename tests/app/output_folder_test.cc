@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "cli_util.h"
 #include "output/staged_folder.h"
@@ -152,12 +153,36 @@ TEST_F(OutputFolderTest, StagingFoldersOfDeadRunsAreRemoved) {
   EXPECT_TRUE(fs::exists(dir_ / "out/summary.json"));
 }
 
+TEST_F(OutputFolderTest, AFolderUnderAFileIsAClearError) {
+  Write("file", "x");
+  const auto r = RunCli("run " + Scenario() + " --quiet --out " + (dir_ / "file/out").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("is a file, not a folder"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("filesystem error"), std::string::npos) << r.out;
+}
+
+// Results go where a link points, and the link stays a link.
+TEST_F(OutputFolderTest, ALinkedFolderKeepsItsLink) {
+  fs::create_directories(dir_ / "elsewhere");
+  fs::create_directory_symlink(dir_ / "elsewhere", dir_ / "out");
+  for (int i = 0; i < 2; ++i) {  // a new folder, then a replaced one
+    ASSERT_EQ(RunCli("run " + Scenario() + " --quiet --out " + (dir_ / "out").string()).code, 0);
+    EXPECT_TRUE(fs::is_symlink(dir_ / "out"));
+    EXPECT_TRUE(fs::exists(dir_ / "elsewhere/summary.json"));
+  }
+  fs::remove(dir_ / "out");
+  fs::create_directory_symlink(dir_ / "nowhere", dir_ / "out");
+  const auto r = RunCli("run " + Scenario() + " --quiet --out " + (dir_ / "out").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("which does not exist"), std::string::npos) << r.out;
+}
+
 TEST_F(OutputFolderTest, StagingFoldersHaveUnpredictableNamesAndUsualPermissions) {
   const std::string prefix = ".out.partial-" + std::to_string(getpid()) + "-";
-  StagedFolder a((dir_ / "out").string(), false);
-  StagedFolder b((dir_ / "out").string(), false);
-  for (const StagedFolder* f : {&a, &b}) {
-    const fs::path p = f->path();
+  std::vector<std::string> names;
+  for (int i = 0; i < 2; ++i) {  // one after the other: one writer at a time (OutputLock)
+    StagedFolder f((dir_ / "out").string(), false);
+    const fs::path p = f.path();
     const std::string name = p.filename().string();
     ASSERT_EQ(name.rfind(prefix, 0), 0u) << name;
     EXPECT_EQ(name.size(), prefix.size() + 6) << name;  // mkdtemp's six random characters
@@ -166,8 +191,9 @@ TEST_F(OutputFolderTest, StagingFoldersHaveUnpredictableNamesAndUsualPermissions
     const mode_t mask = umask(0);
     umask(mask);
     EXPECT_EQ(static_cast<mode_t>(fs::status(p).permissions()), 0777 & ~mask) << name;
+    names.push_back(name);
   }
-  EXPECT_NE(a.path(), b.path());
+  EXPECT_NE(names[0], names[1]);
 }
 
 }  // namespace
