@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -26,7 +27,9 @@
 #include "run/mpi_world.h"
 #include "run/parallel_for.h"
 #include "run/run_scenario.h"
+#include "run/sweep_plan.h"
 #include "run/sweep_ranks.h"
+#include "run/sweep_run_folder.h"
 #include "scenario/scenario_loader.h"
 
 namespace dcqcn {
@@ -39,37 +42,6 @@ void Say(const Options& options, const std::string& line) {
 }
 void Note(const SweepOptions& options, const std::string& line) {
   if (options.note) options.note(line);
-}
-
-// Runs per sweep: far more than a study needs, few enough that the per-run bookkeeping (each
-// run's overrides, summary and row) stays within a few GB.
-constexpr size_t kMaxSweepRuns = 1000000;
-
-struct Axis {
-  std::string key;
-  std::vector<std::string> values;
-};
-
-Axis ParseVary(const std::string& text) {
-  size_t eq = text.find('=');
-  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) {
-    throw InputError(
-        fmt::format("--vary {}: expected KEY=V1,V2,... such as "
-                    "workload.senders=2,4,8",
-                    text));
-  }
-  Axis axis{text.substr(0, eq), {}};
-  std::string rest = text.substr(eq + 1);
-  size_t start = 0;
-  while (start <= rest.size()) {
-    size_t comma = rest.find(',', start);
-    if (comma == std::string::npos) comma = rest.size();
-    std::string v = rest.substr(start, comma - start);
-    if (v.empty()) throw InputError(fmt::format("--vary {}: empty value in the list", text));
-    axis.values.push_back(v);
-    start = comma + 1;
-  }
-  return axis;
 }
 
 // A value as one CSV cell (quoted when it holds a comma or a quote).
@@ -135,91 +107,6 @@ std::vector<std::string> SweepTagColumns() {
 }
 
 namespace {
-
-// Every run of a sweep: its values of the varied keys, its overrides and its name suffix.
-struct SweepPlan {
-  std::vector<Axis> axes;
-  std::vector<std::vector<std::string>> combos;    // per run, one value per axis
-  std::vector<std::vector<std::string>> run_sets;  // per run, the fixed sets then the values
-  std::vector<std::string> suffixes;               // per run, "key=value,..." for its name
-  // The scenario file's bytes, read once: every run loads exactly these (an edit during the
-  // sweep changes nothing), and their digest is what sweep.json records and --resume checks.
-  // Empty for the built-in scenario.
-  std::string scenario_text;
-  std::string scenario_digest;
-};
-
-// `seeds` > 0 adds the axis seed = 1..seeds, last (so a point's seeds are adjacent runs).
-SweepPlan PlanSweep(const std::vector<std::string>& vary, const std::vector<std::string>& sets,
-                    int seeds) {
-  if (vary.empty() && seeds == 0) {
-    throw InputError("sweep: give at least one --vary KEY=V1,V2,... or --seeds N");
-  }
-  SweepPlan plan;
-  for (const std::string& v : vary) {
-    plan.axes.push_back(ParseVary(v));
-    for (size_t a = 0; a + 1 < plan.axes.size(); ++a) {
-      if (plan.axes[a].key == plan.axes.back().key) {
-        throw InputError(
-            fmt::format("--vary {}: {} is already varied (--vary {}); give its "
-                        "values once, in one list",
-                        v, plan.axes.back().key, vary[a]));
-      }
-    }
-    if (plan.axes.back().key == "seed" && seeds > 0) {
-      throw InputError("sweep: --seeds and --vary seed=... both give the seeds; use one");
-    }
-  }
-  if (seeds < 0 || static_cast<size_t>(seeds) > kMaxSweepRuns) {
-    throw InputError(fmt::format("--seeds {}: expected 1 to {}", seeds, kMaxSweepRuns));
-  }
-  if (seeds > 0) {
-    Axis axis{"seed", {}};
-    for (int k = 1; k <= seeds; ++k) axis.values.push_back(std::to_string(k));
-    plan.axes.push_back(std::move(axis));
-  }
-  // Counted before any combination is built: a product of long lists must not exhaust memory.
-  size_t run_count = 1;
-  for (const Axis& axis : plan.axes) {
-    if (run_count > kMaxSweepRuns / axis.values.size()) {
-      std::string sizes;
-      for (const Axis& a : plan.axes)
-        sizes += fmt::format("{}{}", sizes.empty() ? "" : " x ", a.values.size());
-      throw InputError(
-          fmt::format("--vary: {} values make more than {} runs, the most one sweep "
-                      "takes; vary fewer keys or values, or split the sweep",
-                      sizes, kMaxSweepRuns));
-    }
-    run_count *= axis.values.size();
-  }
-  // Every combination, the first axis varying slowest.
-  plan.combos = {{}};
-  for (const Axis& axis : plan.axes) {
-    std::vector<std::vector<std::string>> next;
-    for (const auto& combo : plan.combos) {
-      for (const std::string& v : axis.values) {
-        next.push_back(combo);
-        next.back().push_back(v);
-      }
-    }
-    plan.combos.swap(next);
-  }
-  for (const auto& combo : plan.combos) {
-    std::vector<std::string> run_sets = sets;
-    std::string suffix;
-    for (size_t a = 0; a < plan.axes.size(); ++a) {
-      run_sets.push_back(plan.axes[a].key + "=" + combo[a]);
-      std::string value = combo[a];
-      for (char& c : value) {
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
-      }
-      suffix += fmt::format("{}{}={}", suffix.empty() ? "" : ",", plan.axes[a].key, value);
-    }
-    plan.run_sets.push_back(std::move(run_sets));
-    plan.suffixes.push_back(std::move(suffix));
-  }
-  return plan;
-}
 
 // How one run ended: its summary, or the error that stopped it.
 struct RunOutcome {
@@ -368,22 +255,6 @@ constexpr const char* kSweepFormat = "dcqcn sweep 1";
 
 std::string RunDir(size_t i) { return fmt::format("runs/{:03}", i); }
 
-// FNV-1a (64-bit) of the scenario file's bytes, so that a resumed sweep whose file changed is
-// refused.
-std::string ScenarioDigest(const std::string& bytes) {
-  uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : bytes) h = (h ^ c) * 1099511628211ull;
-  return fmt::format("{:016x}", h);
-}
-
-// Reads the sweep's scenario file once into `plan` (nothing for the built-in scenario).
-void ReadScenarioOnce(const std::string& path, SweepPlan& plan) {
-  if (path.empty()) return;
-  // As LoadScenarioFile: a resolved.toml with millions of flows must load too.
-  plan.scenario_text = ReadInputFile(path, "scenario file", size_t{4} << 30);
-  plan.scenario_digest = ScenarioDigest(plan.scenario_text);
-}
-
 // The sweep a folder holds: sweep.json without its results ("failed").
 nlohmann::json DescribeSweep(const SweepOptions& options, const SweepPlan& plan, size_t runs,
                              size_t shard, size_t shards) {
@@ -463,15 +334,9 @@ RunOutcome RunOne(const SweepOptions& options, const SweepPlan& plan, size_t i,
   return outcome;
 }
 
-// A run's outcome from its folder's summary.json (a run an earlier process finished).
-RunOutcome OutcomeFromFolder(const std::string& run_dir) {
-  const std::string summary = run_dir + "/summary.json";
-  try {
-    return {nlohmann::json::parse(ReadInputFile(summary, "a run's summary", 1 << 30)), "", false,
-            ""};
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(fmt::format("{}: not a run's summary ({})", summary, e.what()));
-  }
+// A run's outcome from its folder (a run an earlier process finished), checked against the plan.
+RunOutcome OutcomeFromFolder(const std::string& run_dir, const SweepPlan& plan, size_t i) {
+  return {ReadRunFolder(run_dir, plan, i), "", false, ""};
 }
 
 // The runs of `todo` on `jobs` threads of this process; false when one was interrupted (no run
@@ -563,7 +428,7 @@ int SweepHere(const SweepOptions& options) {
   std::vector<size_t> todo;
   for (size_t i : mine) {
     if (folder.Has(RunDir(i) + "/summary.json")) {
-      outcomes[i] = OutcomeFromFolder(folder.path() + "/" + RunDir(i));
+      outcomes[i] = OutcomeFromFolder(folder.path() + "/" + RunDir(i), plan, i);
     } else {
       todo.push_back(i);
     }
@@ -721,6 +586,17 @@ int RunSweepMergeCommand(const SweepMergeOptions& options) {
     throw InputError(fmt::format("sweep merge: the shards say {} runs, their --vary makes {}",
                                  first["runs"].get<size_t>(), runs));
   }
+  // The merged folder replaces --out whole: it must be neither a shard nor hold one.
+  const std::filesystem::path out = std::filesystem::weakly_canonical(options.out_dir);
+  for (const std::string& dir : options.shard_dirs) {
+    const std::filesystem::path shard = std::filesystem::weakly_canonical(dir);
+    const auto [o, s] = std::mismatch(out.begin(), out.end(), shard.begin(), shard.end());
+    if (o == out.end()) {
+      throw InputError(fmt::format(
+          "sweep merge: --out {} {} the shard {}, which merging would delete; give a new folder",
+          options.out_dir, s == shard.end() ? "is" : "holds", dir));
+    }
+  }
   StagedFolder folder(options.out_dir, options.force);
   std::vector<RunOutcome> outcomes(runs);
   std::vector<size_t> all(runs);
@@ -734,7 +610,7 @@ int RunSweepMergeCommand(const SweepMergeOptions& options) {
       continue;
     }
     const std::string run = dir + "/" + RunDir(i);
-    outcomes[i] = OutcomeFromFolder(run);
+    outcomes[i] = OutcomeFromFolder(run, plan, i);
     std::filesystem::create_directories(folder.path() + "/runs");
     std::filesystem::copy(run, folder.path() + "/" + RunDir(i),
                           std::filesystem::copy_options::recursive);

@@ -391,6 +391,70 @@ TEST_F(SweepCommand, ShardAndMergeErrorsAreInputErrors) {
   EXPECT_EQ(testing::RunCli("sweep merge", "2>&1").code, 2);
 }
 
+// Run folders an earlier process left are checked against the plan before they are trusted:
+// a damaged summary, a missing file or another run's folder is refused, naming the run; a merge
+// never writes over its own shards (issue 28, item 4).
+TEST_F(SweepCommand, ResumeAndMergeCheckEveryRunFolder) {
+  SweepOptions options;
+  options.scenario = Write("s.toml", kVictim).string();
+  options.vary = {"workload.senders=2,3,4"};
+  options.sets = {"duration=1ms"};
+  options.quiet = true;
+  for (int k : {1, 2}) {
+    options.shard = fmt::format("{}/2", k);
+    options.out_dir = (dir_ / fmt::format("shard{}", k)).string();
+    ASSERT_EQ(RunSweepCommand(options), 0);
+  }
+  SweepMergeOptions merge;
+  merge.out_dir = (dir_ / "m").string();
+  merge.quiet = true;
+  merge.shard_dirs = {(dir_ / "shard1").string(), (dir_ / "shard2").string()};
+  const fs::path run0 = dir_ / "shard1/runs/000";
+  const fs::path run2 = dir_ / "shard1/runs/002";
+  const std::string summary0 = testing::ReadFile((run0 / "summary.json").string());
+  auto merge_error = [&] { return testing::InputErrorOf([&] { RunSweepMergeCommand(merge); }); };
+  for (const char* bad : {"null", "[1, 2]", "\"text\"", "{\"scenario\": \"x\"}"}) {
+    std::ofstream(run0 / "summary.json") << bad;
+    const std::string e = merge_error();
+    EXPECT_NE(e.find("runs/000/summary.json: not a run's summary"), std::string::npos) << e;
+  }
+  std::ofstream(run0 / "summary.json") << summary0;
+  // Runs 0 and 2 swapped: each holds the other's values.
+  fs::rename(run0, dir_ / "tmp");
+  fs::rename(run2, run0);
+  fs::rename(dir_ / "tmp", run2);
+  std::string e = merge_error();
+  EXPECT_NE(e.find("runs/000: holds the run \"victim-mini_workload.senders=4\", but run 0 of this "
+                   "sweep is workload.senders=2"),
+            std::string::npos)
+      << e;
+  fs::rename(run0, dir_ / "tmp");
+  fs::rename(run2, run0);
+  fs::rename(dir_ / "tmp", run2);
+  fs::remove(run0 / "flows.csv");
+  e = merge_error();
+  EXPECT_NE(e.find("runs/000: not a finished run: it has no flows.csv"), std::string::npos) << e;
+  EXPECT_FALSE(fs::exists(dir_ / "m"));
+  // Into one of its shards, or a folder that holds one: refused before anything is touched.
+  merge.out_dir = (dir_ / "shard1").string();
+  EXPECT_NE(merge_error().find("is the shard"), std::string::npos);
+  merge.out_dir = dir_.string() + "/";
+  EXPECT_NE(merge_error().find("holds the shard"), std::string::npos);
+  EXPECT_TRUE(fs::exists(dir_ / "shard1/sweep.json"));
+
+  // --resume checks the runs it keeps the same way.
+  fs::rename(dir_ / "shard1", dir_ / "shard1.unfinished");
+  options.shard = "1/2";
+  options.out_dir = (dir_ / "shard1").string();
+  options.resume = true;
+  e = testing::InputErrorOf([&] { RunSweepCommand(options); });
+  EXPECT_NE(e.find("runs/000: not a finished run: it has no flows.csv"), std::string::npos) << e;
+  std::ofstream(dir_ / "shard1.unfinished/runs/000/flows.csv") << "";
+  std::ofstream(dir_ / "shard1.unfinished/runs/002/summary.json") << "null";
+  e = testing::InputErrorOf([&] { RunSweepCommand(options); });
+  EXPECT_NE(e.find("runs/002/summary.json: not a run's summary"), std::string::npos) << e;
+}
+
 // --seeds N repeats every point with seed = 1..N; sweep.csv keeps a row per run and
 // sweep_mean.csv gives each point's mean over the seeds and its 95% confidence interval. A
 // merge of shards writes it too.
