@@ -152,13 +152,12 @@ int Sweep(SweepOptions options) {
   });
 }
 
-std::pair<std::string, std::vector<std::string>> Fluid(const FluidCommandOptions& options) {
+std::pair<std::string, std::vector<std::string>> Fluid(FluidCommandOptions options) {
   std::vector<std::string> warnings;
-  std::string summary;
-  {
-    py::gil_scoped_release release;
-    summary = RunFluidCommand(options, &warnings).dump();
-  }
+  std::string summary = Interruptible([&](std::atomic<bool>& stop) {
+    options.stop = &stop;
+    return RunFluidCommand(options, &warnings).dump();
+  });
   return {summary, warnings};
 }
 

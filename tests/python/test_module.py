@@ -139,3 +139,22 @@ except KeyboardInterrupt as e:
     assert p.returncode == 3, out
     assert "interrupted" in out
     assert not (tmp_path / "out").exists()
+
+
+def test_ctrl_c_stops_the_fluid_model_cleanly(tmp_path):
+    script = f"""
+import sys, dcqcn
+try:
+    dcqcn.fluid(flows=10, duration="60s", out={str(tmp_path / 'out')!r})
+except KeyboardInterrupt as e:
+    print("stopped:", e); sys.exit(3)
+"""
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                         env=dict(os.environ, TMPDIR=str(tmp_path)))
+    time.sleep(2)
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=30)
+    assert p.returncode == 3, out
+    assert "interrupted" in out
+    assert os.listdir(tmp_path) == []  # neither the output, its staging nor a temporary folder
+
