@@ -763,16 +763,22 @@ std::string FluidSummaryText(const nlohmann::json& j, const std::string& out_dir
     s += "  " + j["fixed_point"]["note"].get<std::string>() + "\n";
   const nlohmann::json& q = j["queue_bytes"];
   const nlohmann::json& osc = j["oscillation"];
+  const double from_ms = j["window"]["from_ns"].get<double>() / 1e6;
+  const double to_ms = j["window"]["to_ns"].get<double>() / 1e6;
   s += fmt::format(
-      "  last half: queue mean {} KB, peak-to-peak {} KB; Rc mean {} Gb/s "
+      "  last half ({:g} to {:g} ms): queue mean {} KB, peak-to-peak {} KB; Rc mean {} Gb/s "
       "(fair share {:.3f}), utilisation {}%\n",
-      num(q["mean"], 1e-3, 1), num(q["peak_to_peak"], 1e-3, 1),
+      from_ms, to_ms, num(q["mean"], 1e-3, 1), num(q["peak_to_peak"], 1e-3, 1),
       num(j["rc_gbps_mean_of_flows"]["mean"], 1, 3), j["fair_share_gbps"].get<double>(),
       num(j["utilisation"], 100, 2));
-  s += fmt::format("  {}{}\n", osc["verdict"].get<std::string>(),
-                   osc["period_ns"].is_number()
-                       ? fmt::format(", period {} us", num(osc["period_ns"], 1e-3, 1))
-                       : std::string());
+  // The verdict is the last quarter's of that window (fluid/oscillation.h), not the last half's.
+  s += fmt::format(
+      "  {}: queue peak-to-peak {} KB over its last quarter ({:g} to {:g} ms), "
+      "tolerance {} KB{}\n",
+      osc["verdict"].get<std::string>(), num(osc["queue_peak_to_peak_last_quarter_bytes"], 1e-3, 1),
+      from_ms + 0.75 * (to_ms - from_ms), to_ms, num(osc["tolerance_bytes"], 1e-3, 1),
+      osc["period_ns"].is_number() ? fmt::format("; period {} us", num(osc["period_ns"], 1e-3, 1))
+                                   : std::string());
   if (j["half_step_check"].is_object()) {
     s += fmt::format("  half-step check: queue differs by at most {} B, mean Rc by {} Gb/s\n",
                      num(j["half_step_check"]["max_queue_difference_bytes"], 1, 3),

@@ -1,6 +1,7 @@
 // `dcqcn fluid` as a user runs it: its files, its summary and its errors.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -37,6 +38,14 @@ TEST(FluidCli, WritesTimeSeriesAndSummary) {
   EXPECT_TRUE(j["half_step_check"]["max_queue_difference_bytes"].is_number());
   EXPECT_EQ(j["step_ns"], 1000);
   EXPECT_TRUE(j["oscillation"]["verdict"].is_string());
+  // The verdict line gives the figure it was judged on: the last quarter's peak-to-peak (its
+  // summary key), not the last half's of the line before it.
+  char verdict_line[128];
+  std::snprintf(verdict_line, sizeof verdict_line,
+                ": queue peak-to-peak %.1f KB over its last quarter (17.5 to 20 ms)",
+                j["oscillation"]["queue_peak_to_peak_last_quarter_bytes"].get<double>() / 1e3);
+  EXPECT_NE(r.out.find(verdict_line), std::string::npos) << verdict_line << "\n" << r.out;
+  EXPECT_NE(r.out.find("last half (10 to 20 ms): queue mean"), std::string::npos) << r.out;
   std::filesystem::remove_all(dir);
 }
 
