@@ -1,8 +1,8 @@
 // _dcqcn: the C++ side of the `dcqcn` Python package (python/dcqcn/__init__.py), which turns
 // what these functions write and return into dicts and pandas DataFrames. Every function takes
 // what the matching command takes; input errors raise dcqcn.InputError with the CLI's message.
-// Simulations run with the GIL released; Ctrl-C (SIGINT) stops a run between slices of events
-// and raises KeyboardInterrupt, leaving no output folder.
+// Simulations run with the GIL released; Ctrl-C (SIGINT) in the main thread, or stop_all(),
+// stops them between slices of events and raises KeyboardInterrupt, leaving no output folder.
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -37,18 +37,56 @@ Scenario Load(const std::string& scenario, bool is_path, const std::vector<std::
                  : LoadScenarioText(scenario, "<scenario text>", sets);
 }
 
-// Runs `work(stop)` on a thread of its own, without the GIL, while this thread checks for Ctrl-C
-// every 20 ms and then sets `stop` (which `work` polls: it throws Interrupted). Returns what
-// `work` returns or rethrows what it threw. Every long call goes through here, so Ctrl-C is
-// handled in this one place.
+// Set by stop_all() (the package's exit hook): every call in progress stops as on Ctrl-C, and
+// every new one at once.
+std::atomic<bool> g_stop_all{false};
+
+bool Finalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing();
+#else
+  return _Py_IsFinalizing();
+#endif
+}
+
+// The GIL released for a C++ section. A daemon thread that comes back once the interpreter is
+// finalizing must not take the GIL again: CPython would end the thread with pthread_exit from
+// this destructor, which C++ turns into std::terminate (SIGABRT). It waits for the process to
+// exit instead, as CPython 3.14 makes its own threads do. The thread that finalizes (a call
+// from a destructor then) keeps the GIL: nothing else runs.
+class GilReleased {
+ public:
+  GilReleased() : state_(Finalizing() ? nullptr : PyEval_SaveThread()) {}
+  ~GilReleased() {
+    if (state_ == nullptr) return;
+    while (Finalizing()) std::this_thread::sleep_for(std::chrono::seconds(1));
+    PyEval_RestoreThread(state_);
+  }
+  GilReleased(const GilReleased&) = delete;
+  GilReleased& operator=(const GilReleased&) = delete;
+
+ private:
+  PyThreadState* state_;
+};
+
+// Runs `work(stop)` on a thread of its own, without the GIL, and sets `stop` (which `work`
+// polls: it throws Interrupted) on Ctrl-C, on stop_all() or when the interpreter finalizes.
+// Returns what `work` returns or rethrows what it threw. Every long call goes through here, so
+// stopping is handled in this one place.
 template <class Work>
 auto Interruptible(Work work) {
+  if (g_stop_all) throw Interrupted("interrupted: the interpreter is exiting; nothing run");
+  // Only the main thread sees Ctrl-C (PyErr_CheckSignals does nothing elsewhere), and only it
+  // may take the GIL while waiting: another could be ended by a finalizing interpreter there.
+  const bool main_thread =
+      PyThread_get_thread_ident() ==
+      py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
   std::atomic<bool> stop{false};
   std::optional<decltype(work(stop))> result;
   std::exception_ptr error;
   std::atomic<bool> finished{false};
   {
-    py::gil_scoped_release release;
+    GilReleased release;
     std::thread worker([&] {
       try {
         result.emplace(work(stop));
@@ -57,15 +95,28 @@ auto Interruptible(Work work) {
       }
       finished = true;
     });
+    // Joined on every way out (a joinable std::thread's destructor calls std::terminate); the
+    // work is told to stop first in case it still runs.
+    struct Join {
+      std::thread& thread;
+      std::atomic<bool>& stop;
+      ~Join() {
+        stop = true;
+        thread.join();
+      }
+    } join{worker, stop};
     while (!finished) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      py::gil_scoped_acquire acquire;
-      if (PyErr_CheckSignals() != 0) {
-        PyErr_Clear();  // raised again as KeyboardInterrupt once the work has stopped
+      if (g_stop_all || Finalizing()) {
         stop = true;
+      } else if (main_thread) {
+        py::gil_scoped_acquire acquire;
+        if (PyErr_CheckSignals() != 0) {
+          PyErr_Clear();  // raised again as KeyboardInterrupt once the work has stopped
+          stop = true;
+        }
       }
     }
-    worker.join();
   }
   if (error) std::rethrow_exception(error);
   return std::move(*result);
@@ -78,6 +129,9 @@ std::function<void(const RunProgress&)> ProgressHook(const py::object& progress)
   return [progress, last](const RunProgress& p) {
     const auto now = std::chrono::steady_clock::now();
     if (now - *last < std::chrono::milliseconds(500)) return;
+    // Stopping: the run ends at this slice. Taking the GIL of a finalizing interpreter would end
+    // this C++ thread (std::terminate).
+    if (g_stop_all || Finalizing()) return;
     *last = now;
     py::gil_scoped_acquire acquire;
     py::dict d;
@@ -111,7 +165,7 @@ std::pair<std::string, std::vector<std::string>> Check(const std::string& scenar
                                                        const std::vector<std::string>& sets) {
   Scenario s = Load(scenario, is_path, sets);
   {
-    py::gil_scoped_release release;
+    GilReleased release;
     Network net(ToNetworkConfig(s));
   }
   return {ResolvedToml(s), BufferWarnings(s)};
@@ -152,13 +206,12 @@ int Sweep(SweepOptions options) {
   });
 }
 
-std::pair<std::string, std::vector<std::string>> Fluid(const FluidCommandOptions& options) {
+std::pair<std::string, std::vector<std::string>> Fluid(FluidCommandOptions options) {
   std::vector<std::string> warnings;
-  std::string summary;
-  {
-    py::gil_scoped_release release;
-    summary = RunFluidCommand(options, &warnings).dump();
-  }
+  std::string summary = Interruptible([&](std::atomic<bool>& stop) {
+    options.stop = &stop;
+    return RunFluidCommand(options, &warnings).dump();
+  });
   return {summary, warnings};
 }
 
@@ -198,6 +251,7 @@ PYBIND11_MODULE(_dcqcn, m) {
     }
   });
   m.attr("version") = DCQCN_VERSION;
+  m.def("stop_all", [] { g_stop_all = true; });
   m.def("run", &Run, py::arg("scenario"), py::arg("is_path"), py::arg("sets"), py::arg("out"),
         py::arg("force"), py::arg("progress"));
   m.def("check", &Check, py::arg("scenario"), py::arg("is_path"), py::arg("sets"));

@@ -8,14 +8,18 @@ A scenario is a path to a TOML file, TOML text, or a dict of tables ({"topology"
 "star", "hosts": 5}, ...}). `set` overrides keys as `dcqcn run --set` does (a dict of dotted keys
 to values, or a list of "key=value" strings). Input errors raise dcqcn.InputError with the
 command line's message. Simulations run without the GIL; Ctrl-C stops a run and raises
-KeyboardInterrupt.
+KeyboardInterrupt. At interpreter exit, the calls still running in other threads (daemon
+threads, or any left running after Ctrl-C) stop the same way, raise SystemExit in their thread
+and leave nothing behind.
 """
+import atexit
 import contextlib
 import numbers
 import json
 import os
 import shutil
 import tempfile
+import threading
 import tomllib
 import warnings
 
@@ -86,6 +90,43 @@ def _scenario_file(scenario, folder):
     return path
 
 
+# The engine calls in progress, in any thread, so that the exit hook can wait for them.
+_calls = 0
+_calls_changed = threading.Condition()
+_exiting = False
+
+
+@contextlib.contextmanager
+def _engine_call():
+    """Counts a call in progress until it has returned and removed its temporary files."""
+    global _calls
+    with _calls_changed:
+        _calls += 1
+    try:
+        yield
+    except KeyboardInterrupt:
+        if not _exiting:
+            raise
+        # Stopped by the exit hook: SystemExit ends the calling thread quietly.
+        raise SystemExit("dcqcn: stopped at interpreter exit; no results written") from None
+    finally:
+        with _calls_changed:
+            _calls -= 1
+            _calls_changed.notify_all()
+
+
+@atexit.register
+def _stop_at_exit():
+    """A daemon thread's run would otherwise be cut off midway by the exit, leaving its staged
+    output and temporary folders (and C++ threads the finalizing interpreter aborts): stop every
+    call still running and wait until each has cleaned up."""
+    global _exiting
+    _exiting = True
+    _dcqcn.stop_all()
+    with _calls_changed:
+        _calls_changed.wait_for(lambda: _calls == 0, timeout=60)
+
+
 @contextlib.contextmanager
 def _scratch(prefix):
     """A temporary folder, removed afterwards: for outputs read and dropped, and scenario text."""
@@ -147,7 +188,7 @@ def run(scenario, *, set=None, seed=None, out=None, force=False, progress=None):
     temporary one, removed once read. `progress(d)` is called about twice a second with
     {time_ns, fraction, events, flows_done, flows_total}."""
     text, is_path = _scenario(scenario)
-    with _scratch("dcqcn-") as tmp:
+    with _engine_call(), _scratch("dcqcn-") as tmp:
         folder = _out_folder(out, tmp, "run")
         _dcqcn.run(text, is_path, _sets(set, seed), folder, force, progress)
         return Result(folder, folder if out is not None else None)
@@ -177,7 +218,7 @@ def sweep(scenario, *, vary, set=None, seeds=0, out=None, jobs=1, force=False, r
     if isinstance(vary, dict):
         vary = [f"{k}=" + ",".join(v if isinstance(v, str) else _toml_value(v) for v in vals)
                 for k, vals in vary.items()]
-    with _scratch("dcqcn-sweep-") as tmp:
+    with _engine_call(), _scratch("dcqcn-sweep-") as tmp:
         path = _scenario_file(scenario, tmp)
         folder = _out_folder(out, tmp, "sweep")
         _dcqcn.sweep(path, list(vary), _sets(set), int(seeds), folder, int(jobs), force, resume)
@@ -193,7 +234,7 @@ def fluid(scenario=None, *, set=None, flows=None, rate=None, delay=None, duratio
     """DCQCN's fluid model (`dcqcn fluid`): returns (summary dict, DataFrame of
     timeseries/fluid.csv). What the command warns about (parameters the model ignores) comes as
     Python warnings."""
-    with _scratch("dcqcn-fluid-") as tmp:
+    with _engine_call(), _scratch("dcqcn-fluid-") as tmp:
         path = "" if scenario is None else _scenario_file(scenario, tmp)
         folder = _out_folder(out, tmp, "fluid")
         summary, notes = _dcqcn.fluid(path, _sets(set), flows, None if rate is None else str(rate),
@@ -208,7 +249,8 @@ def fluid(scenario=None, *, set=None, flows=None, rate=None, delay=None, duratio
 def hpcc(config, *, set=None, out, model="hpcc", force=False):
     """Runs an HPCC ns-3 config.txt (`dcqcn hpcc`, paths relative to the current folder) into
     `out`; returns a Result (with .fct_file and .pfc_file, HPCC's formats)."""
-    r = _dcqcn.hpcc(os.fspath(config), _sets(set), os.fspath(out), model, force)
+    with _engine_call():
+        r = _dcqcn.hpcc(os.fspath(config), _sets(set), os.fspath(out), model, force)
     result = Result(r["out"], r["out"])
     result.fct_file, result.pfc_file = r["fct_file"], r["pfc_file"]
     return result

@@ -216,7 +216,7 @@ int main(int argc, char** argv) {
   // Outlives the error messages below: a rank 0 that fails midway reports, then aborts the
   // ranks still working.
   std::unique_ptr<dcqcn::MpiWorld> mpi_world;
-  if (*run || *sweep || *hpcc) {
+  if (*run || *sweep || *hpcc || *fluid) {
     std::signal(SIGINT, RequestStop);
     std::signal(SIGTERM, RequestStop);
   }
@@ -280,6 +280,7 @@ int main(int argc, char** argv) {
     } else if (*fluid) {
       std::vector<std::string> warnings;
       std::string text;
+      fluid_opts.stop = &g_stop;
       if (fluid_opts.map) {
         text = dcqcn::RunFluidMap(fluid_opts, &warnings);
       } else {

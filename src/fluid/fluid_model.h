@@ -3,6 +3,7 @@
 // and the flow's own rate one control-loop delay ago. Counts the queue in packets, as the paper.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <span>
 #include <vector>
@@ -63,6 +64,8 @@ struct FluidOptions {
   Time step = 1 * kMicrosecond;  // RK4 step (reduced to the delay if larger)
   Time duration = 100 * kMillisecond;
   Time sample = 10 * kMicrosecond;  // observer period (rounded to whole steps)
+  // Set asynchronously (a signal handler) to stop: RunFluid throws Interrupted soon after.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct FluidRunStats {
@@ -77,7 +80,7 @@ double MarkProbability(const FluidParams& p, double queue_bytes);
 
 // Integrates the model from t = 0, every flow's history before 0 being its initial state and the
 // queue empty. Calls `observe` at t = 0 and every sample period. Throws std::invalid_argument for
-// a parameter outside its domain.
+// a parameter outside its domain, Interrupted once `options.stop` is set.
 FluidRunStats RunFluid(const FluidParams& params, std::span<const FluidFlow> flows,
                        const FluidOptions& options,
                        const std::function<void(const FluidState&)>& observe);

@@ -34,9 +34,10 @@ namespace {
 
 constexpr int kMaxFlowColumns = 16;
 // Bounds on the work and memory of one integration, far beyond the paper's cases (64 flows, 100
-// ms in 1 us steps): integration steps, samples written, flows, and the history the delay keeps
+// ms in 1 us steps, 1e5 steps): integration steps (0.3 to 3 us each, for 1 to 64 flows; the
+// half-step check doubles them), samples written, flows, and the history the delay keeps
 // (flows x delay / step points, tens of bytes each).
-constexpr double kMaxFluidSteps = 1e10;
+constexpr double kMaxFluidSteps = 1e8;
 constexpr double kMaxFluidSamples = 1e7;
 constexpr int kMaxFluidFlows = 100000;
 constexpr double kMaxFluidHistory = 2e7;
@@ -235,15 +236,22 @@ Setup MakeSetup(const FluidCommandOptions& o, std::vector<std::string>* warnings
   st.options.duration = Positive<Time>("--duration", o.duration, ParseTime, "100ms");
   st.options.step = Positive<Time>("--step", o.step, ParseTime, "1us");
   st.options.sample = Positive<Time>("--sample", o.sample, ParseTime, "10us");
-  if (st.options.step > p.delay) {
+  st.options.stop = o.stop;
+  // What sets tau*, for the messages: the flag, else the scenario.
+  const std::string delay_name = o.delay || !inc ? "--delay" : where + "tau*";
+  const bool step_is_delay = st.options.step > p.delay;
+  if (step_is_delay) {
     warn(fmt::format("--step {} is longer than the delay; using {}", o.step, FormatTime(p.delay)));
     st.options.step = p.delay;
   }
   const auto ratio = [](Time a, Time b) { return static_cast<double>(a) / static_cast<double>(b); };
   if (const double steps = ratio(st.options.duration, st.options.step); steps > kMaxFluidSteps) {
-    throw InputError(fmt::format("--step {} over --duration {} is {:.3g} steps; at most {:.0e}",
-                                 FormatTime(st.options.step), FormatTime(st.options.duration),
-                                 steps, kMaxFluidSteps));
+    // Name what the user set: the step, or the delay when that cut the step.
+    const std::string step = step_is_delay ? fmt::format("{} {} (a step is at most the delay)",
+                                                         delay_name, FormatTime(p.delay))
+                                           : fmt::format("--step {}", FormatTime(st.options.step));
+    throw InputError(fmt::format("{} over --duration {} is {:.3g} steps; at most {:.0e}", step,
+                                 FormatTime(st.options.duration), steps, kMaxFluidSteps));
   }
   if (const double samples = ratio(st.options.duration, st.options.sample);
       samples > kMaxFluidSamples) {
@@ -253,6 +261,13 @@ Setup MakeSetup(const FluidCommandOptions& o, std::vector<std::string>* warnings
   }
   if (const double history = st.flows * (ratio(p.delay, st.options.step) + 1);
       history > kMaxFluidHistory) {
+    // A --delay given is as much the cause as the step: name it.
+    if (o.delay) {
+      throw InputError(fmt::format(
+          "--delay {} at --step {}: {} flows keep {:.3g} history points; at most {:.0e} (take a "
+          "shorter delay or a longer step)",
+          FormatTime(p.delay), FormatTime(st.options.step), st.flows, history, kMaxFluidHistory));
+    }
     throw InputError(fmt::format(
         "--step {}: {} flows over a delay of {} keep {:.3g} history points; at most {:.0e} "
         "(take a longer step)",
@@ -604,6 +619,7 @@ std::string RunFluidMap(const FluidCommandOptions& o, std::vector<std::string>* 
   std::vector<Cell> cells(setups.size());
   std::mutex error_mutex;
   std::string error;
+  std::atomic<bool> interrupted{false};
   auto work = [&](size_t i) {
     try {
       const Setup& st = setups[i];
@@ -616,6 +632,9 @@ std::string RunFluidMap(const FluidCommandOptions& o, std::vector<std::string>* 
       c.osc = fluid::Oscillation(tr.t, tr.q, from, end, tol);
       c.utilisation = Utilisation(tr, from, static_cast<double>(st.params.capacity));
       c.fp = fluid::ExactFixedPoint(st.params, st.flows);
+    } catch (const Interrupted&) {
+      interrupted = true;
+      return false;  // no further cell
     } catch (const std::exception& e) {
       std::lock_guard<std::mutex> lock(error_mutex);
       if (error.empty()) error = e.what();
@@ -625,6 +644,7 @@ std::string RunFluidMap(const FluidCommandOptions& o, std::vector<std::string>* 
   const int jobs =
       o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   ParallelFor(setups.size(), jobs, work);
+  if (interrupted) throw Interrupted("interrupted: no results written");
   if (!error.empty()) throw InputError(error);
 
   // A value as a CSV cell: quoted when it holds a quote (commas split the list already).
@@ -743,16 +763,22 @@ std::string FluidSummaryText(const nlohmann::json& j, const std::string& out_dir
     s += "  " + j["fixed_point"]["note"].get<std::string>() + "\n";
   const nlohmann::json& q = j["queue_bytes"];
   const nlohmann::json& osc = j["oscillation"];
+  const double from_ms = j["window"]["from_ns"].get<double>() / 1e6;
+  const double to_ms = j["window"]["to_ns"].get<double>() / 1e6;
   s += fmt::format(
-      "  last half: queue mean {} KB, peak-to-peak {} KB; Rc mean {} Gb/s "
+      "  last half ({:g} to {:g} ms): queue mean {} KB, peak-to-peak {} KB; Rc mean {} Gb/s "
       "(fair share {:.3f}), utilisation {}%\n",
-      num(q["mean"], 1e-3, 1), num(q["peak_to_peak"], 1e-3, 1),
+      from_ms, to_ms, num(q["mean"], 1e-3, 1), num(q["peak_to_peak"], 1e-3, 1),
       num(j["rc_gbps_mean_of_flows"]["mean"], 1, 3), j["fair_share_gbps"].get<double>(),
       num(j["utilisation"], 100, 2));
-  s += fmt::format("  {}{}\n", osc["verdict"].get<std::string>(),
-                   osc["period_ns"].is_number()
-                       ? fmt::format(", period {} us", num(osc["period_ns"], 1e-3, 1))
-                       : std::string());
+  // The verdict is the last quarter's of that window (fluid/oscillation.h), not the last half's.
+  s += fmt::format(
+      "  {}: queue peak-to-peak {} KB over its last quarter ({:g} to {:g} ms), "
+      "tolerance {} KB{}\n",
+      osc["verdict"].get<std::string>(), num(osc["queue_peak_to_peak_last_quarter_bytes"], 1e-3, 1),
+      from_ms + 0.75 * (to_ms - from_ms), to_ms, num(osc["tolerance_bytes"], 1e-3, 1),
+      osc["period_ns"].is_number() ? fmt::format("; period {} us", num(osc["period_ns"], 1e-3, 1))
+                                   : std::string());
   if (j["half_step_check"].is_object()) {
     s += fmt::format("  half-step check: queue differs by at most {} B, mean Rc by {} Gb/s\n",
                      num(j["half_step_check"]["max_queue_difference_bytes"], 1, 3),

@@ -32,13 +32,14 @@ struct FluidCommandOptions {
   bool map = false;
   std::string map_flows = "2,4,6,8,10,12,16,24,32,48,64";
   std::string map_delays = "4us,10us,25us,40us,55us,70us,85us,100us";
-  std::string map_param;  // KEY=V1,V2,...: a third axis, any key --set accepts
-  int jobs = 0;           // 0 = every core
+  std::string map_param;                    // KEY=V1,V2,...: a third axis, any key --set accepts
+  int jobs = 0;                             // 0 = every core
+  const std::atomic<bool>* stop = nullptr;  // set by a signal handler: stop, write nothing
 };
 
 // Runs the model, writes timeseries/fluid.csv and summary.json into the output folder (staged and
 // swapped in whole) and returns the summary. Warnings (parameters the model ignores) go to
-// `warnings`.
+// `warnings`. Throws Interrupted, having written nothing, once `stop` is set.
 nlohmann::json RunFluidCommand(const FluidCommandOptions& options,
                                std::vector<std::string>* warnings);
 
@@ -46,7 +47,8 @@ nlohmann::json RunFluidCommand(const FluidCommandOptions& options,
 // map_delays and value of map_param in parallel, writes map.csv ([<map_param key>,]flows,
 // delay_ns,verdict,period_ns,queue_mean_bytes,queue_peak_to_peak_bytes,rc_gbps_mean,
 // utilisation,fixed_point_queue_bytes) and summary.json, and returns the grids as text (one per
-// map_param value; rows N, columns delay; S steady, D decaying, O oscillating).
+// map_param value; rows N, columns delay; S steady, D decaying, O oscillating). Throws
+// Interrupted, having written nothing, once `stop` is set.
 std::string RunFluidMap(const FluidCommandOptions& options, std::vector<std::string>* warnings);
 
 // The lines `dcqcn fluid` prints for a summary.

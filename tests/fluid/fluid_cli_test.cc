@@ -1,10 +1,12 @@
 // `dcqcn fluid` as a user runs it: its files, its summary and its errors.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -36,6 +38,14 @@ TEST(FluidCli, WritesTimeSeriesAndSummary) {
   EXPECT_TRUE(j["half_step_check"]["max_queue_difference_bytes"].is_number());
   EXPECT_EQ(j["step_ns"], 1000);
   EXPECT_TRUE(j["oscillation"]["verdict"].is_string());
+  // The verdict line gives the figure it was judged on: the last quarter's peak-to-peak (its
+  // summary key), not the last half's of the line before it.
+  char verdict_line[128];
+  std::snprintf(verdict_line, sizeof verdict_line,
+                ": queue peak-to-peak %.1f KB over its last quarter (17.5 to 20 ms)",
+                j["oscillation"]["queue_peak_to_peak_last_quarter_bytes"].get<double>() / 1e3);
+  EXPECT_NE(r.out.find(verdict_line), std::string::npos) << verdict_line << "\n" << r.out;
+  EXPECT_NE(r.out.find("last half (10 to 20 ms): queue mean"), std::string::npos) << r.out;
   std::filesystem::remove_all(dir);
 }
 
@@ -86,11 +96,37 @@ TEST(FluidCli, HugeWorkIsRefusedNamingTheFlag) {
   for (const auto& [args, expected] : std::vector<std::pair<std::string, std::string>>{
            {"--flows 1000000000", "--flows: 1000000000 flows; the fluid model takes at most"},
            {"--duration 1000000s", "--step 1us over --duration 1000000s is 1e+12 steps"},
-           {"--step 1ps --duration 1ms", "--step 1ps: 10 flows over a delay of 85us"},
+           {"--step 1ps --duration 10us", "--step 1ps: 10 flows over a delay of 85us"},
+           // The delay cuts the step (1e9 steps, hours): refused naming --delay, not --step.
+           {"--delay 1ps --duration 1ms",
+            "--delay 1ps (a step is at most the delay) over --duration 1ms is 1e+09 steps; at "
+            "most 1e+08"},
+           {"--delay 10s", "--delay 10s at --step 1us: 10 flows keep 1e+08 history points"},
            {"--sample 1ps --duration 1s", "--sample 1ps over --duration 1s"}}) {
     const Result r = RunCli("fluid " + args + " --out /tmp/never");
     EXPECT_EQ(r.code, 1) << args;
     EXPECT_NE(r.out.find(expected), std::string::npos) << args << ": " << r.out;
+  }
+}
+
+// Ctrl-C or SIGTERM stops an integration (one or a --map) as it stops a run: the shell's status
+// for the signal, nothing written, no staging folder left.
+using FluidCliStop = TempDirTest;
+TEST_F(FluidCliStop, SignalsStopTheIntegrationAndWriteNothing) {
+  const std::string out = (dir_ / "f").string();
+  for (const auto& [args, signal, status] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"--duration 20s --no-check", "INT", "130"},
+           {"--duration 20s --no-check", "TERM", "143"},
+           {"--map --map-flows 2,10 --map-delays 4us,85us --duration 20s --jobs 1", "INT",
+            "130"}}) {
+    const Result r =
+        RunCommand(std::string(DCQCN_BINARY) + " fluid " + args + " --quiet --out " + out +
+                   " 2>&1 & pid=$!; sleep 1; kill -" + signal + " $pid; wait $pid; echo exit=$?");
+    EXPECT_NE(r.out.find("exit=" + status), std::string::npos) << args << ": " << r.out;
+    EXPECT_NE(r.out.find("interrupted: no results written (SIG" + signal + ")"), std::string::npos)
+        << r.out;
+    EXPECT_TRUE(std::filesystem::is_empty(dir_)) << args;
   }
 }
 

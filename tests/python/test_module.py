@@ -139,3 +139,82 @@ except KeyboardInterrupt as e:
     assert p.returncode == 3, out
     assert "interrupted" in out
     assert not (tmp_path / "out").exists()
+
+
+def test_ctrl_c_stops_the_fluid_model_cleanly(tmp_path):
+    script = f"""
+import sys, dcqcn
+try:
+    dcqcn.fluid(flows=10, duration="60s", out={str(tmp_path / 'out')!r})
+except KeyboardInterrupt as e:
+    print("stopped:", e); sys.exit(3)
+"""
+    p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                         env=dict(os.environ, TMPDIR=str(tmp_path)))
+    time.sleep(2)
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=30)
+    assert p.returncode == 3, out
+    assert "interrupted" in out
+    assert os.listdir(tmp_path) == []  # neither the output, its staging nor a temporary folder
+
+
+# A script that runs a long `dcqcn.<call>` in another thread while the main thread ends: it
+# returns (interpreter exit) or waits in join() for a Ctrl-C. `started` is printed once the call
+# runs.
+THREAD_SCRIPT = """
+import sys, threading, time, dcqcn
+scenario, out, call, main = sys.argv[1:5]
+started = threading.Event()
+def work():
+    if call == "run":
+        dcqcn.run(scenario, out=out, progress=lambda d: started.set())
+    elif call == "sweep":
+        dcqcn.sweep(scenario, vary={"workload.senders": [2, 3]}, out=out)
+    else:
+        dcqcn.fluid(flows=10, duration="60s", out=out)
+t = threading.Thread(target=work, daemon=True)
+t.start()
+started.wait(2)  # sweep and fluid report no progress: give them the time to start
+print("started", flush=True)
+if main == "join":
+    t.join()
+"""
+
+
+def run_thread_script(tmp_path, call, main):
+    """Runs THREAD_SCRIPT with its own TMPDIR; with main == "join", sends Ctrl-C once the call
+    runs. Returns (process, stderr, what is left in tmp_path besides the empty TMPDIR)."""
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(INCAST.replace('"5ms"', '"10s"').replace('"300KB"', '"10GB"'))
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    p = subprocess.Popen([sys.executable, "-c", THREAD_SCRIPT, str(scenario),
+                          str(tmp_path / "out"), call, main],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=dict(os.environ, TMPDIR=str(tmp)))
+    assert p.stdout.readline() == "started\n"
+    if main == "join":
+        time.sleep(0.5)
+        p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    left = sorted(os.listdir(tmp_path)) + [f"tmp/{n}" for n in os.listdir(tmp)]
+    return p, err, sorted(set(left) - {"s.toml", "tmp"})
+
+
+@pytest.mark.parametrize("call", ["run", "sweep", "fluid"])
+def test_a_call_in_a_daemon_thread_at_exit_stops_cleanly(tmp_path, call):
+    # The exit stops the call (it would otherwise be cut off midway, and a C++ thread still
+    # joinable aborted the interpreter) and waits until it removed its staged and temporary
+    # folders.
+    p, err, left = run_thread_script(tmp_path, call, "exit")
+    assert p.returncode == 0 and "terminate called" not in err, err
+    assert left == [], left
+
+
+def test_ctrl_c_while_another_thread_runs_stops_cleanly(tmp_path):
+    # Only the main thread sees Ctrl-C: it ends the script, and the exit stops the run.
+    p, err, left = run_thread_script(tmp_path, "run", "join")
+    assert p.returncode == -signal.SIGINT and "terminate called" not in err, err
+    assert "KeyboardInterrupt" in err
+    assert left == [], left
