@@ -28,8 +28,8 @@ OutputLock::OutputLock(const std::string& dir, const std::string& shown) : path_
   for (;;) {
     fd_ = open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd_ < 0) {
-      throw InputError(
-          fmt::format("--out {}: cannot create the lock {}: {}", shown, path_, std::strerror(errno)));
+      throw InputError(fmt::format("--out {}: cannot create the lock {}: {}", shown, path_,
+                                   std::strerror(errno)));
     }
     if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       const int error = errno;

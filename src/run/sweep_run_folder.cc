@@ -61,8 +61,8 @@ nlohmann::json ReadRunFolder(const std::string& run_dir, const SweepPlan& plan, 
   // Sweeps name each run after its values: the folder must hold this run, not another's.
   const std::string name = summary["scenario"].get<std::string>();
   const std::string suffix = "_" + plan.suffixes[i];
-  if (name.size() < suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(),
-                                                  suffix) != 0) {
+  if (name.size() < suffix.size() ||
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
     throw InputError(fmt::format("{}: holds the run \"{}\", but run {} of this sweep is {}",
                                  run_dir, name, i, plan.suffixes[i]));
   }

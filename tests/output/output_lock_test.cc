@@ -1,5 +1,7 @@
 // One writer per result folder: concurrent sweeps or runs into one --out never share a folder,
 // the others stop with a clear error, and whatever is committed is complete.
+#include "output/output_lock.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -12,7 +14,6 @@
 
 #include "cli_util.h"
 #include "core/error.h"
-#include "output/output_lock.h"
 #include "output/resumable_folder.h"
 #include "output/staged_folder.h"
 
@@ -48,9 +49,9 @@ TEST_F(OutputLockTest, ConcurrentSweepsNeverShareTheirFolder) {
         while (now > most && !most_holders.compare_exchange_weak(most, now)) {
         }
         for (int run = 0; run < 3; ++run) {
-          WriteText(fs::path(folder.path()) / "runs" / ("00" + std::to_string(run)) /
-                        "summary.json",
-                    "{}\n");
+          WriteText(
+              fs::path(folder.path()) / "runs" / ("00" + std::to_string(run)) / "summary.json",
+              "{}\n");
         }
         WriteText(fs::path(folder.path()) / "sweep.csv", "run\nruns/000\nruns/001\nruns/002\n");
         folder.Commit({{"writer", id}});
