@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Builds everything (Release, warnings as errors) and runs the whole test suite through ctest;
-# then builds the C++ tests again with AddressSanitizer and UndefinedBehaviorSanitizer
-# (build-sanitize/) and runs them, so that a memory error or undefined behaviour fails CI.
+# Builds everything (Release, warnings as errors) in build-test/ and runs the whole test suite
+# through ctest; then builds the C++ tests again with AddressSanitizer and
+# UndefinedBehaviorSanitizer (build-sanitize/) and runs them, so that a memory error or undefined
+# behaviour fails CI. Both folders are the tests' own: the user's build/ (the README's first
+# command) is never reconfigured, so that running the tests does not rebuild it.
 # DCQCN_SKIP_SANITIZE=1 skips the second pass (a quick local run); arguments go to both ctests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDCQCN_WERROR=ON >/dev/null
-cmake --build build
-ctest --test-dir build --output-on-failure -j2 "$@"
+cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=Release -DDCQCN_WERROR=ON >/dev/null
+cmake --build build-test
+ctest --test-dir build-test --output-on-failure -j2 "$@"
 
 if [[ ${DCQCN_SKIP_SANITIZE:-0} != 1 ]]; then
   start=$SECONDS
