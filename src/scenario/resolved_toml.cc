@@ -108,8 +108,15 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
     line("hosts_per_leaf", std::to_string(t.hosts_per_leaf));
     if (t.oversubscription > 0) line("oversubscription", TomlFloat(t.oversubscription));
   }
+  if (t.type == "rail") {
+    line("servers", std::to_string(t.servers));
+    line("gpus_per_server", std::to_string(t.gpus_per_server));
+    line("servers_per_leaf", std::to_string(t.servers_per_leaf));
+    line("spines", std::to_string(t.spines));
+    if (t.oversubscription > 0) line("oversubscription", TomlFloat(t.oversubscription));
+  }
   if (t.type == "fat_tree") line("k", std::to_string(t.k));
-  if (t.type == "leaf_spine" || t.type == "fat_tree") {
+  if (t.type == "leaf_spine" || t.type == "rail" || t.type == "fat_tree") {
     quoted("fabric_rate", FormatRate(t.fabric_rate > 0 ? t.fabric_rate : t.link_rate));
   }
   if (t.type == "custom") {

@@ -559,8 +559,9 @@ void Loader::ReadTopology(const Section& sec, TopologyConfig& topo) const {
     return;
   }
   OnlyFor(sec, {"file"}, "topology.type", "hpcc_file");
-  topo.type = ReadString(sec, "type", topo.type,
-                         {"star", "dumbbell", "custom", "leaf_spine", "fat_tree", "hpcc_file"});
+  topo.type =
+      ReadString(sec, "type", topo.type,
+                 {"star", "dumbbell", "custom", "leaf_spine", "rail", "fat_tree", "hpcc_file"});
   topo.hosts = static_cast<int>(
       ReadInt(sec, "hosts", topo.hosts, 2, kMaxTopologyNodes, "an integer number of hosts"));
   topo.link_rate = ReadRate(sec, "link_rate", topo.link_rate, Bound::kPositive);
@@ -582,29 +583,56 @@ void Loader::ReadTopology(const Section& sec, TopologyConfig& topo) const {
   BuildTopology(topo, source_);
 }
 
-// leaf_spine and fat_tree keys. The host count follows from the shape: a `hosts` the user also
-// gives must agree (or, for a leaf-spine without hosts_per_leaf, divides evenly into the leaves).
+// leaf_spine, rail and fat_tree keys. The host count follows from the shape: a `hosts` the user
+// also gives must agree (or, for a leaf-spine without hosts_per_leaf, divides evenly into the
+// leaves).
 void Loader::ReadFabric(const Section& sec, TopologyConfig& topo) const {
   const bool leaf_spine = topo.type == "leaf_spine";
+  const bool rail = topo.type == "rail";
   const bool fat_tree = topo.type == "fat_tree";
-  if (!leaf_spine) {
-    OnlyFor(sec, {"leaves", "spines", "hosts_per_leaf", "oversubscription"}, "topology.type",
-            "leaf_spine");
+  if (!leaf_spine) OnlyFor(sec, {"leaves", "hosts_per_leaf"}, "topology.type", "leaf_spine");
+  if (!rail)
+    OnlyFor(sec, {"servers", "gpus_per_server", "servers_per_leaf"}, "topology.type", "rail");
+  if (!leaf_spine && !rail) {
+    OnlyFor(sec, {"spines", "oversubscription"}, "topology.type", "leaf_spine\" or \"rail");
   }
   if (!fat_tree) OnlyFor(sec, {"k"}, "topology.type", "fat_tree");
-  if (!leaf_spine && !fat_tree) {
-    OnlyFor(sec, {"fabric_rate"}, "topology.type", "leaf_spine\" or \"fat_tree");
+  if (!leaf_spine && !rail && !fat_tree) {
+    OnlyFor(sec, {"fabric_rate"}, "topology.type", "leaf_spine\", \"rail\" or \"fat_tree");
     return;
   }
   topo.fabric_rate = ReadRate(sec, "fabric_rate", 0, Bound::kPositive);
   const toml::node* hosts = sec.Get("hosts");
   int64_t derived = 0;
   std::string how;
-  if (leaf_spine) {
-    topo.leaves = static_cast<int>(ReadInt(sec, "leaves", topo.leaves, 1, kMaxTopologyNodes,
-                                           "an integer number of leaf switches"));
+  if (leaf_spine || rail) {
     topo.spines = static_cast<int>(ReadInt(sec, "spines", topo.spines, 1, kMaxTopologyNodes,
                                            "an integer number of spine switches"));
+    if (const toml::node* node = sec.Get("oversubscription")) {
+      topo.oversubscription = ReadDouble(sec, "oversubscription", 0);
+      if (!(topo.oversubscription > 0)) {
+        Fail(sec.Key("oversubscription"), node,
+             fmt::format("expected a number > 0 (host to uplink bandwidth of a leaf, e.g. 3 for "
+                         "3:1), got {}",
+                         Got(*node)));
+      }
+    }
+  }
+  if (rail) {
+    topo.servers = static_cast<int>(ReadInt(sec, "servers", topo.servers, 1, kMaxTopologyNodes,
+                                            "an integer number of servers"));
+    topo.gpus_per_server =
+        static_cast<int>(ReadInt(sec, "gpus_per_server", topo.gpus_per_server, 1, kMaxSwitchPorts,
+                                 "an integer number of GPUs (NICs) per server"));
+    topo.servers_per_leaf =
+        static_cast<int>(ReadInt(sec, "servers_per_leaf", topo.servers_per_leaf, 1, kMaxSwitchPorts,
+                                 "an integer number of servers per leaf"));
+    derived = static_cast<int64_t>(topo.servers) * topo.gpus_per_server;
+    how = fmt::format("servers x gpus_per_server = {} x {} = {}", topo.servers,
+                      topo.gpus_per_server, derived);
+  } else if (leaf_spine) {
+    topo.leaves = static_cast<int>(ReadInt(sec, "leaves", topo.leaves, 1, kMaxTopologyNodes,
+                                           "an integer number of leaf switches"));
     if (sec.Get("hosts_per_leaf") == nullptr && hosts != nullptr) {
       if (topo.hosts % topo.leaves != 0) {
         Fail(sec.Key("hosts"), hosts,
@@ -616,15 +644,6 @@ void Loader::ReadFabric(const Section& sec, TopologyConfig& topo) const {
     topo.hosts_per_leaf =
         static_cast<int>(ReadInt(sec, "hosts_per_leaf", topo.hosts_per_leaf, 1, kMaxSwitchPorts,
                                  "an integer number of hosts per leaf"));
-    if (const toml::node* node = sec.Get("oversubscription")) {
-      topo.oversubscription = ReadDouble(sec, "oversubscription", 0);
-      if (!(topo.oversubscription > 0)) {
-        Fail(sec.Key("oversubscription"), node,
-             fmt::format("expected a number > 0 (host to uplink bandwidth of a leaf, e.g. 3 for "
-                         "3:1), got {}",
-                         Got(*node)));
-      }
-    }
     derived = static_cast<int64_t>(topo.leaves) * topo.hosts_per_leaf;
     how = fmt::format("leaves x hosts_per_leaf = {} x {} = {}", topo.leaves, topo.hosts_per_leaf,
                       derived);

@@ -35,9 +35,11 @@ constexpr KeySchema kRootKeys[] = {
 constexpr KeySchema kTopologyKeys[] = {
     {"type", K::kValue, "string", "", "\"star\"",
      "`\"star\"` (every host on s0), `\"dumbbell\"` (half the hosts on s0, the rest on s1, one "
-     "s0-s1 link), `\"custom\"`, `\"leaf_spine\"`, `\"fat_tree\"` or `\"hpcc_file\"`."},
+     "s0-s1 link), `\"custom\"`, `\"leaf_spine\"`, `\"rail\"` (rail-optimized, one NIC per "
+     "GPU), `\"fat_tree\"` or `\"hpcc_file\"`."},
     {"hosts", K::kValue, "integer", "hosts", "9",
-     "Number of hosts h0..h(N-1); leaf_spine and fat_tree derive it from their shape (a value "
+     "Number of hosts h0..h(N-1); leaf_spine, rail and fat_tree derive it from their shape (a "
+     "value "
      "given must agree)."},
     {"link_rate", K::kValue, "rate", "", "\"40Gbps\"",
      "Rate of every host link (custom: of every link that gives none). Paper testbed: 40GbE."},
@@ -52,18 +54,28 @@ constexpr KeySchema kTopologyKeys[] = {
      "`\"h3\"` or `\"s0\"`; every host has exactly one link."},
     {"leaves", K::kValue, "integer", "switches", "4", "leaf_spine only: number of leaf switches."},
     {"spines", K::kValue, "integer", "switches", "2",
-     "leaf_spine only: number of spine switches; every leaf is cabled to every spine."},
+     "leaf_spine and rail only: number of spine switches; every leaf is cabled to every spine."},
     {"hosts_per_leaf", K::kValue, "integer", "hosts", "4",
      "leaf_spine only: hosts on each leaf (hosts / leaves when only hosts is given); host h is on "
      "leaf h / hosts_per_leaf."},
     {"oversubscription", K::kValue, "number", "ratio", "none",
-     "leaf_spine only: a leaf's host to uplink bandwidth, e.g. 3 for 3:1; sets fabric_rate = "
-     "hosts_per_leaf x link_rate / (spines x oversubscription)."},
+     "leaf_spine and rail only: a leaf's host to uplink bandwidth, e.g. 3 for 3:1; sets "
+     "fabric_rate = hosts_per_leaf (rail: servers_per_leaf) x link_rate / (spines x "
+     "oversubscription)."},
+    {"servers", K::kValue, "integer", "servers", "4",
+     "rail only: number of servers; hosts = servers x gpus_per_server."},
+    {"gpus_per_server", K::kValue, "integer", "GPUs", "8",
+     "rail only: GPUs per server, each with its own NIC (one host): host = server x "
+     "gpus_per_server + gpu, and GPU g of every server is on rail g. DGX H100: 8. NVLink is not "
+     "modelled yet: a flow between two GPUs of one server crosses the Ethernet fabric."},
+    {"servers_per_leaf", K::kValue, "integer", "servers", "4",
+     "rail only: servers on each leaf of a rail (each rail has ceil(servers / servers_per_leaf) "
+     "leaves of its own); server s is on its rails' leaf s / servers_per_leaf."},
     {"k", K::kValue, "integer", "ports", "4",
      "fat_tree only: ports per switch (even) of the k-ary fat tree (Al-Fares et al., SIGCOMM'08): "
      "k^3/4 hosts."},
     {"fabric_rate", K::kValue, "rate", "", "depends on `link_rate`: equal",
-     "leaf_spine and fat_tree only: rate of the switch-to-switch links."},
+     "leaf_spine, rail and fat_tree only: rate of the switch-to-switch links."},
     {"file", K::kValue, "string", "", "required for hpcc_file",
      "hpcc_file only: an HPCC ns-3 topology file, relative to the scenario's folder; it gives "
      "every node and link, so no other [topology] key is allowed."},

@@ -45,8 +45,16 @@ void CheckLinks(const TopologyConfig& topo, const std::string& source) {
   }
 }
 
+}  // namespace
+
+int RailLeaves(const TopologyConfig& topo) {
+  return (topo.servers + topo.servers_per_leaf - 1) / topo.servers_per_leaf;
+}
+
+namespace {
+
 bool IsFabric(const TopologyConfig& topo) {
-  return topo.type == "leaf_spine" || topo.type == "fat_tree";
+  return topo.type == "leaf_spine" || topo.type == "rail" || topo.type == "fat_tree";
 }
 
 // Checks the shape of a leaf-spine or fat tree and derives hosts, switches and fabric_rate from
@@ -67,6 +75,32 @@ void DeriveFabric(TopologyConfig& topo, const std::string& source) {
     }
   };
   if (topo.fabric_rate < 0) Fail(source, "fabric_rate must be > 0 (or 0 = link_rate)");
+  // fabric_rate from oversubscription: a leaf's `downlinks` host links over its uplinks.
+  auto derive_fabric_rate = [&](int downlinks, std::string_view per_leaf) {
+    if (!(topo.oversubscription >= 0) || !std::isfinite(topo.oversubscription)) {
+      Fail(source, fmt::format("oversubscription = {}, expected a number > 0 (or 0 = not given)",
+                               topo.oversubscription));
+    }
+    if (topo.oversubscription == 0) return;
+    const double derived = static_cast<double>(downlinks) * static_cast<double>(topo.link_rate) /
+                           (topo.spines * topo.oversubscription);
+    if (!(derived >= 1) || derived > 1e15) {
+      Fail(source, fmt::format("oversubscription = {} gives a fabric_rate of {} bps, expected "
+                               "1bps..1Pbps",
+                               topo.oversubscription, derived));
+    }
+    // An explicit rate may be the derived one rounded as the user wrote it ("53.33Gbps").
+    if (topo.fabric_rate > 0 &&
+        std::abs(static_cast<double>(topo.fabric_rate) - derived) > 1e-3 * derived) {
+      Fail(source, fmt::format("fabric_rate = {} conflicts with oversubscription = {}, which gives "
+                               "{} x link_rate / (spines x oversubscription) = {} x {} / ({} x "
+                               "{}) = {}; give one of them",
+                               FormatRate(topo.fabric_rate), topo.oversubscription, per_leaf,
+                               downlinks, FormatRate(topo.link_rate), topo.spines,
+                               topo.oversubscription, FormatRate(std::llround(derived))));
+    }
+    if (topo.fabric_rate == 0) topo.fabric_rate = std::llround(derived);
+  };
   if (topo.type == "leaf_spine") {
     if (topo.leaves < 1) Fail(source, fmt::format("leaves = {}, expected >= 1", topo.leaves));
     if (topo.spines < 1) Fail(source, fmt::format("spines = {}, expected >= 1", topo.spines));
@@ -84,33 +118,28 @@ void DeriveFabric(TopologyConfig& topo, const std::string& source) {
     }
     topo.hosts = static_cast<int>(hosts);
     topo.switches = topo.leaves + topo.spines;
-    if (!(topo.oversubscription >= 0) || !std::isfinite(topo.oversubscription)) {
-      Fail(source, fmt::format("oversubscription = {}, expected a number > 0 (or 0 = not given)",
-                               topo.oversubscription));
+    derive_fabric_rate(topo.hosts_per_leaf, "hosts_per_leaf");
+  } else if (topo.type == "rail") {
+    for (const auto& [name, value] : {std::pair<std::string_view, int>{"servers", topo.servers},
+                                      {"gpus_per_server", topo.gpus_per_server},
+                                      {"servers_per_leaf", topo.servers_per_leaf},
+                                      {"spines", topo.spines}}) {
+      if (value < 1) Fail(source, fmt::format("{} = {}, expected >= 1", name, value));
     }
-    if (topo.oversubscription > 0) {
-      // Host bandwidth into a leaf over its uplink bandwidth.
-      const double derived = static_cast<double>(topo.hosts_per_leaf) *
-                             static_cast<double>(topo.link_rate) /
-                             (topo.spines * topo.oversubscription);
-      if (!(derived >= 1) || derived > 1e15) {
-        Fail(source, fmt::format("oversubscription = {} gives a fabric_rate of {} bps, expected "
-                                 "1bps..1Pbps",
-                                 topo.oversubscription, derived));
-      }
-      // An explicit rate may be the derived one rounded as the user wrote it ("53.33Gbps").
-      if (topo.fabric_rate > 0 &&
-          std::abs(static_cast<double>(topo.fabric_rate) - derived) > 1e-3 * derived) {
-        Fail(source,
-             fmt::format("fabric_rate = {} conflicts with oversubscription = {}, which gives "
-                         "hosts_per_leaf x link_rate / (spines x oversubscription) = {} x {} / "
-                         "({} x {}) = {}; give one of them",
-                         FormatRate(topo.fabric_rate), topo.oversubscription, topo.hosts_per_leaf,
-                         FormatRate(topo.link_rate), topo.spines, topo.oversubscription,
-                         FormatRate(std::llround(derived))));
-      }
-      if (topo.fabric_rate == 0) topo.fabric_rate = std::llround(derived);
+    const int64_t hosts = static_cast<int64_t>(topo.servers) * topo.gpus_per_server;
+    const int64_t leaves = RailLeaves(topo) * int64_t{topo.gpus_per_server};
+    check_count("hosts", hosts);
+    check_count("switches", leaves + topo.spines);
+    check_ports("leaf",
+                static_cast<int64_t>(std::min(topo.servers_per_leaf, topo.servers)) + topo.spines);
+    check_ports("spine", leaves);
+    if (hosts < 2) {
+      Fail(source, fmt::format("servers x gpus_per_server = {} x {} = {} hosts, expected >= 2",
+                               topo.servers, topo.gpus_per_server, hosts));
     }
+    topo.hosts = static_cast<int>(hosts);
+    topo.switches = static_cast<int>(leaves) + topo.spines;
+    derive_fabric_rate(std::min(topo.servers_per_leaf, topo.servers), "servers_per_leaf");
   } else {
     if (topo.k < 2 || topo.k % 2 != 0) {
       Fail(source, fmt::format("k = {}, expected an even number >= 2 (ports per switch)", topo.k));
@@ -136,6 +165,30 @@ void BuildLeafSpine(TopologyConfig& topo) {
     topo.links.push_back({h, leaf0 + h / topo.hosts_per_leaf, topo.link_rate, topo.link_delay});
   }
   for (int l = 0; l < topo.leaves; ++l) {
+    for (int s = 0; s < topo.spines; ++s) {
+      topo.links.push_back({leaf0 + l, spine0 + s, topo.fabric_rate, topo.link_delay});
+    }
+  }
+}
+
+// Hosts first (host = server x gpus_per_server + gpu), then the leaves rail by rail (rail g's
+// leaves are g x RailLeaves .. g x RailLeaves + RailLeaves - 1; server s is on its rails' leaf
+// s / servers_per_leaf), then the spines. Links: host h's cable is link h, then every leaf to
+// every spine, leaf by leaf.
+void BuildRail(TopologyConfig& topo) {
+  const int per_rail = RailLeaves(topo);
+  const int leaves = per_rail * topo.gpus_per_server;
+  const int leaf0 = topo.hosts;
+  const int spine0 = topo.hosts + leaves;
+  topo.links.clear();
+  topo.links.reserve(topo.hosts + static_cast<size_t>(leaves) * topo.spines);
+  for (int h = 0; h < topo.hosts; ++h) {
+    const int server = h / topo.gpus_per_server;
+    const int rail = h % topo.gpus_per_server;
+    topo.links.push_back({h, leaf0 + rail * per_rail + server / topo.servers_per_leaf,
+                          topo.link_rate, topo.link_delay});
+  }
+  for (int l = 0; l < leaves; ++l) {
     for (int s = 0; s < topo.spines; ++s) {
       topo.links.push_back({leaf0 + l, spine0 + s, topo.fabric_rate, topo.link_delay});
     }
@@ -209,11 +262,13 @@ void BuildTopology(TopologyConfig& topo, const std::string& source) {
     }
   } else if (topo.type == "leaf_spine") {
     BuildLeafSpine(topo);
+  } else if (topo.type == "rail") {
+    BuildRail(topo);
   } else if (topo.type == "fat_tree") {
     BuildFatTree(topo);
   } else {
-    Fail(source, fmt::format("unknown type \"{}\", expected star, dumbbell, custom, leaf_spine or "
-                             "fat_tree",
+    Fail(source, fmt::format("unknown type \"{}\", expected star, dumbbell, custom, leaf_spine, "
+                             "rail or fat_tree",
                              topo.type));
   }
   CheckLinks(topo, source);

@@ -15,8 +15,8 @@ struct TopologyConfig : Topology {
     hosts = 9;
     switches = 1;
   }
-  std::string type = "star";    // star | dumbbell | custom | leaf_spine | fat_tree | hpcc_file
-  Rate link_rate = 40 * kGbps;  // paper testbed: 40GbE
+  std::string type = "star";  // star | dumbbell | custom | leaf_spine | rail | fat_tree | hpcc_file
+  Rate link_rate = 40 * kGbps;         // paper testbed: 40GbE
   Time link_delay = 1 * kMicrosecond;  // ns3-rdma sample topology: 1 us links
   Rate bottleneck_rate = 0;            // dumbbell: s0-s1 link; 0 = link_rate
   // leaf_spine: every leaf cabled to every spine, hosts = leaves * hosts_per_leaf. A small
@@ -25,6 +25,13 @@ struct TopologyConfig : Topology {
   int spines = 2;
   int hosts_per_leaf = 4;
   double oversubscription = 0;  // > 0: fabric_rate = hosts_per_leaf * link_rate / (spines * it)
+  // rail: a rail-optimized fabric of multi-GPU servers with one NIC (one host) per GPU, as in
+  // NVIDIA's DGX SuperPOD: host = server * gpus_per_server + gpu; rail g (GPU g of every server)
+  // has its own leaves, servers_per_leaf servers each, and every leaf is cabled to every spine.
+  // The default is one leaf per rail: 4 servers of 8 GPUs (32 hosts).
+  int servers = 4;
+  int gpus_per_server = 8;  // DGX H100: 8 GPUs, 8 ConnectX-7 NICs for the compute fabric
+  int servers_per_leaf = 4;
   // fat_tree: the k-ary three-tier fat tree of Al-Fares et al. (SIGCOMM'08), k^3/4 hosts.
   int k = 4;
   Rate fabric_rate = 0;  // leaf_spine and fat_tree: switch-to-switch links; 0 = link_rate

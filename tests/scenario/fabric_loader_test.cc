@@ -93,7 +93,8 @@ TEST(FabricLoader, ErrorsNameKeyAndLine) {
            {"type = \"leaf_spine\"\nk = 4\n",
             "test.toml:3: topology.k: only used when topology.type = \"fat_tree\""},
            {"type = \"star\"\nfabric_rate = \"1Gbps\"\n",
-            "topology.fabric_rate: only used when topology.type = \"leaf_spine\" or \"fat_tree\""},
+            "topology.fabric_rate: only used when topology.type = \"leaf_spine\", \"rail\" or "
+            "\"fat_tree\""},
            {"type = \"star\"\nhosts_per_leaf = 2\n", "topology.hosts_per_leaf: only used when"},
            {"type = \"leaf_spine\"\nleaves = 0\n",
             "test.toml:3: topology.leaves: expected an integer number of leaf switches "
@@ -152,7 +153,42 @@ void ExpectRoundTrip(const std::string& topology) {
   EXPECT_EQ(ResolvedToml(back), resolved);
 }
 
+TEST(FabricLoader, RailDefaultsKeysAndErrors) {
+  Scenario s = Load("type = \"rail\"\n");
+  EXPECT_EQ(s.topology.servers, 4);
+  EXPECT_EQ(s.topology.gpus_per_server, 8);
+  EXPECT_EQ(s.topology.servers_per_leaf, 4);
+  EXPECT_EQ(s.topology.hosts, 32);
+  EXPECT_EQ(s.topology.switches, 8 + 2);  // one leaf per rail, two spines
+  s = Load(
+      "type = \"rail\"\nservers = 16\ngpus_per_server = 8\nservers_per_leaf = 8\nspines = 4\n"
+      "link_rate = \"400Gbps\"\noversubscription = 2\nhosts = 128\n");
+  EXPECT_EQ(s.topology.switches, 16 + 4);
+  EXPECT_EQ(s.topology.fabric_rate, 400 * kGbps);  // 8 x 400 down, 4 x 400 up
+  EXPECT_NE(ErrorOf("type = \"rail\"\ngpus_per_server = 0\n")
+                .find("test.toml:3: topology.gpus_per_server: expected an integer number of GPUs"),
+            std::string::npos)
+      << ErrorOf("type = \"rail\"\ngpus_per_server = 0\n");
+  EXPECT_NE(ErrorOf("type = \"rail\"\nhosts = 30\n")
+                .find("expected servers x gpus_per_server = 4 x 8 = 32"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("type = \"rail\"\nleaves = 3\n")
+                .find("only used when topology.type = "
+                      "\"leaf_spine\""),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("type = \"leaf_spine\"\nservers = 3\n")
+                .find("topology.servers: only used when topology.type = \"rail\""),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("type = \"star\"\nspines = 3\n")
+                .find("only used when topology.type = \"leaf_spine\" or \"rail\""),
+            std::string::npos);
+}
+
 TEST(FabricLoader, ResolvedTomlRoundTrips) {
+  ExpectRoundTrip("type = \"rail\"\n");
+  ExpectRoundTrip(
+      "type = \"rail\"\nservers = 6\ngpus_per_server = 4\nservers_per_leaf = 4\nspines = 3\n"
+      "oversubscription = 1.5\nlink_rate = \"200Gbps\"\n");
   ExpectRoundTrip("type = \"leaf_spine\"\n");
   ExpectRoundTrip(
       "type = \"leaf_spine\"\nleaves = 5\nspines = 3\nhosts = 35\nlink_rate = \"25Gbps\"\n"

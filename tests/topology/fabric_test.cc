@@ -304,5 +304,90 @@ TEST(LeafSpine, IncastRunsWithoutDrops) {
   }
 }
 
+TopologyConfig Rail(int servers, int gpus, int per_leaf, int spines) {
+  TopologyConfig t;
+  t.type = "rail";
+  t.servers = servers;
+  t.gpus_per_server = gpus;
+  t.servers_per_leaf = per_leaf;
+  t.spines = spines;
+  return t;
+}
+
+// Host server x G + g is GPU g of its server, on rail g's leaf server / servers_per_leaf; every
+// leaf reaches every spine, and a rail's partly filled last leaf takes the rest of the servers.
+TEST(Rail, NodeNumberingAndCounts) {
+  struct Shape {
+    int servers, gpus, per_leaf, spines;
+  };
+  for (Shape sh : {Shape{2, 1, 1, 1}, Shape{4, 8, 4, 2}, Shape{6, 4, 4, 2}, Shape{16, 8, 4, 8},
+                   Shape{64, 8, 32, 16}}) {
+    SCOPED_TRACE(testing::Message()
+                 << sh.servers << "x" << sh.gpus << "/" << sh.per_leaf << "/" << sh.spines);
+    TopologyConfig t = Rail(sh.servers, sh.gpus, sh.per_leaf, sh.spines);
+    BuildTopology(t, "x");
+    const int per_rail = (sh.servers + sh.per_leaf - 1) / sh.per_leaf;
+    EXPECT_EQ(RailLeaves(t), per_rail);
+    const int leaves = per_rail * sh.gpus;
+    EXPECT_EQ(t.hosts, sh.servers * sh.gpus);
+    EXPECT_EQ(t.switches, leaves + sh.spines);
+    EXPECT_EQ(t.links.size(), static_cast<size_t>(t.hosts + leaves * sh.spines));
+    const std::vector<int> degree = Degrees(t);
+    std::vector<int> hosts_on(leaves, 0);
+    for (int h = 0; h < t.hosts; ++h) {
+      ASSERT_EQ(degree[h], 1);
+      const int leaf = t.links[h].b - t.hosts;
+      ASSERT_EQ(leaf / per_rail, h % sh.gpus) << "host " << h << " is not on its GPU's rail";
+      ASSERT_EQ(leaf % per_rail, h / sh.gpus / sh.per_leaf) << "host " << h;
+      ++hosts_on[leaf];
+    }
+    for (int l = 0; l < leaves; ++l) {
+      const int servers_here = std::min(sh.per_leaf, sh.servers - (l % per_rail) * sh.per_leaf);
+      EXPECT_EQ(hosts_on[l], servers_here) << "leaf " << l;
+      EXPECT_EQ(degree[t.hosts + l], servers_here + sh.spines) << "leaf " << l;
+    }
+    for (int s = 0; s < sh.spines; ++s) EXPECT_EQ(degree[t.hosts + leaves + s], leaves);
+  }
+}
+
+TEST(Rail, FabricRateFromOversubscriptionAndShapeErrors) {
+  TopologyConfig t = Rail(8, 8, 4, 2);
+  t.link_rate = 400 * kGbps;
+  t.oversubscription = 2;  // 4 x 400 Gb/s down, 2 x 400 Gb/s up
+  BuildTopology(t, "x");
+  EXPECT_EQ(t.fabric_rate, 400 * kGbps);
+  EXPECT_EQ(t.links.back().rate, 400 * kGbps);
+  EXPECT_NE(ErrorOf(Rail(4, 0, 4, 2)).find("gpus_per_server = 0, expected >= 1"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(Rail(0, 8, 4, 2)).find("servers = 0, expected >= 1"), std::string::npos);
+  EXPECT_NE(ErrorOf(Rail(4, 8, 0, 2)).find("servers_per_leaf = 0, expected >= 1"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(Rail(4, 8, 4, 0)).find("spines = 0, expected >= 1"), std::string::npos);
+  EXPECT_NE(ErrorOf(Rail(1, 1, 1, 1)).find("= 1 hosts, expected >= 2"), std::string::npos);
+  EXPECT_NE(ErrorOf(Rail(70000, 1, 70000, 1)).find("16-bit port index"), std::string::npos);
+}
+
+// GPU g of one server reaches GPU g of another through its rail's leaf only (one hop when they
+// share a leaf), and another rail through a spine; an incast across rails runs without drops.
+TEST(Rail, RoutesAndAnIncastAcrossRails) {
+  for (const char* algorithm : {"none", "dcqcn"}) {
+    SCOPED_TRACE(algorithm);
+    Scenario s = WithTopology(Rail(4, 4, 2, 2));
+    s.cc.algorithm = algorithm;
+    s.duration = 100 * kMillisecond;
+    // To h0 (server 0, GPU 0): rail 0's GPUs of servers 1..3 and GPU 1 of every server.
+    for (int src : {4, 8, 12, 1, 5, 9, 13}) s.flows.push_back({src, 0, 300000, 0, 3});
+    s.explicit_flows = static_cast<int>(s.flows.size());
+    Network net(ToNetworkConfig(s));
+    EXPECT_EQ(net.PathOf(0).size(), 2u);  // h4 -> leaf 0 of rail 0 -> h0
+    EXPECT_EQ(net.PathOf(1).size(), 4u);  // h8: rail 0's other leaf, a spine, leaf 0, h0
+    EXPECT_EQ(net.PathOf(3).size(), 4u);  // h1, rail 1: its leaf, a spine, rail 0's leaf, h0
+    const nlohmann::json j = RunScenario(s, {});
+    EXPECT_EQ(j["flows_finished"], 7);
+    EXPECT_EQ(j["drops"], 0);
+    EXPECT_EQ(j["bytes_delivered"], 7 * 300000);
+  }
+}
+
 }  // namespace
 }  // namespace dcqcn
