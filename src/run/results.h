@@ -32,8 +32,15 @@ std::vector<FlowOutcome> FlowOutcomes(const Network& net);
 // of millions of flows never holds it as one string).
 void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
                 const std::function<void(std::string_view)>& sink);
-// Every port of every node and what it is cabled to: node,port,peer,peer_port,rate_gbps,delay_ns.
-std::string LinksCsv(const Network& net);
+// Every port of every node, what it is cabled to and how busy it was:
+// node,port,peer,peer_port,rate_gbps,delay_ns,utilisation (wire bytes sent over the active
+// interval [active_start, end]; empty when it is empty).
+std::string LinksCsv(const Network& net, Time active_start, Time end);
+// Every flow's max-min fair share (output/max_min.h) in Gb/s of line rate, by flow id, over the
+// links its data takes and its own rate limit, for the flows active by `end`; empty unless at
+// least two flows were active and all of them at one instant (when jain_fairness has a value).
+std::vector<double> MaxMinSharesGbps(const Scenario& s, const Network& net,
+                                     const std::vector<FlowOutcome>& outcomes, Time end);
 // `s` is the scenario `net` was built from (its name, seed, [output] and [cc]).
 nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& info);
 
