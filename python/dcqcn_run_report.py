@@ -708,10 +708,12 @@ def headline_rows(s):
     add("Run", "events", fmt_num(get(s, "events"), ","))
     add("Network", "busiest link utilisation",
         fmt_num(get(s, "max_link_utilisation"), ".1f", 100, " %"))
-    bn = get(s, "bottleneck")
-    if isinstance(bn, dict) and "switch" in bn:
-        peer = f" \u2192 {bn['peer']}" if bn.get("peer") else ""
-        add("Network", "bottleneck port", f"{bn['switch']} port {bn.get('port', '?')}{peer}")
+    for label, key in (("busiest port", "busiest_port"),
+                       ("bottleneck port (largest mean queue)", "bottleneck")):
+        port = get(s, key)
+        if isinstance(port, dict) and "switch" in port:
+            peer = f" \u2192 {port['peer']}" if port.get("peer") else ""
+            add("Network", label, f"{port['switch']} port {port.get('port', '?')}{peer}")
     add("Network", "aggregate goodput", fmt_num(get(s, "aggregate_goodput_gbps"), ".2f", 1,
                                                 " Gb/s"))
     add("Network", "max queue", fmt_num(get(s, "max_queue_bytes"), ".1f", 1e-3, " KB"))
@@ -731,6 +733,11 @@ def headline_rows(s):
         tp.get("count"), int) else ""
     add("Flows", "flow throughput min / mean / max", fmt_min_mean_max(tp, suffix=f" Gb/s{count}"))
     add("Flows", "Jain fairness", fmt_num(get(s, "jain_fairness"), ".4f"))
+    # Jain's 1 = equal shares is the fair target only when the max-min fair shares are equal.
+    add("Flows", "Jain fairness of the max-min fair shares",
+        fmt_num(get(s, "max_min_jain_fairness"), ".4f"))
+    add("Flows", "Jain fairness of throughput / max-min share",
+        fmt_num(get(s, "normalised_jain_fairness"), ".4f"))
     add("Flows", "convergence time", fmt_num(get(s, "convergence_time_ns"), ".3f", 1e-6, " ms"))
     cc = get(s, "cc")
     if isinstance(cc, dict):
