@@ -44,9 +44,13 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
   // flow's active time (start to finish, or to the end of the run), which show the shares of
   // unfinished flows, and the flow's tag.
   constexpr size_t kPieceBytes = 1 << 20;  // handed to `sink` in pieces of about this size
+  // From an HPCC topology file, also the file's node ids: its flow and FCT files name hosts so.
+  const Topology& topo = net.config().topology;
+  const bool node_ids = !topo.hpcc_ids.empty();
   std::string out =
       "flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,"
-      "delivered_bytes,avg_gbps,tag\n";
+      "delivered_bytes,avg_gbps,tag";
+  out += node_ids ? ",src_node,dst_node\n" : "\n";
   const std::vector<FlowOutcome>& outcomes = info.outcomes;
   for (uint32_t id = 0; id < net.num_flows(); ++id) {
     const FlowSpec& f = net.flow_spec(id);
@@ -59,8 +63,12 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
     } else {
       fmt::format_to(std::back_inserter(out), ",,{},,", o.ideal_fct / kNanosecond);
     }
-    fmt::format_to(std::back_inserter(out), "{},{:.4f},{}\n", o.delivered,
+    fmt::format_to(std::back_inserter(out), "{},{:.4f},{}", o.delivered,
                    FlowThroughputGbps(o, info.sim_time), s.tag(f));
+    if (node_ids) {
+      fmt::format_to(std::back_inserter(out), ",{},{}", topo.hpcc_id(f.src), topo.hpcc_id(f.dst));
+    }
+    out += '\n';
     if (out.size() >= kPieceBytes) {
       sink(out);
       out.clear();
@@ -81,8 +89,10 @@ double Utilisation(const Link& l, double active_s) {
 
 std::string LinksCsv(const Network& net, Time active_start, Time end) {
   const Topology& topo = net.config().topology;
+  const bool node_ids = !topo.hpcc_ids.empty();  // as in flows.csv
   const double active_s = static_cast<double>(end - active_start) / 1e12;
-  std::string out = "node,port,peer,peer_port,rate_gbps,delay_ns,utilisation\n";
+  std::string out = "node,port,peer,peer_port,rate_gbps,delay_ns,utilisation";
+  out += node_ids ? ",node_id,peer_id\n" : "\n";
   for (int node = 0; node < topo.num_nodes(); ++node) {
     for (int p = 0; p < net.num_ports(node); ++p) {
       const auto [peer, peer_port] = net.peer(node, p);
@@ -91,6 +101,9 @@ std::string LinksCsv(const Network& net, Time active_start, Time end) {
                      topo.node_name(peer), peer_port, static_cast<double>(l.rate()) / 1e9,
                      static_cast<double>(l.delay()) / kNanosecond);
       if (active_s > 0) fmt::format_to(std::back_inserter(out), "{}", Utilisation(l, active_s));
+      if (node_ids) {
+        fmt::format_to(std::back_inserter(out), ",{},{}", topo.hpcc_id(node), topo.hpcc_id(peer));
+      }
       out += '\n';
     }
   }

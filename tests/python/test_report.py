@@ -874,6 +874,37 @@ class FixtureRunTest(unittest.TestCase):
                       page)
         self.assertNotIn(">0.00<", page)
 
+    def test_hpcc_run_names_node_ids_and_counts_time_from_the_first_start(self):
+        # A run of an HPCC input (issue 28, item 10): links.csv and flows.csv carry that
+        # topology file's node ids (its switch is node 0, our h<i> its node i + 1), and the
+        # headline says the simulated time from the first flow's start, rounded as the CLI's
+        # summary line ("12.062 ms simulated from the first flow's start at 2000.000 ms").
+        d = make_run(os.path.join(self.tmp, "hpcc"), summary_extra={
+            "sim_time_ns": T0 + 12_061_500,
+            "busiest_port": {"switch": "s0", "port": 3, "peer": "h3", "utilisation": 0.9}})
+        links = pd.read_csv(os.path.join(d, "links.csv"))
+        node_id = {n: (0 if n == "s0" else int(n[1:]) + 1) for n in links["node"]}
+        links["node_id"] = links["node"].map(node_id)
+        links["peer_id"] = links["peer"].map(node_id)
+        links.to_csv(os.path.join(d, "links.csv"), index=False)
+        flows = pd.read_csv(os.path.join(d, "flows.csv"), dtype={"tag": str},
+                            keep_default_na=False)
+        flows["src_node"] = flows["src"] + 1
+        flows["dst_node"] = flows["dst"] + 1
+        flows.to_csv(os.path.join(d, "flows.csv"), index=False)
+        run = dcqcn_run_report.load_run(d)
+        self.assertEqual(dcqcn_run_report.link_label(run, "s0", 3),
+                         "s0 (node 0) port 3 \u2192 h3 (node 4)")
+        self.assertEqual(dcqcn_run_report.flow_label(0, run["flows_by_id"]),
+                         "flow 0 (node 2\u2192node 1, victim)")
+        page = read_text(dcqcn_run_report.build_report(d))
+        self.assertIn("<tr><td>simulated time from the first flow&#x27;s start</td>"
+                      '<td class="v">12.062 ms</td></tr>', page)
+        self.assertIn('<tr><td>first flow start</td><td class="v">2000.000 ms</td></tr>', page)
+        self.assertIn("<tr><td>busiest port</td>"
+                      '<td class="v">s0 (node 0) port 3 \u2192 h3 (node 4)</td></tr>', page)
+        self.assertIn("egress s0 (node 0) port 0 \u2192 h0 (node 1)", page)  # the queue figure
+
     def test_formats_and_stale_files(self):
         os.makedirs(os.path.join(self.dir, "report"))
         write_text(os.path.join(self.dir, "report", "queue.png"), "stale")
