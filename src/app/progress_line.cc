@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace dcqcn {
 
@@ -15,6 +16,21 @@ std::string FormatWallTime(double seconds) {
   if (whole < 3600) return fmt::format("{}min {:02}s", whole / 60, whole % 60);
   return fmt::format("{}h {:02}min", whole / 3600, whole % 3600 / 60);
 }
+
+namespace {
+
+// A simulated time to 4 significant digits in the largest unit it fills ("100ms" for
+// 99999.172us): FormatTime is exact, which a bound read in passing need not be.
+std::string RoughTime(Time t) {
+  constexpr std::pair<Time, const char*> kUnits[] = {
+      {kSecond, "s"}, {kMillisecond, "ms"}, {kMicrosecond, "us"}, {kNanosecond, "ns"}};
+  for (const auto& [scale, unit] : kUnits) {
+    if (t >= scale) return fmt::format("{:.4g}{}", static_cast<double>(t) / scale, unit);
+  }
+  return FormatTime(t);
+}
+
+}  // namespace
 
 std::string ProgressText(const RunProgress& p, double wall_s) {
   // Whole microseconds: the line stays readable as it moves.
@@ -27,7 +43,7 @@ std::string ProgressText(const RunProgress& p, double wall_s) {
     eta = "~" + FormatWallTime(wall_s * (1 - p.fraction) / p.fraction);
   }
   return fmt::format("sim {} (of <= {})  flows {}/{}  {:.1f}%  wall {}  left {}  {:.2f} M ev/s",
-                     FormatTime(since - since % kMicrosecond), FormatTime(limit), p.flows_done,
+                     FormatTime(since - since % kMicrosecond), RoughTime(limit), p.flows_done,
                      p.flows_total, 100 * p.fraction, FormatWallTime(wall_s), eta,
                      wall_s > 0 ? static_cast<double>(p.events) / wall_s / 1e6 : 0.0);
 }

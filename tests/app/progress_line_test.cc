@@ -30,6 +30,9 @@ TEST(ProgressLine, HpccRunCountsFromTheFirstStartAndByFlowsFinished) {
   EXPECT_NE(text.find("sim 12.061ms (of <= 98s)"), std::string::npos) << text;
   EXPECT_NE(text.find("flows 3111/3207  97.0%"), std::string::npos) << text;
   EXPECT_NE(text.find("wall 4.4s  left ~0.1s"), std::string::npos) << text;
+  // The bound to 4 digits: the HPCC sample's stop time less its first start.
+  p.end = origin + 99999172 * kNanosecond;
+  EXPECT_NE(ProgressText(p, 4.4).find("(of <= 100ms)"), std::string::npos);
 }
 
 TEST(ProgressLine, ByTimeWhenFlowsRunToTheEnd) {
