@@ -73,8 +73,9 @@ def read_run(run_dir):
             os.path.join(run_dir, "flows.csv"),
             {"flow_id": "int64", "src": "int64", "dst": "int64", "size_bytes": "float64",
              "start_ns": "float64", "finish_ns": "float64", "fct_ns": "float64",
-             "ideal_fct_ns": "float64", "slowdown": "float64"}, optional={"tag": ""}),
-        "links": read_links(os.path.join(run_dir, "links.csv")),
+             "ideal_fct_ns": "float64", "slowdown": "float64"},
+            optional={"tag": "", "src_node": "", "dst_node": ""}),
+        **read_links(os.path.join(run_dir, "links.csv")),
         "throughput": read_csv(os.path.join(ts, "throughput.csv"),
                                {"time_ns": "float64", "flow_id": "int64", "gbps": "float64"}),
         "rate": read_csv(os.path.join(ts, "rate.csv"),
@@ -93,11 +94,21 @@ def read_pfc(path):
 
 
 def read_links(path):
-    """links.csv as {(node, port): peer}; empty when the file is absent (older folders)."""
-    df = read_csv(path, {"node": str, "port": "int64", "peer": str})
+    """{"links": {(node, port): peer}, "node_ids": {node: its HPCC node id}} from links.csv; the
+    ids only from an HPCC topology file (links.csv's node_id column), both empty when the file is
+    absent (older folders)."""
+    df = read_csv(path, {"node": str, "port": "int64", "peer": str}, optional={"node_id": ""})
     if df is None:
-        return {}
-    return {(n, int(p)): peer for n, p, peer in zip(df["node"], df["port"], df["peer"])}
+        return {"links": {}, "node_ids": {}}
+    return {"links": {(n, int(p)): peer for n, p, peer in zip(df["node"], df["port"], df["peer"])},
+            "node_ids": {n: i for n, i in zip(df["node"], df["node_id"]) if i != ""}}
+
+
+def node_label(run, node):
+    """"h185", or from an HPCC topology file "h185 (node 187)": the name our files use and the
+    id of that simulator's topology, flow, FCT and PFC files."""
+    node_id = run["node_ids"].get(str(node)) if run else None
+    return f"{node} (node {node_id})" if node_id else str(node)
 
 
 def parse_toml(text):
@@ -236,15 +247,21 @@ def natural_key(name):
 
 
 def link_label(run, node, port):
-    """"s0 port 3 \u2192 h2": the port and, from links.csv, what it sends to."""
+    """"s0 port 3 \u2192 h2": the port and, from links.csv, what it sends to (with HPCC node ids,
+    node_label)."""
     peer = run["links"].get((str(node), int(port)))
-    return f"{node} port {port}" + (f" \u2192 {peer}" if peer else "")
+    return f"{node_label(run, node)} port {port}" + (
+        f" \u2192 {node_label(run, peer)}" if peer else "")
 
 
 def flow_label(flow_id, flows):
+    """"flow 3 (h1\u2192h0)"; from an HPCC topology file "flow 3 (node 2\u2192node 1)", the ids
+    of its flow file (flows.csv's src_node, dst_node)."""
     if flows is not None and flow_id in flows.index:
         row = flows.loc[flow_id]
         tag = f", {row['tag']}" if row.get("tag") else ""
+        if row.get("src_node") and row.get("dst_node"):
+            return f"flow {flow_id} (node {row['src_node']}\u2192node {row['dst_node']}{tag})"
         return f"flow {flow_id} (h{int(row['src'])}\u2192h{int(row['dst'])}{tag})"
     return f"flow {flow_id}"
 
@@ -688,9 +705,10 @@ def fmt_min_mean_max(tp, spec=".2f", suffix=""):
     return " / ".join(fmt_num(tp.get(k), spec) for k in ("min", "mean", "max")) + suffix
 
 
-def headline_rows(s):
+def headline_rows(s, run=None):
     """(section, label, text) rows of summary.json's headline numbers: a null shows as NA, an
-    absent key (an older folder) leaves its row out."""
+    absent key (an older folder) leaves its row out. `run` (load_run's) names ports with HPCC
+    node ids where links.csv has them."""
     rows = []
 
     def add(section, label, value):
@@ -700,18 +718,30 @@ def headline_rows(s):
     ft, ff = get(s, "flows_total"), get(s, "flows_finished")
     add("Run", "flows finished", f"{ff} of {ft}" if ft is not MISSING else ff)
     add("Run", "flows active", fmt_num(get(s, "flows_active"), ","))
-    start = get(s, "active_start_ns")
+    # One time origin, the first flow's start, as the CLI's summary line and the time axes. Whole
+    # ns divided by 1e6 (not times 1e-6) round as the CLI's figures do.
+    def ms(v):
+        return fmt_num(v / 1e6 if isinstance(v, (int, float)) else v, ".3f", 1, " ms")
+
+    start, end = get(s, "active_start_ns"), get(s, "sim_time_ns")
     if start not in (MISSING, None, 0):
-        add("Run", "first flow start", fmt_num(start, ".3f", 1e-6, " ms"))
-    add("Run", "simulated time", fmt_num(get(s, "sim_time_ns"), ".3f", 1e-6, " ms"))
+        add("Run", "first flow start", ms(start))
+        if isinstance(end, (int, float)) and isinstance(start, (int, float)):
+            add("Run", "simulated time from the first flow's start", ms(end - start))
+        add("Run", "end of the run", ms(end))
+    else:
+        add("Run", "simulated time", ms(end))
     add("Run", "wall time", fmt_num(get(s, "wall_time_s"), ".2f", 1, " s"))
     add("Run", "events", fmt_num(get(s, "events"), ","))
     add("Network", "busiest link utilisation",
         fmt_num(get(s, "max_link_utilisation"), ".1f", 100, " %"))
-    bn = get(s, "bottleneck")
-    if isinstance(bn, dict) and "switch" in bn:
-        peer = f" \u2192 {bn['peer']}" if bn.get("peer") else ""
-        add("Network", "bottleneck port", f"{bn['switch']} port {bn.get('port', '?')}{peer}")
+    for label, key in (("busiest port", "busiest_port"),
+                       ("bottleneck port (largest mean queue)", "bottleneck")):
+        port = get(s, key)
+        if isinstance(port, dict) and "switch" in port:
+            peer = f" \u2192 {node_label(run, port['peer'])}" if port.get("peer") else ""
+            add("Network", label,
+                f"{node_label(run, port['switch'])} port {port.get('port', '?')}{peer}")
     add("Network", "aggregate goodput", fmt_num(get(s, "aggregate_goodput_gbps"), ".2f", 1,
                                                 " Gb/s"))
     add("Network", "max queue", fmt_num(get(s, "max_queue_bytes"), ".1f", 1e-3, " KB"))
@@ -731,6 +761,11 @@ def headline_rows(s):
         tp.get("count"), int) else ""
     add("Flows", "flow throughput min / mean / max", fmt_min_mean_max(tp, suffix=f" Gb/s{count}"))
     add("Flows", "Jain fairness", fmt_num(get(s, "jain_fairness"), ".4f"))
+    # Jain's 1 = equal shares is the fair target only when the max-min fair shares are equal.
+    add("Flows", "Jain fairness of the max-min fair shares",
+        fmt_num(get(s, "max_min_jain_fairness"), ".4f"))
+    add("Flows", "Jain fairness of throughput / max-min share",
+        fmt_num(get(s, "normalised_jain_fairness"), ".4f"))
     add("Flows", "convergence time", fmt_num(get(s, "convergence_time_ns"), ".3f", 1e-6, " ms"))
     cc = get(s, "cc")
     if isinstance(cc, dict):
@@ -779,7 +814,7 @@ def index_html(run, figures, notes, formats):
     sub = [f"seed {s['seed']}" if "seed" in s else None,
            f"dcqcn {s['version']}" if "version" in s else None,
            f"run folder {os.path.abspath(run['dir'])}"]
-    body = [sections_table_html(headline_rows(s))]
+    body = [sections_table_html(headline_rows(s, run))]
     tags = tag_table_html(s)
     if tags:
         body.append("<p>The flow metrics per tag (summary.json's by_tag):</p>")

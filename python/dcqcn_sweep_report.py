@@ -6,7 +6,10 @@ sweep.csv (src/run/sweep.cc) has one row per run: run, dir, one column per varie
 then error. The varied keys are sweep.json's (its --vary keys, and `seed` last with --seeds); the
 metrics are the columns after them, per flow tag tag.<tag>.<metric>: the table shows every one,
 and the figures draw those they know (a figure whose metrics sweep.csv lacks is left out). Every
-number drawn is sweep.csv's: the metrics are defined once, in the simulator's summary.
+number drawn is the simulator's (sweep.csv's, or where sweep.csv has no column, the run folders':
+summary.json's port names and Jain indices against the max-min shares, links.csv's per-port
+utilisation, so that one port is compared across runs): the metrics are defined once, in the
+simulator's summary.
 
 The figures put the first varied key on the x axis (values with units parsed to numbers; log scale
 when they span more than 20x), draw one coloured line per value of the second key and tell the
@@ -246,6 +249,8 @@ def read_sweep(sweep_dir):
         except (OSError, ValueError):
             pass  # a missing or unreadable run summary only loses the warm-up note and name
 
+    reference_port = read_ports(sweep_dir, df, summaries)
+
     # Seeds are repetitions, not a parameter: the figures average over them.
     seeds = sorted(set(df[SEED_KEY]), key=lambda v: (len(v), v)) if SEED_KEY in keys else []
     plot_keys = [k for k in keys if k != SEED_KEY]
@@ -288,7 +293,73 @@ def read_sweep(sweep_dir):
             "seeds": seeds, "pooled": plot_keys == ["_pooled"],
             "tags": tags, "x": xaxis, "series": series, "color_values": color_values,
             "color_of": color_of, "style_keys": style_keys, "combos": combos,
-            "style_of": style_of, "summaries": summaries}
+            "style_of": style_of, "summaries": summaries, "reference_port": reference_port}
+
+
+def port_name(port):
+    """"s4 port 0 → s0" of summary.json's {"switch", "port", "peer"}; None when absent."""
+    if not isinstance(port, dict) or "switch" not in port:
+        return None
+    peer = f" → {port['peer']}" if port.get("peer") else ""
+    return f"{port['switch']} port {port.get('port', '?')}{peer}"
+
+
+def read_ports(sweep_dir, df, summaries):
+    """Adds to the table what each run measured where: the columns _bottleneck_port and
+    _busiest_port (the ports summary.json's bottleneck and max_link_utilisation measure, named
+    "s4 port 0 → s0"), _max_min_jain and _normalised_jain (summary.json's Jain indices
+    against the max-min fair shares), and, when every run's links.csv gives each port's
+    utilisation, _ref_util: the utilisation of one port, the same in every run, whose name it
+    returns (None without).
+    Runs differ in which port queues most or is busiest (under PFC alone the queue builds
+    upstream of the congested port), so only one port compared across runs says how busy the
+    network's bottleneck was. NaN or None where a run folder lacks the data (older folders)."""
+    def of(d, key):
+        v = summaries.get(d, {}).get(key) if d else None
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else math.nan
+
+    df["_bottleneck_port"] = [port_name(summaries.get(d, {}).get("bottleneck")) for d in df["dir"]]
+    df["_busiest_port"] = [port_name(summaries.get(d, {}).get("busiest_port")) for d in df["dir"]]
+    df["_active_start_ns"] = [of(d, "active_start_ns") for d in df["dir"]]
+    df["_max_min_jain"] = [of(d, "max_min_jain_fairness") for d in df["dir"]]
+    df["_normalised_jain"] = [of(d, "normalised_jain_fairness") for d in df["dir"]]
+    df["_ref_util"] = math.nan
+    utils = {}  # dir -> {(switch, port): (peer, utilisation)}
+    for d in df["dir"]:
+        if not d:
+            continue  # a failed run: no folder
+        try:
+            links = pd.read_csv(os.path.join(sweep_dir, d, "links.csv"), dtype={"node": str,
+                                "peer": str})
+        except (OSError, ValueError):
+            return None
+        if "utilisation" not in links or not {"node", "port", "peer"} <= set(links.columns):
+            return None
+        switch = links[links["node"].str.startswith("s") & links["utilisation"].notna()]
+        utils[d] = {(n, int(p)): (peer, float(u)) for n, p, peer, u in
+                    zip(switch["node"], switch["port"], switch["peer"], switch["utilisation"])}
+    if not utils:
+        return None
+    # The port busiest on average over the runs; a port some run lacks is not comparable.
+    common = set.intersection(*(set(u) for u in utils.values()))
+    if not common:
+        return None
+    ref = max(sorted(common), key=lambda k: sum(u[k][1] for u in utils.values()))
+    peers = {u[ref][0] for u in utils.values()}
+    df["_ref_util"] = [utils[d][ref][1] if d in utils else math.nan for d in df["dir"]]
+    return port_name(
+        {"switch": ref[0], "port": ref[1], "peer": peers.pop() if len(peers) == 1 else None})
+
+
+def runs_by_port(df, column):
+    """"s1 port 9 → s4 in runs 000, 002; s4 port 0 → s0 in runs 001, 003" of a port
+    column (a run's port per row); "" when the column names no port."""
+    groups = {}
+    for run, port in zip(df["run"], df[column]):
+        if port:
+            groups.setdefault(port, []).append(str(run).zfill(3))
+    return "; ".join(f"{port} in run{'s' if len(runs) > 1 else ''} {', '.join(runs)}"
+                     for port, runs in groups.items())
 
 
 def is_sweep_dir(path):
@@ -535,6 +606,13 @@ def fig_queue(sweep):
                                 "oscillation)")
     caption = (f"Mean bytes queued at each run's bottleneck (the switch egress port with the "
                f"largest mean queue){warmup_note(sweep)}, with {spread}.")
+    ports = set(df["_bottleneck_port"].dropna())
+    if len(ports) > 1:
+        which = runs_by_port(df, "_bottleneck_port")
+        caption += (f" The runs' bottlenecks are different ports ({which}): the figure compares "
+                    "each run's worst queue, not one place in the network.")
+    elif ports:
+        caption += f" The bottleneck is {ports.pop()} in every run."
     if floor is not None:
         caption += " On the log axis the spread is cut at the bottom edge."
     return fig, caption + seed_caption(sweep, ci_said=True)
@@ -580,21 +658,55 @@ def fig_pfc(sweep):
 
 
 def fig_utilisation(sweep):
+    """The utilisation of one port, the same in every run (the port busiest on average over the
+    runs, from each run's links.csv), beside each run's busiest port (max_link_utilisation). The
+    bottleneck of the queue figure is not drawn: it is whichever port queued most in each run,
+    and under PFC alone that is upstream of the congested port, idle while it waits."""
     df = sweep["table"]
-    u = metric(df, "bottleneck.utilisation") * 100
-    if u.notna().sum() == 0:
-        return None, "sweep.csv has no bottleneck utilisation."
-    fig, (ax,) = new_figure(sweep)
-    draw(ax, sweep, u)
-    low = float(u.min())
-    ax.set_ylim(max(0.0, math.floor((low - 5) / 10) * 10), max(102.0, float(u.max()) + 2))
-    ax.axhline(100, color="gray", lw=0.8, ls="--", zorder=1)
-    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}%"))
-    ax.set_ylabel("bottleneck utilisation")
-    ax.set_title(title(sweep, "Bottleneck utilisation"))
-    legend(fig, ax, sweep)
-    return fig, ("Share of its line rate that each run's bottleneck port transmitted"
-                 f"{warmup_note(sweep)}; the dashed line is 100%." + seed_caption(sweep))
+    ref = sweep["reference_port"]
+    ref_util = metric(df, "_ref_util") * 100
+    busiest = metric(df, "max_link_utilisation") * 100
+    if busiest.notna().sum() == 0 and ref_util.notna().sum() == 0:
+        return None, "sweep.csv has no link utilisation."
+    busiest_ports = set(df["_busiest_port"].dropna())
+    same = ref is not None and busiest_ports == {ref} and df["_busiest_port"].notna().all()
+    panels = [(ref_util, f"Utilisation of {ref}", f"utilisation of {ref}")] if ref else []
+    if not same:  # else the busiest port is the reference port in every run: one panel says it
+        panels.append((busiest, "Busiest port's utilisation",
+                       "utilisation of the run's busiest port"))
+    fig, axes = new_figure(sweep, panels=len(panels), sharey=True)
+    values = pd.concat([u for u, _, _ in panels])
+    low = float(values.min())
+    for ax, (u, name, label) in zip(axes, panels):
+        draw(ax, sweep, u)
+        ax.set_ylim(max(0.0, math.floor((low - 5) / 10) * 10), max(102.0, float(values.max()) + 2))
+        ax.axhline(100, color="gray", lw=0.8, ls="--", zorder=1)
+        ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}%"))
+        ax.yaxis.set_tick_params(labelleft=True)
+        ax.set_ylabel(label)
+        ax.set_title(title(sweep, name))
+    legend(fig, axes[-1], sweep)
+    caption = ("Share of its line rate that a switch egress port transmitted over each run's "
+               "active interval (wire bytes; the dashed line is 100%)")
+    if same:
+        caption += (f": {ref}, the busiest port of every run (from each run's links.csv and "
+                    "summary.json's busiest_port)")
+    elif ref:
+        caption += (f": left, {ref}, the same port in every run (the one busiest on average over "
+                    "the runs, from each run's links.csv); right, each run's busiest port")
+    else:
+        caption += (": each run's busiest port (the runs' links.csv give no per-port "
+                    "utilisation, so no one port is compared across them)")
+    if not same and len(busiest_ports) > 1:
+        caption += f" ({runs_by_port(df, '_busiest_port')})"
+    elif not same and busiest_ports:
+        caption += f" ({busiest_ports.pop()} in every run)"
+    caption += "."
+    if len(set(df["_bottleneck_port"].dropna())) > 1:
+        caption += (" The queue figure's bottleneck (the port with the largest mean queue) is "
+                    "not drawn: it is a different port in different runs, and a port that PFC "
+                    "pauses queues most while it sends least.")
+    return fig, caption + seed_caption(sweep)
 
 
 def draw_throughput(ax, sweep, columns):
@@ -623,11 +735,12 @@ def fig_fairness(sweep):
         return None, ("No run has a flow throughput or a Jain fairness index (sweep.csv's "
                       "columns are empty), so there is no fairness figure.")
     fig, (ax_j, ax_t) = new_figure(sweep, panels=2)
+    jain_text, jain = fairness_reading(sweep, jain)
     draw(ax_j, sweep, jain)
     low = float(jain.min()) if jain.notna().any() else 1.0
     ax_j.set_ylim(0 if low < 0.5 else min(0.9, math.floor((low - 0.02) * 20) / 20), 1.02)
     ax_j.axhline(1.0, color="gray", lw=0.8, ls="--", zorder=1)
-    ax_j.set_ylabel("Jain fairness index (1 = equal shares)")
+    ax_j.set_ylabel(jain_text["ylabel"])
     ax_j.set_title(title(sweep, "Fairness"))
     scale = draw_throughput(ax_t, sweep, {k: f"flow_throughput_gbps.{k}"
                                           for k in ("min", "mean", "max")})
@@ -636,9 +749,9 @@ def fig_fairness(sweep):
     ax_t.set_title(title(sweep, "Flow throughput" + ("" if sweep["seeds"] else
                                                      ", mean and min\u2013max")))
     legend(fig, ax_t, sweep)
-    caption = ("Jain's fairness index of the flows' throughputs (left) and their mean with "
-               f"{spread_text(sweep, 'the range from the slowest to the fastest flow')} "
-               "(right), from sweep.csv. A flow's throughput is the bytes it delivered over the "
+    caption = (f"Left: {jain_text['caption']}. Right: the flows' mean throughput with "
+               f"{spread_text(sweep, 'the range from the slowest to the fastest flow')}, "
+               "from sweep.csv. A flow's throughput is the bytes it delivered over the "
                "time it was active (start to finish, or to the end of the run), so unfinished "
                "flows count too.")
     missing = int(jain.isna().sum())
@@ -646,6 +759,45 @@ def fig_fairness(sweep):
         caption += (f" {missing} run(s) have no fairness index (fewer than two flows active "
                     "together) and are not drawn on the left.")
     return fig, caption + seed_caption(sweep, ci_said=True)
+
+
+def fairness_reading(sweep, jain):
+    """({"ylabel", "caption"}, the values to draw) of the fairness panel. Jain's index reads 1 as
+    equal shares, which is the fair outcome only when the flows' max-min fair shares are equal
+    (summary.json's max_min_jain_fairness is 1). Where they differ (the victim flow's share is
+    twice an incast flow's), a fair run scores below 1 and an unfair one can score 1, so the
+    panel draws the Jain index of throughput / max-min share instead (normalised_jain_fairness,
+    Jain, Chiu and Hawe's normalised allocation): 1 = every flow got the same fraction of its
+    fair share. Runs without it (older folders) keep the plain index, and the caption says
+    whether it can be read as "1 = fair"."""
+    df = sweep["table"]
+    shares = df["_max_min_jain"]
+    normalised = df["_normalised_jain"]
+    have = jain.notna()
+    unequal = df.index[have & (shares < 1 - 1e-9)]
+    known = bool(have.any()) and bool(shares[have].notna().all())
+    if known and len(unequal):
+        runs = ", ".join(str(r).zfill(3) for r in df.loc[unequal, "run"])
+        return ({"ylabel": "Jain index of throughput / max-min share (1 = fair)",
+                 "caption": "Jain's fairness index of the flows' throughputs each divided by "
+                            "its max-min fair share (normalised_jain_fairness: 1 when every flow "
+                            "got the same fraction of its fair share)"
+                            f". The fair shares are not equal in run(s) {runs} (Jain index of "
+                            "the shares, max_min_jain_fairness, below 1), so the plain index "
+                            "(jain_fairness, in the table), whose 1 means equal shares, would "
+                            "call fair runs unfair there; the shares are the max-min allocation "
+                            "of every active flow sending at once over its route"},
+                normalised.where(have))
+    if known:
+        return ({"ylabel": "Jain fairness index (1 = equal shares = max-min fair)",
+                 "caption": "Jain's fairness index of the flows' throughputs (the flows' max-min "
+                            "fair shares are equal in every run, so 1 = equal shares is the fair "
+                            "outcome)"}, jain)
+    return ({"ylabel": "Jain fairness index (1 = equal shares)",
+             "caption": "Jain's fairness index of the flows' throughputs (1 = equal shares; the "
+                        "runs' summaries give no max-min fair shares, so whether equal shares "
+                        "are the fair outcome is not known: it is not where flows cross "
+                        "different bottlenecks)"}, jain)
 
 
 def fig_tag_throughput(sweep):
@@ -798,7 +950,10 @@ def _any(v):
 # metrics; sweep.csv's other metric columns follow under their own names (table_columns).
 TABLE_COLUMNS = [
     ("flows finished", ("flows_finished", "flows_total"), lambda v: _of(*v)),
-    ("simulated (ms)", ("sim_time_ns",), lambda v: _num(v[0], ".3g", 1e-6)),
+    # From the first flow's start, as the run report and the CLI count it (HPCC inputs start
+    # at 2 s): _active_start_ns is the run's summary.json's.
+    ("simulated (ms)", ("sim_time_ns", "_active_start_ns"),
+     lambda v: _num(v[0] - (0 if math.isnan(v[1]) else v[1]), ".3g", 1e-6)),
     ("bottleneck util.", ("bottleneck.utilisation",), lambda v: _num(v[0], ".1f", 100, " %")),
     ("busiest link util.", ("max_link_utilisation",), lambda v: _num(v[0], ".1f", 100, " %")),
     ("mean queue (KB)", ("bottleneck.mean_queue_bytes",), lambda v: _num(v[0], ",.1f", 1e-3)),
@@ -846,8 +1001,28 @@ def table_columns(sweep):
     def add_own(header, column):
         out.append((header, lambda r, c=column: _any(r[c])))
 
+    df = sweep["table"]
+
+    def add_port(header, column):
+        if df[column].notna().any():
+            out.append((header, lambda r, c=column: r[c] or None))
+
+    def add_number(header, column, spec, scale=1.0, suffix=""):
+        if df[column].notna().any():
+            out.append((header, lambda r, c=column: _num(r[c], spec, scale, suffix)))
+
     for header, columns, fn in TABLE_COLUMNS:
         add(header, columns, fn)
+        if header == "bottleneck util.":
+            add_port("bottleneck port (largest mean queue)", "_bottleneck_port")
+        elif header == "busiest link util.":
+            add_port("busiest port", "_busiest_port")
+            ref = sweep["reference_port"]
+            if ref:
+                add_number(f"util. of {ref}", "_ref_util", ".1f", 100, " %")
+        elif header == "Jain fairness":
+            add_number("Jain of max-min shares", "_max_min_jain", ".3f")
+            add_number("Jain of throughput / max-min share", "_normalised_jain", ".3f")
     by_tag = {c for columns in sweep["tags"].values() for c in columns.values()}
     for c in sweep["metrics"]:
         if c not in shown and c not in by_tag:

@@ -140,6 +140,7 @@ std::function<void(const RunProgress&)> ProgressHook(const py::object& progress)
     d["events"] = p.events;
     d["flows_done"] = p.flows_done;
     d["flows_total"] = p.flows_total;
+    d["start_ns"] = p.origin / kNanosecond;
     progress(d);
   };
 }

@@ -186,7 +186,9 @@ class Result:
 def run(scenario, *, set=None, seed=None, out=None, force=False, progress=None):
     """Runs a scenario; returns a Result. `out`: the output folder to write (kept); by default a
     temporary one, removed once read. `progress(d)` is called about twice a second with
-    {time_ns, fraction, events, flows_done, flows_total}."""
+    {time_ns, fraction, events, flows_done, flows_total, start_ns}: fraction is how far the run
+    is (flows finished or time to its duration, whichever is further), start_ns the first flow's
+    start."""
     text, is_path = _scenario(scenario)
     with _engine_call(), _scratch("dcqcn-") as tmp:
         folder = _out_folder(out, tmp, "run")

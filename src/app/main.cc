@@ -54,13 +54,15 @@ std::string Num(const nlohmann::json& v, double scale = 1, int digits = 2) {
 }
 
 void PrintSummary(const nlohmann::json& j, const std::string& out_dir) {
-  const double start_ms = j["active_start_ns"].get<double>() / 1e6;
-  const double end_ms = j["sim_time_ns"].get<double>() / 1e6;
+  // From whole ns, so that the figure rounds as the report's does (one origin: the first start).
+  const int64_t start_ns = j["active_start_ns"].get<int64_t>();
+  const double start_ms = static_cast<double>(start_ns) / 1e6;
+  const double active_ms = static_cast<double>(j["sim_time_ns"].get<int64_t>() - start_ns) / 1e6;
   fmt::print(
       "{}: {} of {} flows finished; {:.3f} ms simulated{} ({:.2f} s wall, {:.2f} M "
       "packet-hops/s)\n",
       j["scenario"].get<std::string>(), j["flows_finished"].get<int>(), j["flows_total"].get<int>(),
-      end_ms - start_ms,
+      active_ms,
       start_ms > 0 ? fmt::format(" from the first flow's start at {:.3f} ms", start_ms) : "",
       j["wall_time_s"].get<double>(), j["packet_hops_per_s"].get<double>() / 1e6);
   fmt::print("  delivered {:.3f} MB, drops {}, PFC pause frames {}, ECN marks {}, CNPs {}\n",
@@ -82,8 +84,10 @@ void PrintSummary(const nlohmann::json& j, const std::string& out_dir) {
   }
   const nlohmann::json& conv = j["convergence"];
   if (conv["time_ns"].is_number()) {
-    fmt::print("  converged {} ms after the last change of the active flows (at {} ms)\n",
-               Num(conv["time_ns"], 1e-6, 3), Num(conv["period_from_ns"], 1e-6, 3));
+    fmt::print("  converged {} ms after the last change of the active flows (at {} ms{})\n",
+               Num(conv["time_ns"], 1e-6, 3),
+               Num(conv["period_from_ns"].get<int64_t>() - start_ns, 1e-6, 3),
+               start_ns > 0 ? " from the first flow's start" : "");
   } else {
     fmt::print("  convergence time: none ({})\n", conv["status"].get<std::string>());
   }

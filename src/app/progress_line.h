@@ -3,10 +3,20 @@
 #pragma once
 
 #include <chrono>
+#include <string>
 
 #include "run/run_scenario.h"
 
 namespace dcqcn {
+
+// "4.4s", "2min 17s", "1h 05min": a wall time to read at a glance.
+std::string FormatWallTime(double seconds);
+
+// The line's text after `wall_s` seconds of wall time: simulated time since the first flow's
+// start (the summary line's and the report's origin) and the most the run may last, the flows
+// done, the share done (RunProgress::fraction: by flows or by time, whichever is further), wall
+// time, the time left at the pace so far, and events per second.
+std::string ProgressText(const RunProgress& p, double wall_s);
 
 class ProgressLine {
  public:

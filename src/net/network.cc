@@ -343,6 +343,12 @@ std::vector<LinkSpec> Network::PathOf(uint32_t id) const {
   return path;
 }
 
+std::vector<std::pair<int, int>> Network::PortPathOf(uint32_t id) const {
+  std::vector<std::pair<int, int>> path;
+  WalkPath(RouteProbe(id, 0), [&](int node, int port) { path.emplace_back(node, port); });
+  return path;
+}
+
 Time Network::IdealFct(uint32_t id) const {
   // As HPCC's standalone FCT: base RTT (propagation both ways plus one data packet and one
   // ACK serialized per hop) + all bytes with headers at the bottleneck rate. The wire format is

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "cc/cc_algorithm.h"
@@ -78,6 +79,8 @@ class Network {
 
   // The links flow `id`'s packets take (following ECMP as the switches hash it).
   std::vector<LinkSpec> PathOf(uint32_t id) const;
+  // The same as the (node, port) pairs that send flow `id`'s data (parallel cables stay apart).
+  std::vector<std::pair<int, int>> PortPathOf(uint32_t id) const;
   // Throws InvariantError if a flow's route cache disagrees with the route tables.
   void CheckRouteCaches() const;
   // Ideal completion time of flow `id`, as HPCC defines it (used for slowdown).

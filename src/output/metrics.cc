@@ -109,7 +109,8 @@ double JainIndex(const std::vector<double>& values) {
 }
 
 nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end,
-                           const std::vector<uint32_t>* subset) {
+                           const std::vector<uint32_t>* subset,
+                           const std::vector<double>* max_min) {
   // One list of values at a time: with millions of flows, each costs 8 bytes a flow.
   nlohmann::json j;
   j["flows"] = subset != nullptr ? subset->size() : flows.size();
@@ -128,6 +129,21 @@ nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end,
     const bool jain = throughputs.size() >= 2 && sum_sq > 0 && ActiveTogether(flows, end, subset);
     j["flow_throughput_gbps"] = MinMeanMax(throughputs);
     j["jain_fairness"] = OrNull(jain, jain ? JainIndex(throughputs) : 0);
+    // The same flows' max-min shares, and their throughputs as fractions of them.
+    std::vector<double> shares, fractions;
+    if (jain && max_min != nullptr) {
+      auto index = [&](const FlowOutcome& f) { return static_cast<size_t>(&f - flows.data()); };
+      ForEachFlow(flows, subset, [&](const FlowOutcome& f) {
+        if (!WasActive(f, end)) return;
+        const double share = index(f) < max_min->size() ? (*max_min)[index(f)] : 0;
+        shares.push_back(share);
+        fractions.push_back(share > 0 ? FlowThroughputGbps(f, end) / share : 0);
+      });
+    }
+    const bool all_shares = !shares.empty() && *std::min_element(shares.begin(), shares.end()) > 0;
+    j["max_min_jain_fairness"] = OrNull(all_shares, all_shares ? JainIndex(shares) : 0);
+    const bool normalised = all_shares && *std::max_element(fractions.begin(), fractions.end()) > 0;
+    j["normalised_jain_fairness"] = OrNull(normalised, normalised ? JainIndex(fractions) : 0);
     j["long_flow_throughput_gbps"] = MinMeanMax(long_throughputs);
     j["long_flow_throughput_gbps"]["min_bytes"] = kLongFlowBytes;
   }

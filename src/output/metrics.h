@@ -37,10 +37,17 @@ bool ActiveTogether(const std::vector<FlowOutcome>& flows, Time end,
                     const std::vector<uint32_t>* subset = nullptr);
 
 // {"flows", "active", "finished", "fct_slowdown" {count,p50,p95,p99,max}, "flow_throughput_gbps"
-// {count,min,mean,max}, "jain_fairness", "long_flow_throughput_gbps", "fct_slowdown_by_size"}:
-// an empty statistic is null. The same object is written for the whole run and per tag.
+// {count,min,mean,max}, "jain_fairness", "max_min_jain_fairness", "normalised_jain_fairness",
+// "long_flow_throughput_gbps", "fct_slowdown_by_size"}: an empty statistic is null. The same
+// object is written for the whole run and per tag.
+// `max_min`: every flow's max-min fair share (max_min.h; by flow index, 0 = none), or null. Jain's
+// "1 = equal shares" is the fair target only when those shares are equal: the Jain index of the
+// shares says how unequal a fair allocation is, and the Jain index of throughput / share (Jain,
+// Chiu and Hawe 1984, their normalised allocation) is 1 when every flow got the same fraction of
+// its fair share. Both are null where jain_fairness is, or when a flow has no share.
 nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end,
-                           const std::vector<uint32_t>* subset = nullptr);
+                           const std::vector<uint32_t>* subset = nullptr,
+                           const std::vector<double>* max_min = nullptr);
 
 // Percentile by linear interpolation between closest ranks (numpy's default). `values` must not
 // be empty.

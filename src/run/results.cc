@@ -9,6 +9,7 @@
 #include <map>
 
 #include "cc/registry.h"
+#include "output/max_min.h"
 
 namespace dcqcn {
 
@@ -43,9 +44,13 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
   // flow's active time (start to finish, or to the end of the run), which show the shares of
   // unfinished flows, and the flow's tag.
   constexpr size_t kPieceBytes = 1 << 20;  // handed to `sink` in pieces of about this size
+  // From an HPCC topology file, also the file's node ids: its flow and FCT files name hosts so.
+  const Topology& topo = net.config().topology;
+  const bool node_ids = !topo.hpcc_ids.empty();
   std::string out =
       "flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,"
-      "delivered_bytes,avg_gbps,tag\n";
+      "delivered_bytes,avg_gbps,tag";
+  out += node_ids ? ",src_node,dst_node\n" : "\n";
   const std::vector<FlowOutcome>& outcomes = info.outcomes;
   for (uint32_t id = 0; id < net.num_flows(); ++id) {
     const FlowSpec& f = net.flow_spec(id);
@@ -58,8 +63,12 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
     } else {
       fmt::format_to(std::back_inserter(out), ",,{},,", o.ideal_fct / kNanosecond);
     }
-    fmt::format_to(std::back_inserter(out), "{},{:.4f},{}\n", o.delivered,
+    fmt::format_to(std::back_inserter(out), "{},{:.4f},{}", o.delivered,
                    FlowThroughputGbps(o, info.sim_time), s.tag(f));
+    if (node_ids) {
+      fmt::format_to(std::back_inserter(out), ",{},{}", topo.hpcc_id(f.src), topo.hpcc_id(f.dst));
+    }
+    out += '\n';
     if (out.size() >= kPieceBytes) {
       sink(out);
       out.clear();
@@ -68,19 +77,66 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
   sink(out);
 }
 
-std::string LinksCsv(const Network& net) {
+namespace {
+
+// Wire bytes `l` sent x 8 / (its rate x `active_s`): summary.json's max_link_utilisation and
+// links.csv's utilisation.
+double Utilisation(const Link& l, double active_s) {
+  return static_cast<double>(l.busy_bytes()) * 8.0 / (static_cast<double>(l.rate()) * active_s);
+}
+
+}  // namespace
+
+std::string LinksCsv(const Network& net, Time active_start, Time end) {
   const Topology& topo = net.config().topology;
-  std::string out = "node,port,peer,peer_port,rate_gbps,delay_ns\n";
+  const bool node_ids = !topo.hpcc_ids.empty();  // as in flows.csv
+  const double active_s = static_cast<double>(end - active_start) / 1e12;
+  std::string out = "node,port,peer,peer_port,rate_gbps,delay_ns,utilisation";
+  out += node_ids ? ",node_id,peer_id\n" : "\n";
   for (int node = 0; node < topo.num_nodes(); ++node) {
     for (int p = 0; p < net.num_ports(node); ++p) {
       const auto [peer, peer_port] = net.peer(node, p);
       const Link& l = net.link(node, p);
-      fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{}\n", topo.node_name(node), p,
+      fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},", topo.node_name(node), p,
                      topo.node_name(peer), peer_port, static_cast<double>(l.rate()) / 1e9,
                      static_cast<double>(l.delay()) / kNanosecond);
+      if (active_s > 0) fmt::format_to(std::back_inserter(out), "{}", Utilisation(l, active_s));
+      if (node_ids) {
+        fmt::format_to(std::back_inserter(out), ",{},{}", topo.hpcc_id(node), topo.hpcc_id(peer));
+      }
+      out += '\n';
     }
   }
   return out;
+}
+
+std::vector<double> MaxMinSharesGbps(const Scenario& s, const Network& net,
+                                     const std::vector<FlowOutcome>& outcomes, Time end) {
+  size_t active = 0;
+  for (const FlowOutcome& f : outcomes) active += WasActive(f, end) ? 1 : 0;
+  if (active < 2 || !ActiveTogether(outcomes, end)) return {};
+  // Link index of (node, port): the node's first port's plus the port.
+  const Topology& topo = net.config().topology;
+  std::vector<uint32_t> first_port(topo.num_nodes() + 1, 0);
+  std::vector<double> capacity;
+  for (int node = 0; node < topo.num_nodes(); ++node) {
+    first_port[node + 1] = first_port[node] + net.num_ports(node);
+    for (int p = 0; p < net.num_ports(node); ++p) {
+      capacity.push_back(static_cast<double>(net.link(node, p).rate()) / 1e9);
+    }
+  }
+  std::vector<std::vector<uint32_t>> paths(outcomes.size());
+  for (uint32_t id = 0; id < outcomes.size(); ++id) {
+    if (!WasActive(outcomes[id], end)) continue;
+    for (const auto& [node, port] : net.PortPathOf(id)) {
+      paths[id].push_back(first_port[node] + static_cast<uint32_t>(port));
+    }
+    if (id < s.flow_rates.size() && s.flow_rates[id] > 0) {  // its own limit: a link of its own
+      paths[id].push_back(static_cast<uint32_t>(capacity.size()));
+      capacity.push_back(static_cast<double>(s.flow_rates[id]) / 1e9);
+    }
+  }
+  return MaxMinShares(paths, capacity);
 }
 
 double PeakRssMb() {
@@ -98,6 +154,7 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
   // Utilisation of the busiest switch egress port, and the queue statistics of the bottleneck:
   // the port with the largest time-average queue.
   nlohmann::json max_util = nullptr;
+  nlohmann::json busiest = nullptr;  // which port that is
   // The bottleneck's statistics start after the warm-up; a run that ends before has none.
   const bool has_window = s.output.warmup < end - active_start;
   nlohmann::json bottleneck = nullptr;
@@ -107,9 +164,15 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
       const SwitchPort& port = sw->port(p);
       const Link& l = port.link();
       if (active_s <= 0) continue;
-      const double util =
-          static_cast<double>(l.busy_bytes()) * 8.0 / (static_cast<double>(l.rate()) * active_s);
-      if (max_util.is_null() || util > max_util.get<double>()) max_util = util;
+      const double util = Utilisation(l, active_s);
+      if (max_util.is_null() || util > max_util.get<double>()) {
+        max_util = util;
+        const auto [peer, peer_port] = net.peer(sw->node_id(), p);
+        busiest = {{"switch", s.topology.node_name(sw->node_id())},
+                   {"port", p},
+                   {"peer", s.topology.node_name(peer)},
+                   {"utilisation", util}};
+      }
       SwitchPort::QueueStats q = port.queue_stats(end);
       if (has_window && q.mean_bytes > bottleneck_mean) {
         bottleneck_mean = q.mean_bytes;
@@ -159,6 +222,7 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
   j["cc"] = CcJson(s.cc, net.cc_counters());
   j["max_queue_bytes"] = st.max_queue_bytes;
   j["max_link_utilisation"] = max_util;
+  j["busiest_port"] = busiest;
   j["bottleneck"] = bottleneck;
   j["aggregate_goodput_gbps"] =
       active_s > 0 ? nlohmann::json(static_cast<double>(st.payload_delivered) * 8 / active_s / 1e9)
@@ -167,12 +231,14 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
 
   // The flow metrics, over every flow and per tag.
   const std::vector<FlowOutcome>& outcomes = info.outcomes;
-  const nlohmann::json all = FlowMetrics(outcomes, end);
+  const std::vector<double> max_min = MaxMinSharesGbps(s, net, outcomes, end);
+  const nlohmann::json all = FlowMetrics(outcomes, end, nullptr, &max_min);
   j["flows_total"] = all["flows"];
   j["flows_active"] = all["active"];
   j["flows_finished"] = all["finished"];
-  for (const char* key : {"fct_slowdown", "fct_slowdown_by_size", "flow_throughput_gbps",
-                          "long_flow_throughput_gbps", "jain_fairness"}) {
+  for (const char* key :
+       {"fct_slowdown", "fct_slowdown_by_size", "flow_throughput_gbps", "long_flow_throughput_gbps",
+        "jain_fairness", "max_min_jain_fairness", "normalised_jain_fairness"}) {
     j[key] = all[key];
   }
   // Per tag: the indices of its flows (4 bytes a flow, not a copy of their outcomes).
@@ -181,7 +247,9 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
     if (s.flows[i].tag != 0) by_tag[s.tag(s.flows[i])].push_back(static_cast<uint32_t>(i));
   }
   j["by_tag"] = nlohmann::json::object();
-  for (const auto& [tag, flows] : by_tag) j["by_tag"][tag] = FlowMetrics(outcomes, end, &flows);
+  for (const auto& [tag, flows] : by_tag) {
+    j["by_tag"][tag] = FlowMetrics(outcomes, end, &flows, &max_min);
+  }
 
   const ConvergenceOptions conv_options{s.output.convergence_window,
                                         s.output.convergence_tolerance};

@@ -28,12 +28,21 @@ struct RunInfo {
 
 // What the metrics need of each flow, in flow-id order.
 std::vector<FlowOutcome> FlowOutcomes(const Network& net);
-// flows.csv of the run of scenario `s` on `net`, handed to `sink` in pieces of about 1 MB (a run
+// flows.csv of the run of scenario `s` on `net` (from an HPCC topology file with src_node and
+// dst_node, the file's node ids, last), handed to `sink` in pieces of about 1 MB (a run
 // of millions of flows never holds it as one string).
 void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
                 const std::function<void(std::string_view)>& sink);
-// Every port of every node and what it is cabled to: node,port,peer,peer_port,rate_gbps,delay_ns.
-std::string LinksCsv(const Network& net);
+// Every port of every node, what it is cabled to and how busy it was:
+// node,port,peer,peer_port,rate_gbps,delay_ns,utilisation (wire bytes sent over the active
+// interval [active_start, end]; empty when it is empty); from an HPCC topology file also
+// node_id,peer_id (that file's node ids).
+std::string LinksCsv(const Network& net, Time active_start, Time end);
+// Every flow's max-min fair share (output/max_min.h) in Gb/s of line rate, by flow id, over the
+// links its data takes and its own rate limit, for the flows active by `end`; empty unless at
+// least two flows were active and all of them at one instant (when jain_fairness has a value).
+std::vector<double> MaxMinSharesGbps(const Scenario& s, const Network& net,
+                                     const std::vector<FlowOutcome>& outcomes, Time end);
 // `s` is the scenario `net` was built from (its name, seed, [output] and [cc]).
 nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& info);
 

@@ -2,6 +2,7 @@
 // invariants and write the output folder.
 #include "run/run_scenario.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -30,9 +31,12 @@ class WarmupEnd : public EventHandler {
 
 }  // namespace
 
-double ProgressFraction(Time origin, Time end, Time now) {
+double ProgressFraction(Time origin, Time end, Time now, int flows_done, int flows_total) {
   if (end <= origin) return 1;
-  const double f = static_cast<double>(now - origin) / static_cast<double>(end - origin);
+  const double by_time = static_cast<double>(now - origin) / static_cast<double>(end - origin);
+  const double by_flows =
+      flows_total > 0 ? static_cast<double>(flows_done) / static_cast<double>(flows_total) : 0;
+  const double f = std::max(by_time, by_flows);
   return f < 0 ? 0 : (f > 1 ? 1 : f);
 }
 
@@ -61,9 +65,11 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
     sim.RunUntil(s.duration, slice);
     KeepHugePages();
     if (options.on_progress) {
+      const int total = static_cast<int>(net.num_flows());
       options.on_progress(
-          {sim.Now(), s.duration, ProgressFraction(net.first_start(), s.duration, sim.Now()),
-           sim.events_executed(), net.flows_done(), static_cast<int>(net.num_flows())});
+          {sim.Now(), s.duration,
+           ProgressFraction(net.first_start(), s.duration, sim.Now(), net.flows_done(), total),
+           sim.events_executed(), net.flows_done(), total, net.first_start()});
     }
     if (options.check_invariants) net.CheckInvariants(false);
     if (options.stop != nullptr && options.stop->load()) {

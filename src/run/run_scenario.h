@@ -17,11 +17,12 @@ class OutputSink;
 // Where a run stands, reported between slices of events (RunOptions::on_progress).
 struct RunProgress {
   Time now = 0;
-  Time end = 0;         // the scenario's duration
-  double fraction = 0;  // of the active interval (ProgressFraction)
+  Time end = 0;         // the scenario's duration: the run stops there at the latest
+  double fraction = 0;  // done, 0..1 (ProgressFraction)
   uint64_t events = 0;
   int flows_done = 0;
   int flows_total = 0;
+  Time origin = 0;  // the first flow's start, where the active interval and its times begin
 };
 
 struct RunOptions {
@@ -43,8 +44,11 @@ struct RunOptions {
   std::function<void(const RunProgress&)> on_progress = nullptr;
 };
 
-// How much of the active interval [origin, end] lies before `now`, in 0..1.
-double ProgressFraction(Time origin, Time end, Time now);
+// How far a run is, in 0..1. It ends when every flow has finished or at `end`, whichever comes
+// first, so this is the larger of the share of the active interval [origin, end] before `now`
+// and the share of the flows finished (an HPCC input's stop time is often far beyond its last
+// flow: by time alone its run would seem to stop at 5%).
+double ProgressFraction(Time origin, Time end, Time now, int flows_done = 0, int flows_total = 0);
 
 // Runs the scenario to completion (all flows done, or its duration) and returns summary.json's
 // content. Throws InputError for scenarios that cannot be built, InvariantError on a bug,

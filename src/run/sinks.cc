@@ -1,6 +1,8 @@
 // The standard sinks: each wraps one writer of src/output or run/results.
 #include "run/sinks.h"
 
+#include <algorithm>
+
 #include "output/atomic_file.h"
 #include "output/pcap_capture.h"
 #include "output/timeseries.h"
@@ -40,9 +42,10 @@ class FlowsCsvSink : public OutputSink {
 
 class LinksCsvSink : public OutputSink {
  public:
-  void Write(const Network& net, const RunInfo&, const nlohmann::json&,
+  void Write(const Network& net, const RunInfo& info, const nlohmann::json&,
              const std::string& dir) override {
-    WriteFileAtomic(dir + "/links.csv", LinksCsv(net));
+    WriteFileAtomic(dir + "/links.csv",
+                    LinksCsv(net, std::min(net.first_start(), info.sim_time), info.sim_time));
   }
 };
 

@@ -1,17 +1,20 @@
 // `dcqcn hpcc` end to end on the HPCC sample (a 2:1 incast): run from a copy of the sample
 // folder as that simulator is run, it writes the FCT file (8 columns, HPCC's IP encoding) and
 // the PFC file where asked, and exits 1 with a clear message for bad input.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli_util.h"
+#include "test_util.h"
 
 namespace {
 
@@ -87,6 +90,45 @@ TEST_F(HpccCommandTest, IncastWritesTheFctFileOfTwoLinesAndEightColumns) {
   EXPECT_GT(std::stod(summary.substr(util + 24)), 0.5) << "the receiver's link is busy";
   EXPECT_FALSE(fs::exists(dir_ / "mix/fct_topology_flow_dcqcn_nomon.txt"))
       << "--out puts the FCT file there instead";
+}
+
+TEST_F(HpccCommandTest, ResultsNameTheHpccNodeIdsAndCountTimeFromTheFirstStart) {
+  // The sample's switch is node 0, its hosts 1..65 (our h0..h64): flows 2 -> 1 and 3 -> 1 are
+  // src,dst 1,0 and 2,0 in flows.csv, and src_node,dst_node give the file's ids back (issue 28,
+  // item 10). The throughput series gives the summary its convergence line.
+  const Result r = RunIn(dir_,
+                         "hpcc mix/config_topology_flow_dcqcn_nomon.txt --out OUT --set "
+                         "'output.timeseries=[\"throughput\"]'");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const fs::path flows = dir_ / "OUT/flows.csv";
+  EXPECT_EQ(dcqcn::testing::CsvColumn(flows, "src"), (std::vector<std::string>{"1", "2"}));
+  EXPECT_EQ(dcqcn::testing::CsvColumn(flows, "dst"), (std::vector<std::string>{"0", "0"}));
+  EXPECT_EQ(dcqcn::testing::CsvColumn(flows, "src_node"), (std::vector<std::string>{"2", "3"}));
+  EXPECT_EQ(dcqcn::testing::CsvColumn(flows, "dst_node"), (std::vector<std::string>{"1", "1"}));
+  const fs::path links = dir_ / "OUT/links.csv";
+  const auto node = dcqcn::testing::CsvColumn(links, "node");
+  const auto node_id = dcqcn::testing::CsvColumn(links, "node_id");
+  const auto peer_id = dcqcn::testing::CsvColumn(links, "peer_id");
+  ASSERT_EQ(node_id.size(), node.size());
+  ASSERT_EQ(peer_id.size(), node.size());
+  EXPECT_EQ(node[0], "h0");
+  EXPECT_EQ(node_id[0], "1");
+  EXPECT_EQ(peer_id[0], "0");
+  EXPECT_EQ(node.back(), "s0");
+  EXPECT_EQ(node_id.back(), "0");
+  // One time origin: the summary line counts from the first flow's start (2 s), to the ns as
+  // summary.json says.
+  const nlohmann::json s =
+      nlohmann::json::parse(dcqcn::testing::ReadFile(dir_ / "OUT/summary.json"));
+  const int64_t active_ns = s["sim_time_ns"].get<int64_t>() - s["active_start_ns"].get<int64_t>();
+  EXPECT_NE(r.out.find(fmt::format("{:.3f} ms simulated from the first flow's start at 2000.000 ms",
+                                   static_cast<double>(active_ns) / 1e6)),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("after the last change of the active flows (at 0.000 ms from the first "
+                       "flow's start)"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST_F(HpccCommandTest, WithoutOutWritesWhereTheConfigSays) {

@@ -96,5 +96,26 @@ TEST(FlowMetrics, PercentileInterpolatesLikeNumpy) {
   EXPECT_DOUBLE_EQ(JainIndex({1, 1, 1, 3}), 36.0 / 48.0);
 }
 
+TEST(FlowMetrics, JainAgainstMaxMinShares) {
+  // The PFC-unfairness shares again, where max-min gives the lone flow 3x the others: the
+  // throughputs are exactly the fair ones (issue 28, item 9).
+  const std::vector<FlowOutcome> flows = {Unfinished(6.14), Unfinished(6.14), Unfinished(6.14),
+                                          Unfinished(18.42)};
+  const std::vector<double> shares = {10, 10, 10, 30};
+  const nlohmann::json m = FlowMetrics(flows, kEnd, nullptr, &shares);
+  ASSERT_TRUE(m.contains("max_min_jain_fairness") && m.contains("normalised_jain_fairness"));
+  EXPECT_NEAR(m["jain_fairness"].get<double>(), 0.75, 1e-3);
+  EXPECT_NEAR(m["max_min_jain_fairness"].get<double>(), 0.75, 1e-12);
+  EXPECT_NEAR(m["normalised_jain_fairness"].get<double>(), 1.0, 1e-3);
+  // Per subset, with the same shares; one flow or no shares: null.
+  const std::vector<uint32_t> three = {0, 1, 2}, one = {3};
+  EXPECT_NEAR(FlowMetrics(flows, kEnd, &three, &shares)["max_min_jain_fairness"].get<double>(), 1.0,
+              1e-12);
+  EXPECT_TRUE(FlowMetrics(flows, kEnd, &one, &shares)["normalised_jain_fairness"].is_null());
+  EXPECT_TRUE(FlowMetrics(flows, kEnd)["max_min_jain_fairness"].is_null());
+  const std::vector<double> none;
+  EXPECT_TRUE(FlowMetrics(flows, kEnd, nullptr, &none)["normalised_jain_fairness"].is_null());
+}
+
 }  // namespace
 }  // namespace dcqcn

@@ -107,6 +107,53 @@ TEST(Summary, MetricsPerTag) {
   EXPECT_TRUE(j["fct_slowdown"]["p50"].is_null());
 }
 
+TEST(Summary, JainIsReadAgainstTheMaxMinShares) {
+  // The victim's fair share is its whole link, each incast flow's a third of the receiver's:
+  // unequal throughputs are what max-min fairness asks for here (issue 28, item 9).
+  const Scenario s = LoadScenarioText(kTagged, "tagged.toml");
+  const nlohmann::json j = RunScenario(s, {});
+  ASSERT_TRUE(j.contains("max_min_jain_fairness") && j.contains("normalised_jain_fairness"));
+  EXPECT_LT(j["jain_fairness"].get<double>(), 0.8);
+  // Shares 40, 40/3, 40/3, 40/3: (80)^2 / (4 (1600 + 3 1600/9)) = 0.75.
+  EXPECT_NEAR(j["max_min_jain_fairness"].get<double>(), 0.75, 1e-9);
+  EXPECT_GT(j["normalised_jain_fairness"].get<double>(), 0.99);
+  EXPECT_NEAR(j["by_tag"]["incast"]["max_min_jain_fairness"].get<double>(), 1.0, 1e-9);
+  EXPECT_TRUE(j["by_tag"]["victim"]["normalised_jain_fairness"].is_null());  // one flow
+}
+
+TEST(Summary, NamesTheBusiestPortAndLinksCsvHasEveryPortsUtilisation) {
+  // The victim-flow example with PFC alone: the queue builds upstream (s1's uplink, summary's
+  // bottleneck), while the port towards the receiver is the busy one (issue 28, item 9).
+  const Scenario s = LoadScenarioFile(
+      std::string(DCQCN_SOURCE_DIR) + "/examples/paper/victim_flow.toml",
+      {"duration=\"2ms\"", "cc.algorithm=\"none\"", "workload.senders=4", "output.timeseries=[]"});
+  const std::string dir = ::testing::TempDir() + "dcqcn_summary_busiest";
+  std::filesystem::remove_all(dir);
+  const nlohmann::json j = RunScenario(s, {.out_dir = dir, .after_run = nullptr});
+  ASSERT_TRUE(j.contains("busiest_port") && j.contains("max_min_jain_fairness"));
+  const nlohmann::json& busiest = j["busiest_port"];
+  EXPECT_EQ(busiest["switch"], "s4");
+  EXPECT_EQ(busiest["port"], 0);
+  EXPECT_EQ(busiest["peer"], "s0");
+  EXPECT_EQ(busiest["utilisation"], j["max_link_utilisation"]);
+  // links.csv: the same number on that port's row, and one for every port of every node.
+  const auto nodes = testing::CsvColumn(dir + "/links.csv", "node");
+  const auto ports = testing::CsvColumn(dir + "/links.csv", "port");
+  const auto util = testing::CsvColumn(dir + "/links.csv", "utilisation");
+  ASSERT_EQ(util.size(), nodes.size());
+  bool found = false;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    EXPECT_FALSE(util[i].empty()) << nodes[i] << " port " << ports[i];
+    if (nodes[i] == "s4" && ports[i] == "0") {
+      found = true;
+      EXPECT_DOUBLE_EQ(std::stod(util[i]), busiest["utilisation"].get<double>());
+    }
+  }
+  EXPECT_TRUE(found);
+  // Shares: the victim 20 Gb/s (half of s1's uplink), each incast flow 10 (a quarter of R's).
+  EXPECT_NEAR(j["max_min_jain_fairness"].get<double>(), 0.9, 1e-9);
+}
+
 TEST(Summary, ResolvedTomlKeepsTagsAndTheXonOffsetUsed) {
   const Scenario s = LoadScenarioText(kTagged, "tagged.toml", {"workload.tag=\"burst\""});
   const std::string text = ResolvedToml(s);

@@ -323,6 +323,88 @@ class SweepReportTest(unittest.TestCase):
         self.assertIn("sweep", r.stderr)
 
 
+class VictimSweepPortsTest(unittest.TestCase):
+    """The DCQCN paper's victim-flow sweep (examples/paper/victim_flow.toml), PFC alone against
+    DCQCN: the port that queues most differs between them (s1's uplink under PFC alone, the
+    spine's port towards R under DCQCN), and the flows' max-min shares are not equal (issue 28,
+    item 9). The report must compare one port across runs and read Jain against the shares."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="dcqcn_victim_sweep_test_")
+        cls.sweep_dir = os.path.join(cls.tmp, "sweep")
+        if not os.path.exists(BINARY):
+            return
+        example = os.path.join(HERE, "..", "..", "examples", "paper", "victim_flow.toml")
+        sim = run([BINARY, "sweep", example, "--vary", "workload.senders=2,4",
+                   "--vary", "cc.algorithm=none,dcqcn", "--set", 'duration="4ms"',
+                   "--set", "output.timeseries=[]", "--out", cls.sweep_dir, "--quiet"])
+        assert sim.returncode == 0, sim.stderr
+        cls.sweep = dcqcn_sweep_report.read_sweep(cls.sweep_dir)
+
+    @classmethod
+    def tearDownClass(cls):
+        plt.close("all")
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def setUp(self):
+        require_binary(self)
+
+    def links_utilisation(self, run_dir, node, port):
+        links = pd.read_csv(os.path.join(self.sweep_dir, run_dir, "links.csv"))
+        row = links[(links["node"] == node) & (links["port"] == port)]
+        return float(row["utilisation"].iloc[0])
+
+    def test_utilisation_compares_one_named_port_across_runs(self):
+        df = self.sweep["table"]
+        # The queue's bottleneck is a different port under PFC alone and under DCQCN.
+        self.assertEqual(set(df["_bottleneck_port"]), {"s1 port 9 \u2192 s4",
+                                                      "s4 port 0 \u2192 s0"})
+        self.assertEqual(self.sweep["reference_port"], "s4 port 0 \u2192 s0")
+        fig, caption = dcqcn_sweep_report.fig_utilisation(self.sweep)
+        self.assertIn("s4 port 0 \u2192 s0", fig.axes[0].get_title())
+        self.assertIn("s4 port 0 \u2192 s0", caption)
+        self.assertIn("different port in different runs", caption)
+        # Every point is that port's utilisation from the run's links.csv: PFC alone keeps the
+        # receiver's path at line rate.
+        drawn = {}
+        for line in fig.axes[0].get_lines():
+            if line.get_marker() in (None, "None", ""):
+                continue  # the 100% line
+            for x, y in zip(line.get_xdata(), line.get_ydata()):
+                drawn.setdefault(float(x), []).append(float(y))
+        expected = {}
+        for _, r in df.iterrows():
+            expected.setdefault(float(r["_x"]), []).append(
+                100 * self.links_utilisation(r["dir"], "s4", 0))
+        self.assertEqual(sorted(drawn), sorted(expected))
+        for x in drawn:
+            np.testing.assert_allclose(sorted(drawn[x]), sorted(expected[x]))
+        pfc_alone = df[df["cc.algorithm"] == "none"]
+        self.assertTrue((pfc_alone["_ref_util"] > 0.99).all(), pfc_alone["_ref_util"])
+        page = read_text(dcqcn_sweep_report.build_sweep_report(self.sweep_dir))
+        for header in ("bottleneck port (largest mean queue)", "busiest port",
+                       "util. of s4 port 0 \u2192 s0"):
+            self.assertIn(f"<th>{header}</th>", page)
+
+    def test_jain_is_read_against_the_max_min_shares(self):
+        df = self.sweep["table"]
+        four = df[df["workload.senders"] == "4"]
+        # 4 incast flows at 10 Gb/s and the victim at 20: the shares' Jain index is 0.9.
+        np.testing.assert_allclose(four["_max_min_jain"], [0.9, 0.9])
+        fig, caption = dcqcn_sweep_report.fig_fairness(self.sweep)
+        self.assertIn("max-min share", fig.axes[0].get_ylabel())
+        self.assertNotIn("equal shares", fig.axes[0].get_ylabel())
+        self.assertIn("not equal", caption)
+        # What is drawn is throughput / share: PFC alone starves the victim, DCQCN does not.
+        none = four[four["cc.algorithm"] == "none"]["_normalised_jain"].iloc[0]
+        dcqcn = four[four["cc.algorithm"] == "dcqcn"]["_normalised_jain"].iloc[0]
+        self.assertLess(none, dcqcn)
+        ys = sorted(float(y) for line in fig.axes[0].get_lines() if line.get_marker() != "None"
+                    for x, y in zip(line.get_xdata(), line.get_ydata()) if x == 4.0)
+        np.testing.assert_allclose(ys, sorted([none, dcqcn]))
+
+
 class SweepAxisTest(unittest.TestCase):
     def axis(self, *values):
         return dcqcn_sweep_report.Axis("k", list(values))
@@ -791,6 +873,37 @@ class FixtureRunTest(unittest.TestCase):
                       '<td class="v">7.00 / 7.50 / 8.00</td><td class="v">0.9900</td></tr>',
                       page)
         self.assertNotIn(">0.00<", page)
+
+    def test_hpcc_run_names_node_ids_and_counts_time_from_the_first_start(self):
+        # A run of an HPCC input (issue 28, item 10): links.csv and flows.csv carry that
+        # topology file's node ids (its switch is node 0, our h<i> its node i + 1), and the
+        # headline says the simulated time from the first flow's start, rounded as the CLI's
+        # summary line ("12.062 ms simulated from the first flow's start at 2000.000 ms").
+        d = make_run(os.path.join(self.tmp, "hpcc"), summary_extra={
+            "sim_time_ns": T0 + 12_061_500,
+            "busiest_port": {"switch": "s0", "port": 3, "peer": "h3", "utilisation": 0.9}})
+        links = pd.read_csv(os.path.join(d, "links.csv"))
+        node_id = {n: (0 if n == "s0" else int(n[1:]) + 1) for n in links["node"]}
+        links["node_id"] = links["node"].map(node_id)
+        links["peer_id"] = links["peer"].map(node_id)
+        links.to_csv(os.path.join(d, "links.csv"), index=False)
+        flows = pd.read_csv(os.path.join(d, "flows.csv"), dtype={"tag": str},
+                            keep_default_na=False)
+        flows["src_node"] = flows["src"] + 1
+        flows["dst_node"] = flows["dst"] + 1
+        flows.to_csv(os.path.join(d, "flows.csv"), index=False)
+        run = dcqcn_run_report.load_run(d)
+        self.assertEqual(dcqcn_run_report.link_label(run, "s0", 3),
+                         "s0 (node 0) port 3 \u2192 h3 (node 4)")
+        self.assertEqual(dcqcn_run_report.flow_label(0, run["flows_by_id"]),
+                         "flow 0 (node 2\u2192node 1, victim)")
+        page = read_text(dcqcn_run_report.build_report(d))
+        self.assertIn("<tr><td>simulated time from the first flow&#x27;s start</td>"
+                      '<td class="v">12.062 ms</td></tr>', page)
+        self.assertIn('<tr><td>first flow start</td><td class="v">2000.000 ms</td></tr>', page)
+        self.assertIn("<tr><td>busiest port</td>"
+                      '<td class="v">s0 (node 0) port 3 \u2192 h3 (node 4)</td></tr>', page)
+        self.assertIn("egress s0 (node 0) port 0 \u2192 h0 (node 1)", page)  # the queue figure
 
     def test_formats_and_stale_files(self):
         os.makedirs(os.path.join(self.dir, "report"))
