@@ -9,7 +9,7 @@
 #include <map>
 
 #include "cc/registry.h"
-#include "output/max_min.h"
+#include "core/max_min.h"
 
 namespace dcqcn {
 

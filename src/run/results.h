@@ -38,7 +38,7 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
 // interval [active_start, end]; empty when it is empty); from an HPCC topology file also
 // node_id,peer_id (that file's node ids).
 std::string LinksCsv(const Network& net, Time active_start, Time end);
-// Every flow's max-min fair share (output/max_min.h) in Gb/s of line rate, by flow id, over the
+// Every flow's max-min fair share (core/max_min.h) in Gb/s of line rate, by flow id, over the
 // links its data takes and its own rate limit, for the flows active by `end`; empty unless at
 // least two flows were active and all of them at one instant (when jain_fairness has a value).
 std::vector<double> MaxMinSharesGbps(const Scenario& s, const Network& net,

@@ -1,5 +1,5 @@
 // Max-min fair shares by progressive filling, on the textbook cases.
-#include "output/max_min.h"
+#include "core/max_min.h"
 
 #include <gtest/gtest.h>
 

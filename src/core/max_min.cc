@@ -1,5 +1,5 @@
 // Progressive filling with a lazy heap of links by the rate they can still give each flow.
-#include "output/max_min.h"
+#include "core/max_min.h"
 
 #include <functional>
 #include <queue>

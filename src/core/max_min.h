@@ -1,5 +1,6 @@
 // Max-min fair shares of flows over links: the reference against which the normalised Jain index
-// (metrics.h) reads the flows' throughputs when their fair shares are not equal.
+// (output/metrics.h) reads the flows' throughputs, and how an NVLink crossbar shares its ports
+// (net/nvlink_fabric.h).
 #pragma once
 
 #include <cstdint>

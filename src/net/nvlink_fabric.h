@@ -1,0 +1,71 @@
+// The NVLink domain of multi-GPU servers: a transfer between two GPUs of one server goes over the
+// server's NVSwitch crossbar, not through its NICs and the Ethernet fabric.
+//
+// Modelled at flow level: every GPU's NVLink port sends and receives at `rate` (each direction);
+// the transfers that share a GPU's sending or receiving side get max-min fair shares, computed
+// again whenever one starts or ends; the last byte arrives `delay` after it leaves. There are no
+// packets, queues, ECN or PFC: NVLink is lossless by credits, and no congestion control runs on
+// it. What this leaves out: the crossbar's own limits beyond the ports (NVSwitch is non-blocking
+// for a server's GPUs), NVLink framing overhead (give `rate` as the goodput you expect) and the
+// copy engines' or SMs' share of the work.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "core/simulator.h"
+#include "core/units.h"
+
+namespace dcqcn {
+
+struct NvlinkConfig {
+  int gpus_per_server = 1;  // hosts s*G .. s*G+G-1 are the GPUs of server s
+  Rate rate = 0;            // per GPU and direction; 0 = no NVLink (every flow uses the NIC)
+  Time delay = 0;           // from a byte leaving its GPU to its arrival
+  bool enabled() const { return rate > 0 && gpus_per_server > 1; }
+};
+
+class NvlinkFabric final : public EventHandler {
+ public:
+  // `on_delivered(id)` runs when transfer `id`'s last byte has arrived.
+  NvlinkFabric(Simulator* sim, NvlinkConfig config, int hosts,
+               std::function<void(uint32_t)> on_delivered);
+
+  // Whether a flow from host `src` to host `dst` goes over NVLink.
+  bool Carries(int src, int dst) const {
+    return config_.enabled() && src / config_.gpus_per_server == dst / config_.gpus_per_server;
+  }
+  // Starts transfer `id` of `size` bytes now (Carries(src, dst) must hold).
+  void Start(uint32_t id, int src, int dst, Bytes size);
+  // Transfers under way (sending, or their last byte in flight).
+  int active() const { return active_; }
+  void HandleEvent(uint32_t kind, uint64_t arg) override;
+
+ private:
+  enum Kind : uint32_t { kSent = 0, kDelivered = 1 };
+  struct Transfer {
+    uint32_t id;
+    int src_gpu;
+    int dst_gpu;
+    double bits_left;
+    double rate = 0;  // bits per second, its current max-min share
+  };
+  struct Server {
+    std::vector<Transfer> sending;
+    Time updated = 0;
+    uint32_t generation = 0;  // of the pending kSent event; older ones are stale
+  };
+  // Counts what every transfer of `s` sent since it was last updated.
+  void Advance(Server& s);
+  // New max-min shares, and the event for the first transfer to finish sending.
+  void Reshare(int server);
+
+  Simulator* sim_;
+  NvlinkConfig config_;
+  std::vector<Server> servers_;
+  std::function<void(uint32_t)> on_delivered_;
+  int active_ = 0;
+};
+
+}  // namespace dcqcn
