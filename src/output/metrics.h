@@ -40,9 +40,9 @@ bool ActiveTogether(const std::vector<FlowOutcome>& flows, Time end,
 // {count,min,mean,max}, "jain_fairness", "max_min_jain_fairness", "normalised_jain_fairness",
 // "long_flow_throughput_gbps", "fct_slowdown_by_size"}: an empty statistic is null. The same
 // object is written for the whole run and per tag.
-// `max_min`: every flow's max-min fair share (core/max_min.h; by flow index, 0 = none), or null. Jain's
-// "1 = equal shares" is the fair target only when those shares are equal: the Jain index of the
-// shares says how unequal a fair allocation is, and the Jain index of throughput / share (Jain,
+// `max_min`: every flow's max-min fair share (core/max_min.h; by flow index, 0 = none), or null.
+// Jain's "1 = equal shares" is the fair target only when those shares are equal: the Jain index of
+// the shares says how unequal a fair allocation is, and the Jain index of throughput / share (Jain,
 // Chiu and Hawe 1984, their normalised allocation) is 1 when every flow got the same fraction of
 // its fair share. Both are null where jain_fairness is, or when a flow has no share.
 nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end,
