@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -128,6 +130,36 @@ TEST(FlowDependenciesTest, EqualTimeStartsRunInTheOrderOfTheCompletions) {
   act.At(t, [&] { deps.OnDelivered(0); });
   sim.RunUntil(kTimeNever);
   EXPECT_EQ(order, (std::vector<std::string>{"event", "flow 3", "flow 2"}));
+}
+
+TEST(FlowDependenciesTest, LongChainHoldsFewEvents) {
+  // 200,000 flows bouncing between h0 and h1, each waiting for the one before to be delivered
+  // (1 ps after it starts) and 1 ps more: flow i starts at 2 i ps, one event pending at a time.
+  constexpr uint32_t kFlows = 200000;
+  Simulator sim;
+  Actions act(&sim);
+  std::vector<FlowSpec> specs;
+  FlowAfter after;
+  for (uint32_t i = 0; i < kFlows; ++i) {
+    specs.push_back(Flow(static_cast<int>(i % 2), static_cast<int>(1 - i % 2)));
+    const uint32_t before = i - 1;
+    after.Add(i == 0 ? std::span<const uint32_t>() : std::span<const uint32_t>(&before, 1), 1);
+  }
+  size_t most_pending = 0;
+  uint32_t started = 0;
+  FlowDependencies* tracker = nullptr;
+  FlowDependencies deps(&sim, specs, after, [&](uint32_t id) {
+    EXPECT_EQ(sim.Now(), 2 * static_cast<Time>(id));
+    ++started;
+    most_pending = std::max(most_pending, sim.pending());
+    act.At(sim.Now() + 1, [tracker, id] { tracker->OnDelivered(id); });
+  });
+  tracker = &deps;
+  act.At(0, [&] { act.At(1, [&] { deps.OnDelivered(0); }); });
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(started, kFlows - 1);  // flow 0 waits for nothing: the starter's, not started here
+  EXPECT_EQ(deps.start(kFlows - 1), 2 * static_cast<Time>(kFlows - 1));
+  EXPECT_LE(most_pending, 1u);
 }
 
 TEST(FlowDependenciesTest, PrerequisiteTheSourceCannotSeeIsOurBug) {
