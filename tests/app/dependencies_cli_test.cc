@@ -85,6 +85,20 @@ TEST_F(DependenciesCli, CheckPrintsTheDependencies) {
   }
 }
 
+TEST_F(DependenciesCli, SweepVariesTheComputeTime) {
+  const Result r = RunCli("sweep " + kExample + " --vary flow.1.after_delay=10us,30us --out " +
+                          (dir_ / "sweep").string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::vector<int64_t> stage2;
+  for (const char* run : {"000", "001"}) {
+    const fs::path csv = dir_ / "sweep/runs" / run / "flows.csv";
+    auto start = ById(csv, "start_ns");
+    auto delivered = ById(csv, "delivered_ns");
+    stage2.push_back(start["stage2"] - delivered["load"]);
+  }
+  EXPECT_EQ(stage2, (std::vector<int64_t>{10000, 30000}));
+}
+
 TEST_F(DependenciesCli, ErrorsNameFileLineAndKey) {
   const std::string flows =
       "[topology]\ntype = \"star\"\nhosts = 4\n"
