@@ -1103,12 +1103,15 @@ void Loader::ReadFlows(const Section& root, Scenario& s) {
       s.flow_ids.resize(i + 1);
       s.flow_ids[i] = id;
     }
-    if (const toml::node* after = f.Get("after")) {
+    const toml::node* after = f.Get("after");
+    const toml::array* after_list = after != nullptr ? after->as_array() : nullptr;
+    if (after != nullptr && (after_list == nullptr || !after_list->empty())) {
       Waiting w{static_cast<uint32_t>(i), {}, 0};
-      const toml::array* list = after->as_array();
+      const toml::array* list = after_list;
       const std::string expected = "expected an array of flow ids such as [\"a\", \"b\"]";
-      if (list == nullptr)
+      if (list == nullptr) {
         Fail(f.Key("after"), after, fmt::format("{}, got {}", expected, Got(*after)));
+      }
       for (size_t k = 0; k < list->size(); ++k) {
         const toml::node& item = *list->get(k);
         const auto* text = item.as_string();
@@ -1122,9 +1125,10 @@ void Loader::ReadFlows(const Section& root, Scenario& s) {
         w.after.emplace_back(text->get(), &item);
       }
       w.delay = ReadTime(f, "after_delay", 0, Bound::kNonNegative);
-      if (!w.after.empty()) waiting.push_back(std::move(w));
+      waiting.push_back(std::move(w));
     } else if (const toml::node* delay = f.Get("after_delay")) {
-      Fail(f.Key("after_delay"), delay, "only used with after: the time from the last of them");
+      Fail(f.Key("after_delay"), delay,
+           "only used with a non-empty after: the time from the last of its flows");
     }
     s.flows.push_back(flow);
     flow_nodes_.push_back(f.table);

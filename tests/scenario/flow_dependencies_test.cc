@@ -85,7 +85,10 @@ TEST(FlowDependencies, InputErrorsNameFileLineKeyAndFlows) {
   ExpectError(kStar + Flow("a", 0, 1) + Flow("b", 1, 2, "after = [3]\n"),
               {"flow[1].after[0]", "expected an array of flow ids"});
   ExpectError(kStar + Flow("a", 0, 1, "after_delay = \"1us\"\n"),
-              {"deps.toml:12:", "flow[0].after_delay", "only used with after"});
+              {"deps.toml:12:", "flow[0].after_delay", "only used with a non-empty after"});
+  ExpectError(kStar + Flow("a", 0, 1, "after = []\nafter_delay = \"1us\"\n"),
+              {"deps.toml:13:", "flow[0].after_delay", "only used with a non-empty after"});
+  EXPECT_TRUE(Load(kStar + Flow("a", 0, 1, "after = []\n")).flow_after.empty());
   ExpectError(kStar + Flow("a", 0, 1) + Flow("b", 1, 2, "after = [\"a\"]\nafter_delay = 5\n"),
               {"flow[1].after_delay", "a bare number needs a unit"});
   ExpectError(kStar + Flow("a b", 0, 1), {"deps.toml:8:", "flow[0].id", "expected 1 to 64"});
