@@ -276,9 +276,12 @@ int main(int argc, char** argv) {
       auto count = [](size_t n, const char* one, const char* many) {
         return fmt::format("{} {}", n, n == 1 ? one : many);
       };
+      size_t waiting = 0;
+      for (uint32_t id = 0; id < s.flows.size(); ++id) waiting += s.flow_after.waits(id) ? 1 : 0;
       fmt::print(
-          stderr, "{}: ok ({}, {}, {})\n", check_file, count(s.topology.hosts, "host", "hosts"),
-          count(s.topology.switches, "switch", "switches"), count(s.flows.size(), "flow", "flows"));
+          stderr, "{}: ok ({}, {}, {}{})\n", check_file, count(s.topology.hosts, "host", "hosts"),
+          count(s.topology.switches, "switch", "switches"), count(s.flows.size(), "flow", "flows"),
+          waiting > 0 ? fmt::format(", {} waiting for others", waiting) : "");
       fmt::print(stderr, "{}", dcqcn::PortSettingsText(net, check_ports));
       for (const std::string& w : dcqcn::BufferWarnings(s)) fmt::print(stderr, "warning: {}\n", w);
     } else if (*fluid) {

@@ -47,8 +47,8 @@ std::string HpccFctText(const Network& net, const std::vector<uint16_t>& dports)
     const FlowSpec& f = flows[id];
     fmt::format_to(std::back_inserter(out), "{:08x} {:08x} {} {} {} {} {} {}\n",
                    HpccNodeIp(topo.hpcc_id(f.src)), HpccNodeIp(topo.hpcc_id(f.dst)), sport[id],
-                   id < dports.size() ? dports[id] : 0, f.size, f.start / kNanosecond,
-                   (finish - f.start) / kNanosecond,
+                   id < dports.size() ? dports[id] : 0, f.size, net.flow_start(id) / kNanosecond,
+                   (finish - net.flow_start(id)) / kNanosecond,
                    HpccStandaloneFct(net.PathOf(id), f.size, payload) / kNanosecond);
   }
   return out;

@@ -6,13 +6,16 @@
 namespace dcqcn {
 
 FlowStarter::FlowStarter(Simulator* sim, std::span<const FlowSpec> specs,
-                         std::function<void(uint32_t)> start)
+                         std::function<void(uint32_t)> start,
+                         const std::function<bool(uint32_t)>& waits)
     : sim_(sim), specs_(specs), start_(std::move(start)) {
-  order_.resize(specs.size());
-  for (size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<uint32_t>(i);
+  order_.reserve(specs.size());
+  for (size_t i = 0; i < specs.size(); ++i) {
+    if (!waits || !waits(static_cast<uint32_t>(i))) order_.push_back(static_cast<uint32_t>(i));
+  }
   std::stable_sort(order_.begin(), order_.end(),
                    [&](uint32_t a, uint32_t b) { return specs[a].start < specs[b].start; });
-  first_place_ = sim->ReserveOrder(order_.size());
+  first_place_ = sim->ReserveOrder(specs.size());
   ScheduleNext();
 }
 

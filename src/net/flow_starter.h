@@ -16,8 +16,11 @@ namespace dcqcn {
 
 class FlowStarter final : public EventHandler {
  public:
-  // Schedules the first start; `start(id)` runs at flow `id`'s start time.
-  FlowStarter(Simulator* sim, std::span<const FlowSpec> specs, std::function<void(uint32_t)> start);
+  // Schedules the first start; `start(id)` runs at flow `id`'s start time. Flows for which
+  // `waits(id)` is true are left out: they start when their prerequisites complete
+  // (FlowDependencies), yet every flow keeps its place, so leaving some out moves no other.
+  FlowStarter(Simulator* sim, std::span<const FlowSpec> specs, std::function<void(uint32_t)> start,
+              const std::function<bool(uint32_t)>& waits = {});
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
  private:

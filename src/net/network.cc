@@ -166,18 +166,36 @@ Network::Network(NetworkConfig config)
     max_base_rtt_ = MaxBaseRtt(topo, s.host.mtu);
   }
   if (needs.base_rtt) CheckBaseRtts();
+  // Flows that wait for others start when the last of them completes, as their source host sees
+  // it: delivered to it, or acknowledged to it.
+  if (s.after != nullptr && !s.after->empty()) {
+    dependencies_ = std::make_unique<FlowDependencies>(&sim_, config_.flows, *s.after,
+                                                       [this](uint32_t id) { StartFlow(id); });
+  }
+  delivered_at_.assign(s.flows.size(), -1);
   for (auto& h : hosts_) {
     h->SetOnFlowDone([this](Flow& f) {
       ++flows_done_;
       last_finish_ = std::max(last_finish_, f.finish);
       finished_.push_back(f.id);
+      if (dependencies_ != nullptr) dependencies_->OnAcked(f.id);
+    });
+    h->SetOnFlowDelivered([this](Flow& f) {
+      delivered_at_[f.id] = sim_.Now();
+      if (dependencies_ != nullptr) dependencies_->OnDelivered(f.id);
     });
   }
-  starter_ =
-      std::make_unique<FlowStarter>(&sim_, config_.flows, [this](uint32_t id) { StartFlow(id); });
+  std::function<bool(uint32_t)> waits;
+  if (dependencies_ != nullptr) waits = [this](uint32_t id) { return dependencies_->Waits(id); };
+  starter_ = std::make_unique<FlowStarter>(
+      &sim_, config_.flows, [this](uint32_t id) { StartFlow(id); }, waits);
   first_start_ = kTimeNever;
-  for (const FlowSpec& f : config_.flows) first_start_ = std::min(first_start_, f.start);
-  if (config_.flows.empty()) first_start_ = 0;
+  for (uint32_t id = 0; id < num_flows(); ++id) {
+    if (dependencies_ == nullptr || !dependencies_->Waits(id)) {
+      first_start_ = std::min(first_start_, config_.flows[id].start);
+    }
+  }
+  if (first_start_ == kTimeNever) first_start_ = 0;
 }
 
 BaseRtt Network::FlowBaseRtt(uint32_t id) const {

@@ -12,6 +12,7 @@
 #include "core/simulator.h"
 #include "net/base_rtt.h"
 #include "net/flow.h"
+#include "net/flow_dependencies.h"
 #include "net/flow_starter.h"
 #include "net/flow_table.h"
 #include "net/hpcc_ecmp.h"
@@ -48,6 +49,15 @@ class Network {
     const Flow* f = flows_.find(id);
     return f != nullptr ? f->bytes_delivered : outcomes_[id].delivered;
   }
+  // When flow `id` started: its spec's start, or, for a flow that waits for others, when the
+  // last of them completed plus its delay (kTimeNever while it waits).
+  Time flow_start(uint32_t id) const {
+    return dependencies_ != nullptr && dependencies_->Waits(id) ? dependencies_->start(id)
+                                                                : config_.flows[id].start;
+  }
+  // When flow `id`'s last byte reached its receiver in order (-1 = not yet): the completion
+  // that flows sent by its receiver wait for.
+  Time flow_delivered_at(uint32_t id) const { return delivered_at_[id]; }
   // The last finish so far (0 = none).
   Time last_finish() const { return last_finish_; }
   // A finished flow stays in flight until `hold` after its finish (and until its last packet
@@ -60,7 +70,8 @@ class Network {
   // The config it was built from.
   const NetworkConfig& config() const { return config_; }
   int flows_done() const { return flows_done_; }
-  // The first flow's start: the origin of the run's active interval (HPCC inputs start at 2 s).
+  // The first start of a flow that waits for nothing: the origin of the run's active interval (HPCC
+  // inputs start at 2 s).
   Time first_start() const { return first_start_; }
   // Congestion-control event counts summed over every NIC.
   CcCounters cc_counters() const;
@@ -135,8 +146,10 @@ class Network {
   std::vector<std::unique_ptr<RdmaNic>> hosts_;
   std::vector<std::unique_ptr<SwitchNode>> switches_;
   std::unique_ptr<RouteTable> routes_;
-  HpccEcmpKeys hpcc_keys_;  // switch.ecmp_hash = "hpcc" only
+  HpccEcmpKeys hpcc_keys_;                          // switch.ecmp_hash = "hpcc" only
+  std::unique_ptr<FlowDependencies> dependencies_;  // null when no flow waits
   std::unique_ptr<FlowStarter> starter_;
+  std::vector<Time> delivered_at_;  // per flow: flow_delivered_at
   // For every node, its ports' peers: (peer node, peer port).
   std::vector<std::vector<std::pair<int, int>>> adjacency_;
   int flows_done_ = 0;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cc/cc_algorithm.h"
+#include "net/flow_dependencies.h"
 #include "net/flow_spec.h"
 #include "net/headers.h"
 #include "net/host_config.h"
@@ -30,6 +31,8 @@ struct NetworkConfig {
   std::span<const FlowSpec> flows;
   // Flows' own rates, by id, for algorithms that pin rates (a view; may be shorter than flows).
   std::span<const Rate> flow_rates;
+  // Which flows each flow waits for ([[flow]] after), a view like `flows`; null or empty: none.
+  const FlowAfter* after = nullptr;
   bool log_pfc = false;  // keep every PFC frame (timeseries/pfc.csv, HPCC's PFC file)
 };
 

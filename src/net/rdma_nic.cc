@@ -293,6 +293,7 @@ void RdmaNic::ReceiveData(Flow& f, Packet* p) {
       f.since_ack = 0;
       SendControl(PacketType::kAck, f, f.rcv_nxt, p);
     }
+    if (f.rcv_nxt == f.total_packets && on_flow_delivered_) on_flow_delivered_(f);
   } else if (p->psn > f.rcv_nxt) {
     if (!f.nack_pending) {
       f.nack_pending = true;

@@ -53,6 +53,8 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   void StartFlow(Flow& f);
   // Called once for every flow whose sender saw its last ACK.
   void SetOnFlowDone(std::function<void(Flow&)> cb) { on_flow_done_ = std::move(cb); }
+  // Called once for every flow this NIC receives, when its last byte arrives in order.
+  void SetOnFlowDelivered(std::function<void(Flow&)> cb) { on_flow_delivered_ = std::move(cb); }
 
   void Receive(Packet* p, int port) override;
   void HandleEvent(uint32_t kind, uint64_t arg) override;
@@ -103,6 +105,7 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   std::unique_ptr<CongestionControl> cc_;
   CcNeeds needs_;
   std::function<void(Flow&)> on_flow_done_;
+  std::function<void(Flow&)> on_flow_delivered_;
   Ring<Packet*> control_;                             // ACK, NACK, CNP: strict priority
   std::array<Ring<uint32_t>, kNumPriorities> ready_;  // flows eligible now, per class
   std::priority_queue<PacerEntry, std::vector<PacerEntry>, std::greater<>> pacer_;

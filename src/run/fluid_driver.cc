@@ -100,6 +100,10 @@ Incast ReadIncast(const Scenario& s, const std::string& path, std::vector<std::s
   if (s.flows.empty()) {
     throw InputError(fmt::format("{}: not an incast: the scenario has no flows; {}", path, need));
   }
+  if (!s.flow_after.empty()) {
+    throw InputError(fmt::format(
+        "{}: the fluid model has no flow dependencies ([[flow]] after); {}", path, need));
+  }
   std::set<int> receivers;
   for (const FlowSpec& f : s.flows) receivers.insert(f.dst);
   if (receivers.size() > 1) {

@@ -33,7 +33,8 @@ std::vector<FlowOutcome> FlowOutcomes(const Network& net) {
   out.reserve(net.num_flows());
   for (uint32_t id = 0; id < net.num_flows(); ++id) {
     const FlowSpec& f = net.flow_spec(id);
-    out.push_back({f.size, f.start, net.flow_finish(id), net.IdealFct(id), net.flow_delivered(id)});
+    out.push_back({f.size, net.flow_start(id), net.flow_finish(id), net.IdealFct(id),
+                   net.flow_delivered(id)});
   }
   return out;
 }
@@ -42,29 +43,36 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
                 const std::function<void(std::string_view)>& sink) {
   // The contract's columns, then the bytes delivered and the average delivered rate over the
   // flow's active time (start to finish, or to the end of the run), which show the shares of
-  // unfinished flows, and the flow's tag.
+  // unfinished flows, the flow's tag, its id and when its receiver got its last byte.
   constexpr size_t kPieceBytes = 1 << 20;  // handed to `sink` in pieces of about this size
   // From an HPCC topology file, also the file's node ids: its flow and FCT files name hosts so.
   const Topology& topo = net.config().topology;
   const bool node_ids = !topo.hpcc_ids.empty();
   std::string out =
       "flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,"
-      "delivered_bytes,avg_gbps,tag";
+      "delivered_bytes,avg_gbps,tag,id,delivered_ns";
   out += node_ids ? ",src_node,dst_node\n" : "\n";
   const std::vector<FlowOutcome>& outcomes = info.outcomes;
   for (uint32_t id = 0; id < net.num_flows(); ++id) {
     const FlowSpec& f = net.flow_spec(id);
     const FlowOutcome& o = outcomes[id];
-    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},", id, f.src, f.dst, f.priority,
-                   f.size, f.start / kNanosecond);
+    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},", id, f.src, f.dst, f.priority,
+                   f.size);
+    // A flow that waits for others and never started has no start.
+    if (o.start != kTimeNever) fmt::format_to(std::back_inserter(out), "{}", o.start / kNanosecond);
+    out += ',';
     if (o.finish >= 0) {
       fmt::format_to(std::back_inserter(out), "{},{},{},{:.4f},", o.finish / kNanosecond,
                      (o.finish - o.start) / kNanosecond, o.ideal_fct / kNanosecond, Slowdown(o));
     } else {
       fmt::format_to(std::back_inserter(out), ",,{},,", o.ideal_fct / kNanosecond);
     }
-    fmt::format_to(std::back_inserter(out), "{},{:.4f},{}", o.delivered,
-                   FlowThroughputGbps(o, info.sim_time), s.tag(f));
+    fmt::format_to(std::back_inserter(out), "{},{:.4f},{},{},", o.delivered,
+                   FlowThroughputGbps(o, info.sim_time), s.tag(f),
+                   id < s.flow_ids.size() ? s.flow_ids[id] : std::string());
+    if (net.flow_delivered_at(id) >= 0) {
+      fmt::format_to(std::back_inserter(out), "{}", net.flow_delivered_at(id) / kNanosecond);
+    }
     if (node_ids) {
       fmt::format_to(std::back_inserter(out), ",{},{}", topo.hpcc_id(f.src), topo.hpcc_id(f.dst));
     }

@@ -9,6 +9,9 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 #include "cc/registry.h"
 #include "scenario/scenario_loader.h"
@@ -241,12 +244,31 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
   // The same comment whether the flows were written or generated, so that loading this file
   // resolves to this text again.
   out += fmt::format("\n# {} flows: every explicit and generated flow\n", s.flows.size());
+  // `after` names flows by id: a prerequisite without one is named "flowN" (N its index, with
+  // '_' added until no flow has that id).
+  std::unordered_map<uint32_t, std::string> made_ids;
+  if (!s.flow_after.empty()) {
+    const std::unordered_set<std::string> taken(s.flow_ids.begin(), s.flow_ids.end());
+    for (const uint32_t p : s.flow_after.prerequisites) {
+      if ((p < s.flow_ids.size() && !s.flow_ids[p].empty()) || made_ids.count(p)) continue;
+      std::string id = fmt::format("flow{}", p);
+      while (taken.count(id)) id += '_';
+      made_ids.emplace(p, id);
+    }
+  }
+  auto id_of = [&](uint32_t id) -> std::string {
+    if (id < s.flow_ids.size() && !s.flow_ids[id].empty()) return s.flow_ids[id];
+    const auto it = made_ids.find(id);
+    return it != made_ids.end() ? it->second : std::string();
+  };
   for (const FlowSpec& f : s.flows) {
     if (out.size() >= kPieceBytes) {
       sink(out);
       out.clear();
     }
     out += "\n[[flow]]\n";
+    const auto id = static_cast<uint32_t>(&f - s.flows.data());
+    if (const std::string name = id_of(id); !name.empty()) quoted("id", name);
     line("src", std::to_string(f.src));
     line("dst", std::to_string(f.dst));
     quoted("size", FormatSize(f.size));
@@ -254,9 +276,14 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
     line("priority", std::to_string(f.priority));
     if (f.tag != 0) quoted("tag", s.tag(f));
     if (f.dport != kRoceUdpPort) line("dport", std::to_string(f.dport));
-    const size_t id = static_cast<size_t>(&f - s.flows.data());
     if (id < s.flow_rates.size() && s.flow_rates[id] > 0)
       quoted("rate", FormatRate(s.flow_rates[id]));
+    if (s.flow_after.waits(id)) {
+      std::vector<std::string> after;
+      for (const uint32_t p : s.flow_after.of(id)) after.push_back(TomlQuote(id_of(p)));
+      line("after", fmt::format("[{}]", fmt::join(after, ", ")));
+      if (s.flow_after.delay(id) > 0) quoted("after_delay", FormatTime(s.flow_after.delay(id)));
+    }
   }
   sink(out);
 }

@@ -13,6 +13,7 @@
 #include "cc/cc_config.h"
 #include "cc/dcqcn/dcqcn_params.h"
 #include "core/units.h"
+#include "net/flow_dependencies.h"
 #include "net/flow_spec.h"
 #include "net/headers.h"
 #include "net/host_config.h"
@@ -43,6 +44,10 @@ struct Scenario {
   int explicit_flows = 0;       // how many of `flows` were written explicitly
   // Explicit flows' own rates ([[flow]] rate), by flow id; 0 or past the end: none given.
   std::vector<Rate> flow_rates;
+  // Explicit flows' ids ([[flow]] id), by flow id; "" or past the end: none.
+  std::vector<std::string> flow_ids;
+  // Which flows each flow waits for ([[flow]] after, after_delay); empty: none waits.
+  FlowAfter flow_after;
   FlowTags tags;  // the names of the flows' tags
   const std::string& tag(const FlowSpec& f) const { return tags.name(f.tag); }
   OutputConfig output;

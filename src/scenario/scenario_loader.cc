@@ -17,6 +17,7 @@
 #include <new>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 #include <utility>
 
 #include "cc/registry.h"
@@ -237,6 +238,18 @@ class Loader {
   void ReadOutput(const Section& sec, OutputConfig& output) const;
   void ReadPcap(const Section& sec, const Topology& topo, PcapConfig& pcap) const;
   void ReadFlows(const Section& root, Scenario& s);
+  // A flow's id: 1 to 64 letters, digits, '_', '-', '.' or ':'.
+  std::string ReadFlowId(const Section& sec) const;
+  // [[flow]] after: every name a known id, each prerequisite observable by the flow's source
+  // host, no cycle; fills s.flow_after.
+  struct Waiting {
+    uint32_t flow;
+    std::vector<std::pair<std::string, const toml::node*>> after;  // each name and its node
+    Time delay;
+  };
+  void ResolveDependencies(const std::vector<Waiting>& waiting,
+                           const std::unordered_map<std::string, uint32_t>& by_id,
+                           Scenario& s) const;
   void ReadWorkload(const Section& sec, Scenario& s) const;
   void ReadPoissonWorkload(const Section& sec, Scenario& s) const;
   void ReadHpccFileTopology(const Section& sec, TopologyConfig& topo) const;
@@ -1049,7 +1062,9 @@ void Loader::ReadFlows(const Section& root, Scenario& s) {
          fmt::format("expected [[flow]] tables (an array of tables), got {}", Got(*node)));
   }
   const int hosts = s.topology.hosts;
-  const std::string host_range = "a host index";  // ReadInt adds the range
+  const std::string host_range = "a host index";    // ReadInt adds the range
+  std::unordered_map<std::string, uint32_t> by_id;  // [[flow]] id -> flow index
+  std::vector<Waiting> waiting;                     // the flows with `after`
   for (size_t i = 0; i < flows->size(); ++i) {
     Section f{flows->get(i)->as_table(), fmt::format("flow[{}]", i)};
     if (f.table == nullptr) {
@@ -1095,9 +1110,147 @@ void Loader::ReadFlows(const Section& root, Scenario& s) {
       s.flow_rates.resize(s.flows.size() + 1, 0);
       s.flow_rates.back() = ReadRate(f, "rate", 0, Bound::kPositive);
     }
+    if (const toml::node* id_node = f.Get("id")) {
+      const std::string id = ReadFlowId(f);
+      const auto [it, fresh] = by_id.emplace(id, static_cast<uint32_t>(i));
+      if (!fresh) {
+        const std::string first = fmt::format("flow[{}].id", it->second);
+        Fail(f.Key("id"), id_node,
+             fmt::format("duplicate id {}: {} ({}) has it too", TomlQuote(id), first,
+                         Where(first, flow_nodes_[it->second]->as_table()->get("id"))));
+      }
+      s.flow_ids.resize(i + 1);
+      s.flow_ids[i] = id;
+    }
+    const toml::node* after = f.Get("after");
+    const toml::array* after_list = after != nullptr ? after->as_array() : nullptr;
+    if (after != nullptr && (after_list == nullptr || !after_list->empty())) {
+      Waiting w{static_cast<uint32_t>(i), {}, 0};
+      const toml::array* list = after_list;
+      const std::string expected = "expected an array of flow ids such as [\"a\", \"b\"]";
+      if (list == nullptr) {
+        Fail(f.Key("after"), after, fmt::format("{}, got {}", expected, Got(*after)));
+      }
+      for (size_t k = 0; k < list->size(); ++k) {
+        const toml::node& item = *list->get(k);
+        const auto* text = item.as_string();
+        const std::string key = fmt::format("{}[{}]", f.Key("after"), k);
+        if (text == nullptr) Fail(key, &item, fmt::format("{}, got {}", expected, Got(item)));
+        for (const auto& [name, node] : w.after) {
+          if (name == text->get()) {
+            Fail(key, &item, fmt::format("{} is named twice", TomlQuote(name)));
+          }
+        }
+        w.after.emplace_back(text->get(), &item);
+      }
+      w.delay = ReadTime(f, "after_delay", 0, Bound::kNonNegative);
+      waiting.push_back(std::move(w));
+    } else if (const toml::node* delay = f.Get("after_delay")) {
+      Fail(f.Key("after_delay"), delay,
+           "only used with a non-empty after: the time from the last of its flows");
+    }
     s.flows.push_back(flow);
     flow_nodes_.push_back(f.table);
   }
+  if (!waiting.empty()) ResolveDependencies(waiting, by_id, s);
+}
+
+std::string Loader::ReadFlowId(const Section& sec) const {
+  const std::string id = ReadString(sec, "id", "");
+  const bool ok = !id.empty() && id.size() <= 64 && std::all_of(id.begin(), id.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' ||
+           c == ':';
+  });
+  if (!ok) {
+    Fail(sec.Key("id"), sec.Get("id"),
+         fmt::format("expected 1 to 64 letters, digits, '_', '-', '.' or ':' such as \"step1\", "
+                     "got {}",
+                     TomlQuote(id)));
+  }
+  return id;
+}
+
+void Loader::ResolveDependencies(const std::vector<Waiting>& waiting,
+                                 const std::unordered_map<std::string, uint32_t>& by_id,
+                                 Scenario& s) const {
+  auto name = [&](uint32_t id) {
+    return id < s.flow_ids.size() && !s.flow_ids[id].empty() ? TomlQuote(s.flow_ids[id])
+                                                             : fmt::format("flow[{}]", id);
+  };
+  std::vector<std::vector<uint32_t>> after(s.flows.size());
+  std::vector<Time> delays(s.flows.size(), 0);
+  std::vector<const toml::node*> after_node(s.flows.size(), nullptr);
+  for (const Waiting& w : waiting) {
+    const FlowSpec& flow = s.flows[w.flow];
+    const std::string key = fmt::format("flow[{}].after", w.flow);
+    after_node[w.flow] = flow_nodes_[w.flow]->as_table()->get("after");
+    for (size_t k = 0; k < w.after.size(); ++k) {
+      const auto& [id, node] = w.after[k];
+      const std::string item_key = fmt::format("{}[{}]", key, k);
+      const auto it = by_id.find(id);
+      if (it == by_id.end()) {
+        std::string hint;
+        size_t best = 3;  // a near miss: at most two edits
+        for (const auto& [known, index] : by_id) {
+          const size_t d = EditDistance(id, known);
+          if (d < best || (d == best && !hint.empty() && known < hint)) {
+            best = d;
+            hint = known;
+          }
+        }
+        Fail(item_key, node,
+             fmt::format("no [[flow]] has id {}{}", TomlQuote(id),
+                         hint.empty() ? "" : fmt::format("; did you mean {}?", TomlQuote(hint))));
+      }
+      const uint32_t p = it->second;
+      if (p == w.flow) Fail(item_key, node, fmt::format("{} is this flow itself", TomlQuote(id)));
+      const FlowSpec& pre = s.flows[p];
+      if (!ObservesCompletion(flow, pre)) {
+        Fail(item_key, node,
+             fmt::format("flow {} (h{} -> h{}) is neither sent nor received by this flow's source "
+                         "h{}, which cannot see it complete; a flow may wait only for flows its "
+                         "source host sends or receives",
+                         TomlQuote(id), pre.src, pre.dst, flow.src));
+      }
+      after[w.flow].push_back(p);
+    }
+    delays[w.flow] = w.delay;
+  }
+  // A cycle: depth-first over the prerequisites, naming the first cycle found in flow order.
+  enum : uint8_t { kNew, kOnPath, kDone };
+  std::vector<uint8_t> state(s.flows.size(), kNew);
+  std::vector<std::pair<uint32_t, size_t>> path;  // (flow, next prerequisite to visit)
+  for (uint32_t root = 0; root < s.flows.size(); ++root) {
+    if (state[root] != kNew) continue;
+    path.push_back({root, 0});
+    state[root] = kOnPath;
+    while (!path.empty()) {
+      auto& [flow, next] = path.back();
+      if (next == after[flow].size()) {
+        state[flow] = kDone;
+        path.pop_back();
+        continue;
+      }
+      const uint32_t p = after[flow][next++];
+      if (state[p] == kOnPath) {
+        size_t from = 0;
+        while (path[from].first != p) ++from;
+        std::vector<std::string> names;
+        for (size_t k = from; k < path.size(); ++k) names.push_back(name(path[k].first));
+        names.push_back(name(p));
+        const uint32_t first = path[from].first;
+        Fail(fmt::format("flow[{}].after", first), after_node[first],
+             fmt::format("a cycle of flows that wait for each other (each waits for the next): "
+                         "{}",
+                         fmt::join(names, " -> ")));
+      }
+      if (state[p] == kNew) {
+        state[p] = kOnPath;
+        path.push_back({p, 0});
+      }
+    }
+  }
+  for (size_t id = 0; id < s.flows.size(); ++id) s.flow_after.Add(after[id], delays[id]);
 }
 
 void Loader::ReadWorkload(const Section& sec, Scenario& s) const {
@@ -1327,6 +1480,7 @@ Scenario Loader::Build(const toml::table& root_table) {
   const Section workload = Sub(root, "workload");
   ReadWorkload(workload, s);
   GenerateWorkload(s, s.flows, s.tags);
+  if (!s.flow_after.empty()) s.flow_after.Resize(s.flows.size());
   if (s.flows.empty()) {
     Fail("flow", nullptr, "no flows: expected at least one [[flow]] table or a [workload]");
   }

@@ -218,6 +218,16 @@ constexpr KeySchema kFlowKeys[] = {
     {"rate", K::kValue, "rate", "", "none",
      "The flow's own sending rate, for algorithms that pin rates (see `[cc]` algorithm); "
      "at most the line rate. Other algorithms refuse it."},
+    {"id", K::kValue, "string", "", "none",
+     "A name for the flow (1 to 64 letters, digits, `_`, `-`, `.` or `:`), unique, for `after` "
+     "and flows.csv."},
+    {"after", K::kValue, "list of strings", "flow ids", "[]",
+     "The flows this one waits for: it starts `after_delay` after the last of them completes, "
+     "and not before `start`. Each must be received by this flow's source host (complete when "
+     "its last byte is delivered) or sent by it (complete when its last byte is acknowledged)."},
+    {"after_delay", K::kValue, "time", "", "\"0ps\"",
+     "With `after`: the time from the last prerequisite's completion to this flow's start (e.g. "
+     "compute time)."},
 };
 
 constexpr KeySchema kWorkloadKeys[] = {

@@ -15,6 +15,7 @@ NetworkConfig ToNetworkConfig(const Scenario& s) {
   c.cc = ResolveCc(s.cc, s.source);
   c.flows = s.flows;  // a view of s.flows
   c.flow_rates = s.flow_rates;
+  c.after = s.flow_after.empty() ? nullptr : &s.flow_after;
   c.log_pfc = s.output.ts_pfc;
   return c;
 }

@@ -30,7 +30,7 @@ TEST_F(CliTest, RunWritesTheContractFiles) {
   }
   std::string flows = ReadFile(dir_ / "out/flows.csv");
   EXPECT_EQ(flows.rfind("flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,"
-                        "ideal_fct_ns,slowdown,delivered_bytes,avg_gbps,tag\n",
+                        "ideal_fct_ns,slowdown,delivered_bytes,avg_gbps,tag,id,delivered_ns\n",
                         0),
             0u);
   std::string summary = ReadFile(dir_ / "out/summary.json");

@@ -242,6 +242,34 @@ TEST_F(FluidScenarioCli, FlagsOverrideTheScenario) {
   EXPECT_TRUE(f["control_loop"].is_null());
 }
 
+TEST_F(FluidScenarioCli, FlowDependenciesAreAnInputError) {
+  // The model's flows all start at their start times: it cannot wait for a flow to complete.
+  const std::filesystem::path deps = Write("deps.toml", R"(name = "deps"
+[topology]
+type = "star"
+hosts = 3
+[[flow]]
+id = "a"
+src = 1
+dst = 0
+size = "1MB"
+[[flow]]
+src = 2
+dst = 0
+size = "1MB"
+after = ["a"]
+)");
+  const std::string message = "the fluid model has no flow dependencies";
+  // Flow 1 (from h2) cannot wait for a flow of h1: fails in the loader first.
+  Result r = RunCli("fluid '" + deps.string() + "' --out '" + (dir_ / "out").string() + "'");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("neither sent nor received"), std::string::npos) << r.out;
+  r = RunCli("fluid '" + deps.string() + "' --set flow.0.src=2 --out '" + (dir_ / "out").string() +
+             "'");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find(deps.string() + ": " + message), std::string::npos) << r.out;
+}
+
 TEST_F(FluidScenarioCli, NotAnIncastIsAnInputErrorNamingTheFile) {
   const std::filesystem::path perm = Write("perm.toml", R"(name = "perm"
 [topology]

@@ -184,6 +184,11 @@ DefaultCase CaseFor(const std::string& key) {
   if (auto it = contexts.find(key); it != contexts.end()) c.context = it->second;
   if (key.rfind("workload.", 0) == 0) c.base += "[workload]\ntype = \"incast\"\nsize = \"1MB\"\n";
   if (key.rfind("output.pcap.", 0) == 0) c.base += "[output.pcap]\npoints = [\"h1\"]\n";
+  if (key == "flow[].after_delay") {
+    // Only with `after`: flow 0 (from h1) waits for a flow h1 sends.
+    c.base += "[[flow]]\nid = \"x\"\nsrc = 1\ndst = 2\nsize = \"1MB\"\n";
+    c.context = {"flow.0.after=[\"x\"]"};
+  }
   return c;
 }
 

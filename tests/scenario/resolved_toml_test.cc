@@ -89,6 +89,17 @@ void ExpectSameRun(const Scenario& a, const Scenario& b) {
     EXPECT_EQ(a.flows[i].start, b.flows[i].start) << "flow " << i;
     EXPECT_EQ(a.flows[i].priority, b.flows[i].priority) << "flow " << i;
   }
+  // Ids (a flow without one may gain one if another waits for it) and dependencies.
+  for (size_t i = 0; i < a.flow_ids.size(); ++i) {
+    if (!a.flow_ids[i].empty()) {
+      EXPECT_EQ(a.flow_ids[i], b.flow_ids.at(i)) << "flow " << i;
+    }
+  }
+  EXPECT_EQ(a.flow_after.offsets, b.flow_after.offsets);
+  EXPECT_EQ(a.flow_after.prerequisites, b.flow_after.prerequisites);
+  for (uint32_t i = 0; i < a.flows.size(); ++i) {
+    EXPECT_EQ(a.flow_after.delay(i), b.flow_after.delay(i)) << "flow " << i;
+  }
 }
 
 // The text without its comment lines (the flow-count comment says which flows were generated,
@@ -242,6 +253,79 @@ TEST(ResolvedToml, TopologiesAndWorkloadsRoundTrip) {
   // Overrides end up in the resolved file like any other value.
   ExpectRoundTrip("[[flow]]\nsrc = 1\ndst = 0\nsize = \"1MB\"\n",
                   {"cc.rai=10Mbps", "switch.ecn.pmax=0.05", "topology.hosts=17"});
+}
+
+TEST(ResolvedToml, FlowDependenciesRoundTrip) {
+  // Ids, `after` naming later and earlier flows, delays, `start` with `after`, a generated
+  // workload after them, and overrides.
+  const std::string text = R"(
+[topology]
+type = "star"
+hosts = 5
+[[flow]]
+id = "a"
+src = 0
+dst = 1
+size = "1MB"
+after = ["c"]
+after_delay = "1500ns"
+[[flow]]
+id = "b:1.x-y_z"
+src = 1
+dst = 2
+size = "2MB"
+[[flow]]
+id = "c"
+src = 0
+dst = 2
+size = "3MB"
+start = "4us"
+[[flow]]
+src = 2
+dst = 3
+size = "4MB"
+after = ["b:1.x-y_z", "c"]
+[workload]
+type = "incast"
+senders = 2
+receiver = 4
+size = "10KB"
+)";
+  ExpectRoundTrip(text);
+  ExpectRoundTrip(text, {"flow.1.after=[\"a\"]", "flow.3.after_delay=7ps"});
+  const std::string resolved = ResolvedToml(LoadScenarioText(text, "orig.toml"));
+  EXPECT_NE(resolved.find("after = [\"b:1.x-y_z\", \"c\"]\n"), std::string::npos);
+  EXPECT_NE(resolved.find("after_delay = \"1.5us\"\n"), std::string::npos);
+}
+
+TEST(ResolvedToml, PrerequisitesWithoutIdsAreNamed) {
+  // A waiting flow's prerequisite that has no id (as generated flows may) gets "flowN", made
+  // unique against the ids in use.
+  Scenario s = LoadScenarioText(R"(
+[topology]
+type = "star"
+hosts = 3
+[[flow]]
+src = 0
+dst = 1
+size = "1MB"
+[[flow]]
+id = "flow0"
+src = 1
+dst = 2
+size = "1MB"
+)",
+                                "orig.toml");
+  s.flow_after = FlowAfter();
+  s.flow_after.Add({}, 0);
+  const uint32_t zero = 0;
+  s.flow_after.Add({&zero, 1}, 0);
+  const std::string resolved = ResolvedToml(s);
+  EXPECT_NE(resolved.find("id = \"flow0_\"\nsrc = 0"), std::string::npos) << resolved;
+  EXPECT_NE(resolved.find("after = [\"flow0_\"]"), std::string::npos) << resolved;
+  const Scenario back = LoadScenarioText(resolved, "resolved.toml");
+  EXPECT_EQ(back.flow_after.prerequisites, s.flow_after.prerequisites);
+  EXPECT_EQ(ResolvedToml(back), resolved);
 }
 
 TEST(ResolvedToml, DcqcnParametersAreAllWrittenAndRoundTrip) {

@@ -1,0 +1,200 @@
+// FlowDependencies against a real simulator: a waiting flow starts exactly its delay after the
+// last of its prerequisites completes as its source host sees it (delivered to it, or
+// acknowledged to it), never before its own start; completions another host sees do not count.
+#include "net/flow_dependencies.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/error.h"
+#include "core/simulator.h"
+#include "net/flow_spec.h"
+#include "net/flow_starter.h"
+#include "test_actions.h"
+
+namespace dcqcn {
+namespace {
+
+using testing::Actions;
+
+FlowSpec Flow(int src, int dst, Time start = 0) {
+  return {.src = src, .dst = dst, .size = 1000, .start = start};
+}
+
+// Rows for `specs.size()` flows from (flow, prerequisites, delay).
+FlowAfter Rows(size_t flows, const std::vector<std::pair<std::vector<uint32_t>, Time>>& rows) {
+  FlowAfter after;
+  for (const auto& [prerequisites, delay] : rows) after.Add(prerequisites, delay);
+  after.Resize(flows);
+  return after;
+}
+
+TEST(FlowAfterTest, CompressedRows) {
+  const FlowAfter after = Rows(4, {{{}, 0}, {{0}, 5}, {{0, 1}, 0}});
+  EXPECT_EQ(after.offsets, (std::vector<uint32_t>{0, 0, 1, 3, 3}));
+  EXPECT_EQ(after.prerequisites, (std::vector<uint32_t>{0, 0, 1}));
+  EXPECT_FALSE(after.waits(0));
+  EXPECT_TRUE(after.waits(1));
+  EXPECT_TRUE(after.waits(2));
+  EXPECT_FALSE(after.waits(3));
+  EXPECT_EQ(after.delay(1), 5);
+  EXPECT_EQ(after.delay(2), 0);
+  EXPECT_EQ(after.delay(3), 0);
+  EXPECT_EQ(after.of(2).size(), 2u);
+  EXPECT_TRUE(FlowAfter().empty());
+}
+
+TEST(FlowDependenciesTest, StartsDelayAfterTheLastPrerequisiteToThePicosecond) {
+  // Flow 2 (h1 -> h3) waits for flow 0 (h0 -> h1: h1 receives it) and flow 1 (h1 -> h2: h1
+  // sends it), then 3 us + 1 ps.
+  Simulator sim;
+  Actions act(&sim);
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(1, 2), Flow(1, 3)};
+  const Time delay = 3 * kMicrosecond + 1;
+  const FlowAfter after = Rows(3, {{{}, 0}, {{}, 0}, {{0, 1}, delay}});
+  std::vector<std::pair<Time, uint32_t>> started;
+  FlowDependencies deps(&sim, specs, after,
+                        [&](uint32_t id) { started.emplace_back(sim.Now(), id); });
+  EXPECT_TRUE(deps.Waits(2));
+  EXPECT_FALSE(deps.Waits(0));
+  EXPECT_EQ(sim.pending(), 0u);  // nothing until a completion
+  const Time delivered = 7 * kMicrosecond + 3;
+  const Time acked = 11 * kMicrosecond + 5;
+  act.At(delivered, [&] { deps.OnDelivered(0); });
+  act.At(acked, [&] { deps.OnAcked(1); });
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(started, (std::vector<std::pair<Time, uint32_t>>{{acked + delay, 2}}));
+  EXPECT_EQ(deps.start(2), acked + delay);
+}
+
+TEST(FlowDependenciesTest, OnlyTheCompletionTheSourceHostSeesCounts) {
+  // Flow 0 is h0 -> h1. Flow 1 (from h1) waits for its delivery, flow 2 (from h0) for its
+  // acknowledgement: each starts on its own side's completion only.
+  Simulator sim;
+  Actions act(&sim);
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(1, 2), Flow(0, 2)};
+  const FlowAfter after = Rows(3, {{{}, 0}, {{0}, 0}, {{0}, 0}});
+  std::vector<std::pair<Time, uint32_t>> started;
+  FlowDependencies deps(&sim, specs, after,
+                        [&](uint32_t id) { started.emplace_back(sim.Now(), id); });
+  act.At(100, [&] { deps.OnDelivered(0); });
+  act.At(250, [&] { deps.OnAcked(0); });
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(started, (std::vector<std::pair<Time, uint32_t>>{{100, 1}, {250, 2}}));
+}
+
+TEST(FlowDependenciesTest, NotBeforeItsOwnStart) {
+  Simulator sim;
+  Actions act(&sim);
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(1, 0, 50 * kMicrosecond),
+                                       Flow(1, 2, 5 * kMicrosecond)};
+  const FlowAfter after = Rows(3, {{{}, 0}, {{0}, 1 * kMicrosecond}, {{0}, 1 * kMicrosecond}});
+  FlowDependencies deps(&sim, specs, after, [](uint32_t) {});
+  act.At(10 * kMicrosecond, [&] { deps.OnDelivered(0); });
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(deps.start(1), 50 * kMicrosecond);  // its start is later than completion + delay
+  EXPECT_EQ(deps.start(2), 11 * kMicrosecond);  // completion + delay is later than its start
+}
+
+TEST(FlowDependenciesTest, UnfinishedPrerequisiteNeverStarts) {
+  Simulator sim;
+  Actions act(&sim);
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(2, 1), Flow(1, 0)};
+  const FlowAfter after = Rows(3, {{{}, 0}, {{}, 0}, {{0, 1}, 0}});
+  FlowDependencies deps(&sim, specs, after, [](uint32_t) { ADD_FAILURE(); });
+  act.At(10, [&] { deps.OnDelivered(0); });
+  act.At(20, [&] { deps.OnAcked(0); });  // another host's view: changes nothing for flow 2
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(deps.start(2), kTimeNever);
+}
+
+TEST(FlowDependenciesTest, EqualTimeStartsRunInTheOrderOfTheCompletions) {
+  // Flows 2 and 3 become ready at the same instant through different completions: the start
+  // of the one completed first runs first, after events already scheduled for that instant.
+  Simulator sim;
+  Actions act(&sim);
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(2, 3), Flow(1, 0), Flow(3, 2)};
+  const Time t = 4 * kMicrosecond;
+  const FlowAfter after = Rows(4, {{{}, 0}, {{}, 0}, {{0}, t}, {{1}, t}});
+  std::vector<std::string> order;
+  FlowDependencies deps(&sim, specs, after,
+                        [&](uint32_t id) { order.push_back("flow " + std::to_string(id)); });
+  act.At(2 * t, [&] { order.push_back("event"); });
+  act.At(t, [&] { deps.OnDelivered(1); });
+  act.At(t, [&] { deps.OnDelivered(0); });
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(order, (std::vector<std::string>{"event", "flow 3", "flow 2"}));
+}
+
+TEST(FlowDependenciesTest, LongChainHoldsFewEvents) {
+  // 200,000 flows bouncing between h0 and h1, each waiting for the one before to be delivered
+  // (1 ps after it starts) and 1 ps more: flow i starts at 2 i ps, one event pending at a time.
+  constexpr uint32_t kFlows = 200000;
+  Simulator sim;
+  Actions act(&sim);
+  std::vector<FlowSpec> specs;
+  FlowAfter after;
+  for (uint32_t i = 0; i < kFlows; ++i) {
+    specs.push_back(Flow(static_cast<int>(i % 2), static_cast<int>(1 - i % 2)));
+    const uint32_t before = i - 1;
+    after.Add(i == 0 ? std::span<const uint32_t>() : std::span<const uint32_t>(&before, 1), 1);
+  }
+  size_t most_pending = 0;
+  uint32_t started = 0;
+  FlowDependencies* tracker = nullptr;
+  FlowDependencies deps(&sim, specs, after, [&](uint32_t id) {
+    EXPECT_EQ(sim.Now(), 2 * static_cast<Time>(id));
+    ++started;
+    most_pending = std::max(most_pending, sim.pending());
+    act.At(sim.Now() + 1, [tracker, id] { tracker->OnDelivered(id); });
+  });
+  tracker = &deps;
+  act.At(0, [&] { act.At(1, [&] { deps.OnDelivered(0); }); });
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(started, kFlows - 1);  // flow 0 waits for nothing: the starter's, not started here
+  EXPECT_EQ(deps.start(kFlows - 1), 2 * static_cast<Time>(kFlows - 1));
+  EXPECT_LE(most_pending, 1u);
+}
+
+TEST(FlowDependenciesTest, PrerequisiteTheSourceCannotSeeIsOurBug) {
+  Simulator sim;
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(2, 3)};
+  const FlowAfter after = Rows(2, {{{}, 0}, {{0}, 0}});
+  EXPECT_THROW(FlowDependencies(&sim, specs, after, [](uint32_t) {}), InvariantError);
+  const FlowAfter short_rows = Rows(1, {{{}, 0}});
+  EXPECT_THROW(FlowDependencies(&sim, specs, short_rows, [](uint32_t) {}), InvariantError);
+}
+
+TEST(FlowDependenciesTest, StarterLeavesWaitingFlowsOutAndTheOthersKeepTheirPlaces) {
+  // Flow 1 waits: the starter starts 0 and 2 at their times, in the order (and places among
+  // equal-time events) they had with every flow scheduled.
+  Simulator sim;
+  Actions act(&sim);
+  const Time t = 2 * kMicrosecond;
+  const std::vector<FlowSpec> specs = {Flow(0, 1, t), Flow(1, 0, 0), Flow(2, 1, t)};
+  const FlowAfter after = Rows(3, {{{}, 0}, {{0}, 0}, {{}, 0}});
+  std::vector<std::pair<Time, std::string>> order;
+  FlowDependencies deps(&sim, specs, after, [&](uint32_t id) {
+    order.push_back({sim.Now(), "flow " + std::to_string(id)});
+  });
+  FlowStarter starter(
+      &sim, specs,
+      [&](uint32_t id) {
+        order.push_back({sim.Now(), "flow " + std::to_string(id)});
+        if (id == 0) act.At(sim.Now() + 10, [&] { deps.OnDelivered(0); });
+      },
+      [&](uint32_t id) { return deps.Waits(id); });
+  act.At(t, [&] { order.push_back({sim.Now(), "event"}); });
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(order, (std::vector<std::pair<Time, std::string>>{
+                       {t, "flow 0"}, {t, "flow 2"}, {t, "event"}, {t + 10, "flow 1"}}));
+}
+
+}  // namespace
+}  // namespace dcqcn
