@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cc/cc_config.h"
+#include "core/edit_distance.h"
 #include "core/error.h"
 #include "core/units.h"
 
@@ -117,7 +118,7 @@ ParamSpec<P> IntParam(CcParamDoc doc, int P::*field, long min, long max, const c
           [=](const P& p) { return std::to_string(p.*field); }};
 }
 
-// Where a [cc] parameter was written, for messages: "file:line" or the --set that gave it.
+// Where a [cc] parameter was written, for messages: "file:line" or the option that gave it.
 std::string CcParamWhere(std::string_view source, const std::string& key,
                          const CcConfig::Param& param);
 
@@ -135,8 +136,8 @@ P ApplyCcOverrides(const std::vector<ParamSpec<P>>& table, P profile, const CcCo
     if (spec == nullptr) {
       std::vector<std::string_view> names;
       for (const ParamSpec<P>& s : table) names.push_back(s.doc.name);
-      throw InputError(fmt::format("{}: cc.{}: unknown {} parameter (known: {})", where, key, label,
-                                   fmt::join(names, ", ")));
+      throw InputError(fmt::format("{}: cc.{}: unknown {} parameter{} (known: {})", where, key,
+                                   label, DidYouMean(key, names), fmt::join(names, ", ")));
     }
     if (!spec->set(profile, param.value)) {
       throw InputError(

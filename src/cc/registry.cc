@@ -10,6 +10,7 @@
 #include "cc/hpcc/hpcc_algorithm.h"
 #include "cc/none/none_algorithm.h"
 #include "cc/timely/timely_algorithm.h"
+#include "core/edit_distance.h"
 
 namespace dcqcn {
 
@@ -53,8 +54,10 @@ std::vector<std::string> CcAlgorithmNames() {
 std::unique_ptr<const CcFactory> ResolveCc(const CcConfig& cc, std::string_view source) {
   const CcAlgorithm* algorithm = FindCcAlgorithm(cc.algorithm);
   if (algorithm == nullptr) {
-    throw InputError(fmt::format("{}: cc.algorithm: \"{}\" is not available (expected {})", source,
-                                 cc.algorithm, fmt::join(CcAlgorithmNames(), ", ")));
+    const std::vector<std::string> names = CcAlgorithmNames();
+    throw InputError(fmt::format("{}: cc.algorithm: \"{}\" is not available{} (expected {})",
+                                 source, cc.algorithm, DidYouMean(cc.algorithm, names),
+                                 fmt::join(names, ", ")));
   }
   return algorithm->resolve(cc, source);
 }

@@ -139,9 +139,9 @@ namespace {
 // Every run of a sweep: its values of the varied keys, its overrides and its name suffix.
 struct SweepPlan {
   std::vector<Axis> axes;
-  std::vector<std::vector<std::string>> combos;    // per run, one value per axis
-  std::vector<std::vector<std::string>> run_sets;  // per run, the fixed sets then the values
-  std::vector<std::string> suffixes;               // per run, "key=value,..." for its name
+  std::vector<std::vector<std::string>> combos;  // per run, one value per axis
+  std::vector<std::vector<Override>> run_sets;   // per run, the fixed sets then the values
+  std::vector<std::string> suffixes;             // per run, "key=value,..." for its name
   // The scenario file's bytes, read once: every run loads exactly these (an edit during the
   // sweep changes nothing), and their digest is what sweep.json records and --resume checks.
   // Empty for the built-in scenario.
@@ -205,10 +205,13 @@ SweepPlan PlanSweep(const std::vector<std::string>& vary, const std::vector<std:
     plan.combos.swap(next);
   }
   for (const auto& combo : plan.combos) {
-    std::vector<std::string> run_sets = sets;
+    std::vector<Override> run_sets(sets.begin(), sets.end());
     std::string suffix;
     for (size_t a = 0; a < plan.axes.size(); ++a) {
-      run_sets.push_back(plan.axes[a].key + "=" + combo[a]);
+      // Its errors name the option that gave the value: --vary, or --seeds for the last axis.
+      const std::string text = plan.axes[a].key + "=" + combo[a];
+      run_sets.emplace_back(text,
+                            a < vary.size() ? "--vary " + text : fmt::format("--seeds {}", seeds));
       std::string value = combo[a];
       for (char& c : value) {
         if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';

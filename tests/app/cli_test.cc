@@ -193,6 +193,54 @@ TEST_F(CliTest, BadOverridesAreInputErrors) {
   EXPECT_NE(r.out.find("cc.profile"), std::string::npos) << r.out;
 }
 
+// An error names the option the user typed, not the --set it becomes (issue 28, item 12).
+TEST_F(CliTest, ErrorsNameTheOptionTyped) {
+  Result r = RunCli("run --quiet --seed abc --out " + (dir_ / "s").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("error: --seed abc: seed: expected an integer >= 0"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("--set"), std::string::npos) << r.out;
+  r = RunCli("sweep --quiet --vary workload.sender=2,4 --out " + (dir_ / "w").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("--vary workload.sender=2: unknown key workload.sender; did you mean "
+                       "senders?"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("--set"), std::string::npos) << r.out;
+  // A [cc] value is checked when resolved, later: it still names --vary.
+  r = RunCli("sweep --quiet --vary cc.rai=10Mbps,banana --out " + (dir_ / "c").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("--vary cc.rai=banana: cc.rai: expected a rate"), std::string::npos)
+      << r.out;
+  // --set still says --set.
+  r = RunCli("run --quiet --set seed=abc --out " + (dir_ / "s").string());
+  EXPECT_NE(r.out.find("error: --set seed=abc: seed"), std::string::npos) << r.out;
+}
+
+// Misspellings get a "did you mean": [cc] parameters, profiles, algorithms and commands
+// (issue 28, item 12).
+TEST_F(CliTest, MisspellingsGetTheNearestName) {
+  Result r = RunCli("run --quiet --set cc.ria=10Mbps --out " + (dir_ / "s").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("cc.ria: unknown DCQCN parameter; did you mean rai? (known: "),
+            std::string::npos)
+      << r.out;
+  r = RunCli("run --quiet --set cc.algorithm=timley --out " + (dir_ / "s").string());
+  EXPECT_NE(r.out.find("did you mean \"timely\"?"), std::string::npos) << r.out;
+  r = RunCli("run --quiet --set cc.profile=mxl5 --out " + (dir_ / "s").string());
+  EXPECT_NE(r.out.find("did you mean \"mlx5\"?"), std::string::npos) << r.out;
+  r = RunCli("runn");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("error: unknown command \"runn\"; did you mean run? (commands: run, "),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("A subcommand is required"), std::string::npos) << r.out;
+  r = RunCli("frobnicate");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("error: unknown command \"frobnicate\" (commands: run, "), std::string::npos)
+      << r.out;
+}
+
 TEST_F(CliTest, UsageErrorsExitWithTwo) {
   EXPECT_EQ(RunCli("").code, 2);
   EXPECT_EQ(RunCli("frobnicate").code, 2);
