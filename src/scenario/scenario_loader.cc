@@ -421,9 +421,8 @@ std::string Loader::ReadString(const Section& sec, std::string_view key,
       (allowed.size() && std::find(allowed.begin(), allowed.end(), v->get()) == allowed.end())) {
     const std::string near = v != nullptr ? NearMiss(v->get(), allowed) : "";
     Fail(sec.Key(key), node,
-         fmt::format("{}expected {}, got {}",
-                     near.empty() ? "" : fmt::format("did you mean {}? ", TomlQuote(near)),
-                     expected, Got(*node)));
+         fmt::format("expected {}, got {}{}", expected, Got(*node),
+                     near.empty() ? "" : fmt::format("; did you mean {}?", TomlQuote(near))));
   }
   return v->get();
 }

@@ -226,9 +226,9 @@ TEST_F(CliTest, MisspellingsGetTheNearestName) {
             std::string::npos)
       << r.out;
   r = RunCli("run --quiet --set cc.algorithm=timley --out " + (dir_ / "s").string());
-  EXPECT_NE(r.out.find("did you mean \"timely\"?"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("got \"timley\"; did you mean \"timely\"?"), std::string::npos) << r.out;
   r = RunCli("run --quiet --set cc.profile=mxl5 --out " + (dir_ / "s").string());
-  EXPECT_NE(r.out.find("did you mean \"mlx5\"?"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("got \"mxl5\"; did you mean \"mlx5\"?"), std::string::npos) << r.out;
   r = RunCli("runn");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("error: unknown command \"runn\"; did you mean run? (commands: run, "),
