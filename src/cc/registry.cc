@@ -51,7 +51,8 @@ std::vector<std::string> CcAlgorithmNames() {
   return names;
 }
 
-std::unique_ptr<const CcFactory> ResolveCc(const CcConfig& cc, std::string_view source) {
+std::unique_ptr<const CcFactory> ResolveCc(const CcConfig& cc, std::string_view source,
+                                           const SlowestNic& nic) {
   const CcAlgorithm* algorithm = FindCcAlgorithm(cc.algorithm);
   if (algorithm == nullptr) {
     const std::vector<std::string> names = CcAlgorithmNames();
@@ -59,7 +60,25 @@ std::unique_ptr<const CcFactory> ResolveCc(const CcConfig& cc, std::string_view 
                                  source, cc.algorithm, DidYouMean(cc.algorithm, names),
                                  fmt::join(names, ", ")));
   }
-  return algorithm->resolve(cc, source);
+  std::unique_ptr<const CcFactory> factory = algorithm->resolve(cc, source);
+  if (nic.rate <= 0) return factory;
+  for (const auto& [name, rate] : factory->LineBoundedRates()) {
+    if (rate <= nic.rate) continue;
+    const auto given = cc.params.find(std::string(name));
+    const std::string nic_text =
+        fmt::format("the line rate of the slowest NIC ({}, {})", nic.name, FormatRate(nic.rate));
+    if (given != cc.params.end()) {
+      throw InputError(fmt::format("{}: cc.{}: expected a rate at most {}, got {}",
+                                   CcParamWhere(source, given->first, given->second), name,
+                                   nic_text, FormatRate(rate)));
+    }
+    // Not written: the profile's value, which the user must override.
+    throw InputError(fmt::format(
+        "{}: cc.{}: the {} profile's {} is above {}; set cc.{} to at most {}", source, name,
+        cc.profile.empty() ? algorithm->profiles.front().name : std::string_view(cc.profile),
+        FormatRate(rate), nic_text, name, FormatRate(nic.rate)));
+  }
+  return factory;
 }
 
 }  // namespace dcqcn
