@@ -191,8 +191,10 @@ std::vector<std::string> BufferWarnings(const Scenario& s) {
     const std::string setting = fmt::format("{} ports, buffer {}, {} per port and priority", n,
                                             FormatSize(sw.buffer), headroom_text);
     if (shared <= 0) {
-      warn(i, fmt::format("the headroom of all {} priorities on its ports ({}) takes the whole "
-                          "buffer ({}): the paper's ECN-before-PFC rule cannot hold",
+      warn(i, fmt::format("the paper's rule sets headroom aside for all {} priorities, which on "
+                          "its ports ({}) takes the whole buffer ({}, where a run sets it aside "
+                          "only for the priorities that carry data): the paper's ECN-before-PFC "
+                          "rule cannot hold",
                           kRulePriorities, setting, KbCeil(kRulePriorities * total_headroom)));
       continue;
     }

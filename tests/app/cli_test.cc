@@ -254,6 +254,25 @@ TEST_F(CliTest, CheckAndRunWarnOfAPauseTooShortToRefresh) {
   }
 }
 
+// A buffer too small for its headroom: the warning (the paper's rule, all 8 priorities) and the
+// error (what the run sets aside) give the same headroom per port and priority and say what
+// each total counts (issue 28, item 12).
+TEST_F(CliTest, TooSmallABufferGivesOneHeadroomFigure) {
+  Result r = RunCli("run --set switch.buffer=100KB --out " + (dir_ / "o").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("the paper's rule sets headroom aside for all 8 priorities, which on its "
+                       "ports (9 ports, buffer 100KB, headroom 13.35 KB per port and priority) "
+                       "takes the whole buffer (960.63 KB, where a run sets it aside only for "
+                       "the priorities that carry data)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("switch.buffer: 100.00 KB cannot hold what its 9 ports set aside for the "
+                       "1 priority that carries data: a reserve of 4.00 KB and a headroom of "
+                       "13.35 KB per port and priority, 156.08 KB in all"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST_F(CliTest, UsageErrorsExitWithTwo) {
   EXPECT_EQ(RunCli("").code, 2);
   EXPECT_EQ(RunCli("frobnicate").code, 2);
