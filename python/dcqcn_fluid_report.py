@@ -16,7 +16,7 @@ import matplotlib.patches
 import numpy as np
 import pandas as pd
 
-from dcqcn_report_common import (MISSING, NA, ReportError, fmt_num, get, legend_outside,
+from dcqcn_report_common import (MISSING, NA, ReportError, fmt_kb, fmt_num, get, legend_outside,
                                  line_colors, not_a_command, page_html, read_csv, read_summary,
                                  save_figure, sections_table_html, figures_html, subplots,
                                  write_atomic)
@@ -80,7 +80,7 @@ def fluid_rows(s):
             q = fp.get("queue_bytes")
             add("Fixed point", f"{name}: p*, q*",
                 f"{fmt_num(fp.get('p'), '.4f', 100, ' %')}, "
-                f"{fmt_num(q, '.1f', 1e-3, ' KB') if q is not None else 'none (p* > Pmax)'}")
+                f"{fmt_kb(q) if q is not None else 'none (p* > Pmax)'}")
     add("Last half", "verdict", fluid_verdict_text(s))
     add("Last half", "queue mean / peak-to-peak",
         f"{fmt_num(get(s, 'queue_bytes', 'mean'), '.1f', 1e-3)} / "
@@ -108,7 +108,7 @@ def fig_fluid_queue(s, df):
     t = df["time_ns"] / 1e6
     q = get(s, "fixed_point", "exact", "queue_bytes")
     has_q = isinstance(q, (int, float))
-    text = f"q* = {q / 1e3:.1f} KB" if has_q else "no fixed point on the RED curve (p* > Pmax)"
+    text = f"q* = {fmt_kb(q)}" if has_q else "no fixed point on the RED curve (p* > Pmax)"
     window_from = get(s, "window", "from_ns")
     window_from = window_from / 1e6 if isinstance(window_from, (int, float)) else float(t.max()) / 2
     fig, axes = subplots(2, 1, figsize=(10, 6.4))
@@ -117,7 +117,7 @@ def fig_fluid_queue(s, df):
         ax.plot(tp, qp, lw=1.0, color="#1f5fa8", label="queue")
         if has_q:
             ax.axhline(q / 1e3, color="#d2691e", ls="--", lw=1.2,
-                       label=f"q* = {q / 1e3:.1f} KB (exact fixed point)")
+                       label=f"q* = {fmt_kb(q)} (exact fixed point)")
         top = max(float(qp.max()), q / 1e3 if has_q else 0.0)
         for key, label in (("kmin_bytes", "Kmin"), ("kmax_bytes", "Kmax")):
             k = get(s, "parameters", key)

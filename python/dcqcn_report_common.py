@@ -207,6 +207,12 @@ def fmt_num(v, spec, scale=1.0, suffix=""):
         return str(v)
 
 
+def fmt_kb(v):
+    """Bytes as KB with one decimal ("1360.2 KB"): the one spelling of a queue or buffer size in
+    the reports' legends and tables, so a value reads the same wherever it appears."""
+    return fmt_num(v, ".1f", 1e-3, " KB")
+
+
 # ---------------------------------------------------------------------------------------------
 # Figures
 

@@ -19,7 +19,7 @@ import matplotlib.ticker
 import numpy as np
 import pandas as pd
 
-from dcqcn_report_common import (MISSING, NA, ReportError, draw_figures, fmt_num, get,
+from dcqcn_report_common import (MISSING, NA, ReportError, draw_figures, fmt_kb, fmt_num, get,
                                  legend_outside, line_colors, not_a_command, page_html, plt,
                                  read_csv, read_summary, sections_table_html, figures_html,
                                  subplots, write_atomic)
@@ -488,7 +488,8 @@ def fig_queue(run):
                                 key=lambda kv: order[kv[0]]):
         c = colors(order[(sw, port)] % 10)
         ax.plot(rel_ms(run, g["time_ns"]), g["queue_bytes"] / 1e3, color=c, lw=1.1,
-                label=f"{link_label(run, sw, port)} (peak {peak[(sw, port)] / 1e3:.0f} KB)")
+                # The samples' peak: summary.json's max queue (the table) is the exact one.
+                label=f"{link_label(run, sw, port)} (sampled peak {fmt_kb(peak[(sw, port)])})")
         gt = tx[(tx["switch"] == sw) & (tx["port"] == port)]
         ax_tx.plot(rel_ms(run, gt["time_ns"]), gt["tx_gbps"], color=c, lw=1.0)
     ymax = float(chosen.iloc[0]) / 1e3
@@ -744,7 +745,7 @@ def headline_rows(s, run=None):
                 f"{node_label(run, port['switch'])} port {port.get('port', '?')}{peer}")
     add("Network", "aggregate goodput", fmt_num(get(s, "aggregate_goodput_gbps"), ".2f", 1,
                                                 " Gb/s"))
-    add("Network", "max queue", fmt_num(get(s, "max_queue_bytes"), ".1f", 1e-3, " KB"))
+    add("Network", "max queue", fmt_kb(get(s, "max_queue_bytes")))
     add("Network", "drops (packets)", fmt_num(get(s, "drops"), ","))
     add("Network", "PFC PAUSE frames", fmt_num(get(s, "pfc_pause_frames"), ","))
     add("Network", "PFC RESUME frames", fmt_num(get(s, "pfc_resume_frames"), ","))

@@ -118,6 +118,17 @@ std::vector<std::string> BufferWarnings(const Scenario& s) {
         algorithm->name, algorithm->label));
   }
   const bool check_ecn = sw.ecn.enabled && reacts_to_ecn;
+  // A PAUSE that ends before its refresh can arrive lets the upstream send between refreshes,
+  // which no headroom absorbs: losslessness needs a pause longer than the refresh's lead.
+  const int min_quanta = MinRefreshablePauseQuanta(s.wire.DataFrame(s.host.mtu));
+  if (!sw.pfc.pause_until_resume && sw.pfc.pause_quanta < min_quanta) {
+    warnings.push_back(fmt::format(
+        "switch.pfc.pause_quanta = {} is too short to keep a PAUSE in force: a refresh may wait "
+        "for a {}-byte data frame and takes a PAUSE frame's time itself, {} quanta with one "
+        "PAUSE between refreshes, so the upstream resumes between refreshes and PFC can drop "
+        "packets; use pause_quanta >= {} (or pause_until_resume = true)",
+        sw.pfc.pause_quanta, s.wire.DataFrame(s.host.mtu), min_quanta, min_quanta));
+  }
 
   const TopologyConfig& topo = s.topology;
   std::vector<std::vector<PortLink>> ports(std::max(topo.switches, 0));
@@ -180,8 +191,10 @@ std::vector<std::string> BufferWarnings(const Scenario& s) {
     const std::string setting = fmt::format("{} ports, buffer {}, {} per port and priority", n,
                                             FormatSize(sw.buffer), headroom_text);
     if (shared <= 0) {
-      warn(i, fmt::format("the headroom of all {} priorities on its ports ({}) takes the whole "
-                          "buffer ({}): the paper's ECN-before-PFC rule cannot hold",
+      warn(i, fmt::format("the paper's rule sets headroom aside for all {} priorities, which on "
+                          "its ports ({}) takes the whole buffer ({}, where a run sets it aside "
+                          "only for the priorities that carry data): the paper's ECN-before-PFC "
+                          "rule cannot hold",
                           kRulePriorities, setting, KbCeil(kRulePriorities * total_headroom)));
       continue;
     }

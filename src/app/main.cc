@@ -1,5 +1,6 @@
 // The dcqcn command line: run, check, buffer, sweep, report, hpcc and keys.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -15,6 +16,7 @@
 #include "app/port_settings.h"
 #include "app/progress_line.h"
 #include "app/report_command.h"
+#include "core/edit_distance.h"
 #include "core/error.h"
 #include "core/huge_pages.h"
 #include "net/network.h"
@@ -42,8 +44,9 @@ void RequestStop(int sig) {
   g_stop = true;
 }
 
-Scenario Load(const std::string& file, const std::vector<std::string>& sets) {
-  Scenario s = file.empty() ? dcqcn::DefaultScenario(sets) : dcqcn::LoadScenarioFile(file, sets);
+Scenario Load(const std::string& file, const std::vector<dcqcn::Override>& overrides) {
+  Scenario s =
+      file.empty() ? dcqcn::DefaultScenario(overrides) : dcqcn::LoadScenarioFile(file, overrides);
   for (const std::string& w : s.warnings) fmt::print(stderr, "warning: {}\n", w);
   return s;
 }
@@ -109,7 +112,7 @@ int main(int argc, char** argv) {
 
   std::string run_file, out_dir;
   std::vector<std::string> run_sets;
-  std::string seed;  // checked by the scenario loader, as `--set seed=...`
+  std::string seed;  // checked by the scenario loader, as the key `seed`
   bool quiet = false;
   CLI::App* run = app.add_subcommand("run", "simulate a scenario (default: the built-in one)");
   run->add_option("scenario", run_file, "scenario TOML file");
@@ -208,6 +211,20 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // A misspelt command reaches CLI11 as an extra argument, and it reports only that a
+    // subcommand is missing: name the word and the nearest command instead.
+    std::vector<std::string> names;
+    bool known = false;
+    for (const CLI::App* c : app.get_subcommands([](const CLI::App*) { return true; })) {
+      names.push_back(c->get_name());
+      known = known || (argc > 1 && c->check_name(argv[1]));
+    }
+    if (argc > 1 && argv[1][0] != '-' && !known) {
+      fmt::print(stderr, "error: unknown command \"{}\"{} (commands: {})\n", argv[1],
+                 dcqcn::DidYouMean(argv[1], names), fmt::join(names, ", "));
+      fmt::print(stderr, "Run with --help for more information.\n");
+      return 2;
+    }
     int code = app.exit(e);
     return code == 0 ? 0 : 2;
   }
@@ -226,8 +243,11 @@ int main(int argc, char** argv) {
   }
   try {
     if (*run) {
-      if (!seed.empty()) run_sets.push_back("seed=" + seed);
-      Scenario s = Load(run_file, run_sets);
+      std::vector<dcqcn::Override> overrides;
+      for (const std::string& set : run_sets) overrides.emplace_back(set);
+      // After the --set ones, so that it wins; its errors name --seed.
+      if (!seed.empty()) overrides.emplace_back("seed=" + seed, "--seed " + seed);
+      Scenario s = Load(run_file, overrides);
       if (out_dir.empty()) out_dir = "results/" + s.name;
       if (!quiet) {
         for (const std::string& w : dcqcn::BufferWarnings(s))
@@ -270,7 +290,8 @@ int main(int argc, char** argv) {
         fmt::print("  HPCC-format FCT file {}, PFC file {}\n", r.fct_file, r.pfc_file);
       }
     } else if (*check) {
-      Scenario s = Load(check_file, check_sets);
+      Scenario s =
+          Load(check_file, std::vector<dcqcn::Override>(check_sets.begin(), check_sets.end()));
       dcqcn::Network net(dcqcn::ToNetworkConfig(s));  // topology, routes and buffers must build too
       fmt::print("{}", dcqcn::ResolvedToml(s));
       auto count = [](size_t n, const char* one, const char* many) {

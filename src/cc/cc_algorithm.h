@@ -39,6 +39,9 @@ class CcFactory {
   virtual CcNeeds needs() const = 0;
   // Every parameter as (name, value text in the form [cc] accepts), in table order.
   virtual std::vector<std::pair<std::string, std::string>> ParamsText() const = 0;
+  // The rate parameters that must not exceed a NIC's line rate, with their values (ResolveCc
+  // checks them against the slowest NIC's).
+  virtual std::vector<std::pair<std::string_view, Rate>> LineBoundedRates() const { return {}; }
 };
 
 // How one HPCC ns-3 config.txt key sets a parameter under the algorithm's CC_MODE (the reader,
@@ -102,6 +105,9 @@ class ParamsFactory : public CcFactory {
   CcNeeds needs() const override { return Cc::Needs(params_); }
   std::vector<std::pair<std::string, std::string>> ParamsText() const override {
     return CcParamsText(table_, params_);
+  }
+  std::vector<std::pair<std::string_view, Rate>> LineBoundedRates() const override {
+    return CcLineBoundedRates(table_, params_);
   }
 
  private:

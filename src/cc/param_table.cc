@@ -30,8 +30,9 @@ bool ParseCcInt(const std::string& text, long min, long max, long* out) {
 
 std::string CcParamWhere(std::string_view source, const std::string& key,
                          const CcConfig::Param& param) {
-  return param.line > 0 ? fmt::format("{}:{}", source, param.line)
-                        : fmt::format("--set cc.{}={}", key, param.value);
+  if (param.line > 0) return fmt::format("{}:{}", source, param.line);
+  if (!param.given_as.empty()) return param.given_as;
+  return fmt::format("--set cc.{}={}", key, param.value);
 }
 
 void CheckCcProfile(std::span<const CcProfileInfo> profiles, const CcConfig& cc,
@@ -42,8 +43,9 @@ void CheckCcProfile(std::span<const CcProfileInfo> profiles, const CcConfig& cc,
     if (p.name == cc.profile) return;
     names.push_back(p.name);
   }
-  throw InputError(fmt::format("{}: cc.profile: unknown {} profile \"{}\" (expected {})", source,
-                               label, cc.profile, fmt::join(names, ", ")));
+  throw InputError(fmt::format("{}: cc.profile: unknown {} profile \"{}\"{} (expected {})", source,
+                               label, cc.profile, DidYouMean(cc.profile, names),
+                               fmt::join(names, ", ")));
 }
 
 }  // namespace dcqcn

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cc/cc_config.h"
+#include "core/edit_distance.h"
 #include "core/error.h"
 #include "core/units.h"
 
@@ -38,6 +39,9 @@ struct ParamSpec {
   const char* expected;  // what a bad value is told to be
   std::function<bool(P&, const std::string&)> set;
   std::function<std::string(const P&)> get;
+  // Set for a rate that must not exceed the line rate of the NIC it runs on (a floor or an
+  // increase step): the value, which ResolveCc checks once line rates are known.
+  std::function<Rate(const P&)> line_bounded = {};
 };
 
 // Parsing helpers shared by every table (cc/param_table.cc). A number is finite: NaN and the
@@ -58,16 +62,22 @@ ParamSpec<P> TimeParam(CcParamDoc doc, Time P::*field, bool allow_zero) {
           [=](const P& p) { return FormatTime(p.*field); }};
 }
 
+// `at_most_line_rate`: a floor or an increase step, which above the line rate would set rates
+// the NIC cannot send at (a floor) or be a unit slip (a step of more than the whole link).
 template <class P>
-ParamSpec<P> RateParam(CcParamDoc doc, Rate P::*field, bool allow_zero) {
-  return {doc, allow_zero ? "a rate >= 0 such as \"40Mbps\"" : "a rate > 0 such as \"100Mbps\"",
-          [=](P& p, const std::string& v) {
-            auto r = ParseRate(v);
-            if (!r || *r < 0 || (*r == 0 && !allow_zero)) return false;
-            p.*field = *r;
-            return true;
-          },
-          [=](const P& p) { return FormatRate(p.*field); }};
+ParamSpec<P> RateParam(CcParamDoc doc, Rate P::*field, bool allow_zero,
+                       bool at_most_line_rate = false) {
+  ParamSpec<P> spec{
+      doc, allow_zero ? "a rate >= 0 such as \"40Mbps\"" : "a rate > 0 such as \"100Mbps\"",
+      [=](P& p, const std::string& v) {
+        auto r = ParseRate(v);
+        if (!r || *r < 0 || (*r == 0 && !allow_zero)) return false;
+        p.*field = *r;
+        return true;
+      },
+      [=](const P& p) { return FormatRate(p.*field); }};
+  if (at_most_line_rate) spec.line_bounded = [=](const P& p) { return p.*field; };
+  return spec;
 }
 
 // A number in [0, 1] (or (0, 1] without allow_zero).
@@ -117,7 +127,7 @@ ParamSpec<P> IntParam(CcParamDoc doc, int P::*field, long min, long max, const c
           [=](const P& p) { return std::to_string(p.*field); }};
 }
 
-// Where a [cc] parameter was written, for messages: "file:line" or the --set that gave it.
+// Where a [cc] parameter was written, for messages: "file:line" or the option that gave it.
 std::string CcParamWhere(std::string_view source, const std::string& key,
                          const CcConfig::Param& param);
 
@@ -135,8 +145,8 @@ P ApplyCcOverrides(const std::vector<ParamSpec<P>>& table, P profile, const CcCo
     if (spec == nullptr) {
       std::vector<std::string_view> names;
       for (const ParamSpec<P>& s : table) names.push_back(s.doc.name);
-      throw InputError(fmt::format("{}: cc.{}: unknown {} parameter (known: {})", where, key, label,
-                                   fmt::join(names, ", ")));
+      throw InputError(fmt::format("{}: cc.{}: unknown {} parameter{} (known: {})", where, key,
+                                   label, DidYouMean(key, names), fmt::join(names, ", ")));
     }
     if (!spec->set(profile, param.value)) {
       throw InputError(
@@ -144,6 +154,17 @@ P ApplyCcOverrides(const std::vector<ParamSpec<P>>& table, P profile, const CcCo
     }
   }
   return profile;
+}
+
+// Every parameter of `p` that must not exceed the line rate, with its value, in table order.
+template <class P>
+std::vector<std::pair<std::string_view, Rate>> CcLineBoundedRates(
+    const std::vector<ParamSpec<P>>& t, const P& p) {
+  std::vector<std::pair<std::string_view, Rate>> rates;
+  for (const ParamSpec<P>& s : t) {
+    if (s.line_bounded) rates.emplace_back(s.doc.name, s.line_bounded(p));
+  }
+  return rates;
 }
 
 // Checks that cc.profile names one of `profiles`; throws InputError naming the file.

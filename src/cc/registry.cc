@@ -10,6 +10,7 @@
 #include "cc/hpcc/hpcc_algorithm.h"
 #include "cc/none/none_algorithm.h"
 #include "cc/timely/timely_algorithm.h"
+#include "core/edit_distance.h"
 
 namespace dcqcn {
 
@@ -50,13 +51,34 @@ std::vector<std::string> CcAlgorithmNames() {
   return names;
 }
 
-std::unique_ptr<const CcFactory> ResolveCc(const CcConfig& cc, std::string_view source) {
+std::unique_ptr<const CcFactory> ResolveCc(const CcConfig& cc, std::string_view source,
+                                           const SlowestNic& nic) {
   const CcAlgorithm* algorithm = FindCcAlgorithm(cc.algorithm);
   if (algorithm == nullptr) {
-    throw InputError(fmt::format("{}: cc.algorithm: \"{}\" is not available (expected {})", source,
-                                 cc.algorithm, fmt::join(CcAlgorithmNames(), ", ")));
+    const std::vector<std::string> names = CcAlgorithmNames();
+    throw InputError(fmt::format("{}: cc.algorithm: \"{}\" is not available{} (expected {})",
+                                 source, cc.algorithm, DidYouMean(cc.algorithm, names),
+                                 fmt::join(names, ", ")));
   }
-  return algorithm->resolve(cc, source);
+  std::unique_ptr<const CcFactory> factory = algorithm->resolve(cc, source);
+  if (nic.rate <= 0) return factory;
+  for (const auto& [name, rate] : factory->LineBoundedRates()) {
+    if (rate <= nic.rate) continue;
+    const auto given = cc.params.find(std::string(name));
+    const std::string nic_text =
+        fmt::format("the line rate of the slowest NIC ({}, {})", nic.name, FormatRate(nic.rate));
+    if (given != cc.params.end()) {
+      throw InputError(fmt::format("{}: cc.{}: expected a rate at most {}, got {}",
+                                   CcParamWhere(source, given->first, given->second), name,
+                                   nic_text, FormatRate(rate)));
+    }
+    // Not written: the profile's value, which the user must override.
+    throw InputError(fmt::format(
+        "{}: cc.{}: the {} profile's {} is above {}; set cc.{} to at most {}", source, name,
+        cc.profile.empty() ? algorithm->profiles.front().name : std::string_view(cc.profile),
+        FormatRate(rate), nic_text, name, FormatRate(nic.rate)));
+  }
+  return factory;
 }
 
 }  // namespace dcqcn

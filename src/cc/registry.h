@@ -23,8 +23,17 @@ const CcAlgorithm* FindCcAlgorithmByNs3Mode(int64_t mode);
 // The names, for messages: "dcqcn", "dctcp", ...
 std::vector<std::string> CcAlgorithmNames();
 
+// The slowest NIC of a network, for ResolveCc: its line rate (0: unknown) and name ("h3").
+struct SlowestNic {
+  Rate rate = 0;
+  std::string name;
+};
+
 // The algorithm `cc` names with its profile (its default when empty) and overrides resolved
-// into a factory. Throws InputError naming the file (`source`), line and key.
-std::unique_ptr<const CcFactory> ResolveCc(const CcConfig& cc, std::string_view source);
+// into a factory. Throws InputError naming the file (`source`), line and key; also when a rate
+// parameter that must stay at or below the line rate (a floor, an increase step) exceeds
+// `nic`'s (when known).
+std::unique_ptr<const CcFactory> ResolveCc(const CcConfig& cc, std::string_view source,
+                                           const SlowestNic& nic = {});
 
 }  // namespace dcqcn

@@ -68,4 +68,16 @@ inline Time PauseQuantaToTime(int quanta, Rate rate) {
   return SerializationTime(static_cast<Bytes>(quanta) * 64, rate);
 }
 
+// How long (in wire bytes) a PAUSE refresh may take to leave once due: the largest frame, whose
+// transmission it cannot interrupt, and its own time on the wire.
+inline constexpr Bytes PauseRefreshLeadBytes(Bytes max_frame) {
+  return WireBytes(max_frame) + WireBytes(kPauseFrameBytes);
+}
+// The fewest quanta a refreshed PAUSE can last and still be refreshed before it runs out (the
+// lead plus one PAUSE frame between refreshes): quanta are bit times, so this holds at any rate.
+inline constexpr int MinRefreshablePauseQuanta(Bytes max_frame) {
+  const Bytes bits = 8 * (PauseRefreshLeadBytes(max_frame) + WireBytes(kPauseFrameBytes));
+  return static_cast<int>((bits + 511) / 512);
+}
+
 }  // namespace dcqcn

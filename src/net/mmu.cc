@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <string>
 
 namespace dcqcn {
 
@@ -32,9 +34,24 @@ Mmu::Mmu(const SwitchConfig& config, std::vector<Bytes> headroom, int lossless_c
   }
   shared_pool_ = config_.buffer - carved;
   if (shared_pool_ <= 0) {
-    throw InputError(fmt::format(
-        "switch.buffer: {} bytes cannot hold the reserve and headroom of {} ports ({} bytes)",
-        config_.buffer, ports, carved));
+    // Each figure says what it counts: `check`'s buffer-rule warning counts the paper's
+    // headroom of all 8 priorities, this the priorities that carry data.
+    const auto [min_h, max_h] = std::minmax_element(headroom_.begin(), headroom_.end());
+    // KB rounded up, as `check` prints headroom (analysis/buffer_rules.h KbCeil).
+    auto kb = [](Bytes b) {
+      return fmt::format("{:.2f} KB", std::ceil(static_cast<double>(b) / 10) / 100);
+    };
+    const std::string headroom =
+        !config_.pfc.enabled ? "no headroom (PFC is off)"
+        : *min_h == *max_h   ? "a headroom of " + kb(*min_h)
+                             : fmt::format("a headroom of {} to {}", kb(*min_h), kb(*max_h));
+    throw InputError(
+        fmt::format("switch.buffer: {} cannot hold what its {} ports set aside for the {} {} "
+                    "data: a reserve of {} and {} per port and priority, {} in all",
+                    kb(config_.buffer), ports, lossless_classes,
+                    lossless_classes == 1 ? "priority that carries" : "priorities that carry",
+                    kb(config_.pfc.reserve), headroom,
+                    carved == INT64_MAX ? std::string("more than can be counted") : kb(carved)));
   }
   // Paper: resume two MTUs below the pause threshold.
   xon_offset_ = config_.pfc.xon_offset > 0 ? config_.pfc.xon_offset : 2 * mtu_frame;

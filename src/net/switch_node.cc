@@ -166,6 +166,7 @@ void SwitchNode::InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Byte
   mmu_ = std::make_unique<Mmu>(config_, std::move(headroom), lossless_classes, mtu_frame,
                                std::move(alpha), classes);
   refresh_gen_.assign(ports_.size() * kNumPriorities, 0);
+  refresh_lead_ = PauseRefreshLeadBytes(mtu_frame);
 }
 
 int SwitchNode::RoutePort(const Packet& p) const {
@@ -248,6 +249,19 @@ Time SwitchNode::PauseDuration(int port) const {
   return PauseQuantaToTime(config_.pfc.pause_quanta, ports_[port].rate());
 }
 
+// Half the pause time (as ns3-rdma), unless that would let the pause run out: a refresh may
+// wait for the frame in transmission and then takes its own time on the wire (a PAUSE acts at
+// frame boundaries, 802.3 Annex 31B / 802.1Qbb), so it is sent that long before the pause ends.
+// Never more often than PAUSE frames can leave; a pause shorter than that cannot be kept up
+// (PauseQuantaCanBeRefreshed; `dcqcn check` warns).
+Time SwitchNode::RefreshInterval(int port) const {
+  const Rate rate = ports_[port].rate();
+  const Time pause = PauseDuration(port);
+  const Time lead = SerializationTime(refresh_lead_, rate);
+  return std::max(std::min(pause / 2, pause - lead),
+                  SerializationTime(WireBytes(kPauseFrameBytes), rate));
+}
+
 void SwitchNode::SendPfc(int port, int prio, bool pause) {
   mmu_->SetPaused(port, prio, pause);
   Packet* f = pool_->Allocate();
@@ -265,11 +279,11 @@ void SwitchNode::SendPfc(int port, int prio, bool pause) {
   uint32_t& gen = refresh_gen_[port * kNumPriorities + prio];
   ++gen;
   if (pause && !config_.pfc.pause_until_resume) {
-    // Refresh at half the pause time while still congested (as ns3-rdma), so the upstream
-    // never resumes on expiry while the queue is above XON.
+    // Refreshed while still congested, so the upstream never resumes on expiry while the queue
+    // is above XON.
     uint64_t arg =
         (static_cast<uint64_t>(gen) << 32) | static_cast<uint32_t>(port * kNumPriorities + prio);
-    sim_->Schedule(sim_->Now() + PauseDuration(port) / 2, this, 0, arg);
+    sim_->Schedule(sim_->Now() + RefreshInterval(port), this, 0, arg);
   }
   ports_[port].Enqueue(f);
 }

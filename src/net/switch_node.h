@@ -115,6 +115,7 @@ class alignas(64) SwitchNode : public Node, public EventHandler {
  private:
   void SendPfc(int port, int prio, bool pause);
   Time PauseDuration(int port) const;
+  Time RefreshInterval(int port) const;
 
   friend struct SwitchNodeLayout;  // switch_node.cc: static_asserts of the order below
   // What every arriving packet reads first, in the line the node's vtable pointers start (the
@@ -139,6 +140,7 @@ class alignas(64) SwitchNode : public Node, public EventHandler {
   const RouteTable* routes_ = nullptr;
   int index_ = 0;
   std::vector<uint32_t> refresh_gen_;  // per (port, prio): generation of the refresh timer
+  Bytes refresh_lead_ = 0;             // PauseRefreshLeadBytes of the largest data frame (InitMmu)
 };
 
 }  // namespace dcqcn

@@ -75,7 +75,10 @@ MacAddress PortMac(int node, int port) {
           static_cast<uint8_t>(q)};
 }
 
-uint32_t HostIp(int host) { return (10u << 24) | (static_cast<uint32_t>(host) & 0xffffff); }
+uint32_t HostIp(int host) {
+  const auto h = static_cast<uint32_t>(host);
+  return 0x0b000001u + ((h / 256) << 16) + ((h % 256) << 8);
+}
 
 uint32_t RequesterQp(uint32_t flow) { return (2 * flow + 2) & 0xffffff; }
 uint32_t ResponderQp(uint32_t flow) { return (2 * flow + 3) & 0xffffff; }

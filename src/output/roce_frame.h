@@ -17,7 +17,9 @@ using MacAddress = std::array<uint8_t, 6>;
 
 // A locally administered MAC per (node, port): 02:NN:NN:NN:PP:PP.
 MacAddress PortMac(int node, int port);
-// Host h's IPv4 address: 10.h2.h1.h0 (h's three low bytes).
+// Host h's IPv4 address, HPCC ns-3's scheme (MODEL-NOTES: ip = 0x0b000001 + (id / 256) << 16 +
+// (id % 256) << 8): 11.(h / 256).(h % 256).1, so that a capture's addresses are that simulator's
+// and every host has a host address (never .0, a network's).
 uint32_t HostIp(int host);
 
 struct FrameContext {

@@ -385,12 +385,12 @@ int SweepHere(const SweepOptions& options) {
   // Every other run's values are checked too before anything runs or is written (the scenario
   // is loaded, and its [cc] resolved as building its network will), so that a value that fits
   // no run stops the sweep now, not after the runs before it. Each is dropped once checked.
-  ResolveCc(first->cc, first->source);
+  ResolveCc(*first);
   for (size_t i : mine) {
     if (i == 0) continue;
     try {
       const Scenario s = LoadRun(options, plan, i);
-      ResolveCc(s.cc, s.source);
+      ResolveCc(s);
     } catch (const InputError& e) {
       throw InputError(fmt::format("sweep run {} ({}): {}", i, plan.suffixes[i], e.what()));
     }

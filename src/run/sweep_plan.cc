@@ -92,10 +92,13 @@ SweepPlan PlanSweep(const std::vector<std::string>& vary, const std::vector<std:
     plan.combos.swap(next);
   }
   for (const auto& combo : plan.combos) {
-    std::vector<std::string> run_sets = sets;
+    std::vector<Override> run_sets(sets.begin(), sets.end());
     std::string suffix;
     for (size_t a = 0; a < plan.axes.size(); ++a) {
-      run_sets.push_back(plan.axes[a].key + "=" + combo[a]);
+      // Its errors name the option that gave the value: --vary, or --seeds for the last axis.
+      const std::string text = plan.axes[a].key + "=" + combo[a];
+      run_sets.emplace_back(text,
+                            a < vary.size() ? "--vary " + text : fmt::format("--seeds {}", seeds));
       std::string value = combo[a];
       for (char& c : value) {
         if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';

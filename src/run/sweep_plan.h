@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "scenario/scenario_loader.h"
+
 namespace dcqcn {
 
 // Runs per sweep: far more than a study needs, few enough that the per-run bookkeeping (each
@@ -21,9 +23,9 @@ struct Axis {
 // Every run of a sweep: its values of the varied keys, its overrides and its name suffix.
 struct SweepPlan {
   std::vector<Axis> axes;
-  std::vector<std::vector<std::string>> combos;    // per run, one value per axis
-  std::vector<std::vector<std::string>> run_sets;  // per run, the fixed sets then the values
-  std::vector<std::string> suffixes;               // per run, "key=value,..." for its name
+  std::vector<std::vector<std::string>> combos;  // per run, one value per axis
+  std::vector<std::vector<Override>> run_sets;   // per run, the fixed sets then the values
+  std::vector<std::string> suffixes;             // per run, "key=value,..." for its name
   // The scenario file's bytes, read once: every run loads exactly these (an edit during the
   // sweep changes nothing), and their digest is what sweep.json records and --resume checks.
   // Empty for the built-in scenario.

@@ -629,7 +629,7 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   }
 
   // Every value was checked above; this keeps the two in step.
-  ResolveCc(s.cc, s.source);
+  ResolveCc(s);
   setup.warnings = std::move(c.warnings());
   return setup;
 }

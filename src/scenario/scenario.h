@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +60,10 @@ struct Scenario {
 // What the network model needs of a scenario; validates [cc] (InputError naming the file, line
 // and key). Its flows are a view of s.flows: `s` must outlive the network built from it.
 NetworkConfig ToNetworkConfig(const Scenario& s);
+
+// s.cc resolved as ToNetworkConfig resolves it: its rate floors and increase steps checked
+// against the slowest host's line rate too.
+std::unique_ptr<const CcFactory> ResolveCc(const Scenario& s);
 
 // Appends the flows of s.workload to `flows` (GenerateWorkload of workload/generators.h).
 inline void GenerateWorkload(const Scenario& s, std::vector<FlowSpec>& flows, FlowTags& tags) {

@@ -46,23 +46,12 @@ namespace {
 
 // "unknown key" plus the keys that would have been accepted, nearest first when one is close.
 std::string UnknownKeyHint(const TableSchema& schema, std::string_view key) {
-  std::string near;
-  // Suggest only near misses: at most two edits, and fewer than half the key's length.
-  size_t best = std::min<size_t>(3, key.size() / 2 + 1);
-  for (const KeySchema& k : schema) {
-    const size_t d = EditDistance(key, k.name);
-    if (d < best) {
-      best = d;
-      near = std::string(k.name);
-    }
-  }
-  std::string known;
-  for (const KeySchema& k : schema) {
-    if (!known.empty()) known += ", ";
-    known += k.name;
-  }
-  if (!near.empty()) return fmt::format("did you mean {}? (known keys: {})", near, known);
-  return fmt::format("known keys: {}", known);
+  std::vector<std::string_view> names;
+  for (const KeySchema& k : schema) names.push_back(k.name);
+  const std::string near = NearMiss(key, names);
+  if (!near.empty())
+    return fmt::format("did you mean {}? (known keys: {})", near, fmt::join(names, ", "));
+  return fmt::format("known keys: {}", fmt::join(names, ", "));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -181,7 +170,7 @@ class Loader {
  public:
   explicit Loader(std::string source) : source_(std::move(source)) {}
 
-  void ApplyOverride(toml::table& root, const std::string& text);
+  void ApplyOverride(toml::table& root, const Override& override);
   Scenario Build(const toml::table& root);
 
  private:
@@ -256,8 +245,12 @@ class Loader {
   std::string ResolvePath(std::string_view key, const std::string& path) const;
   void CheckReachability(const Scenario& s, const toml::node* workload_node) const;
 
+  // Whether `key` was set by an override (a path in it is relative to the current directory).
+  bool FromOverride(std::string_view key) const;
+
   std::string source_;
-  // Normalized key path ("flow[0].size") and the original "--set" text, in the order given.
+  // Normalized key path ("flow[0].size") and the override as given ("--set cc.rai=10Mbps",
+  // "--seed 7"), in the order given.
   std::vector<std::pair<std::string, std::string>> overrides_;
   std::vector<const toml::node*> flow_nodes_;  // the [[flow]] tables, for messages
   mutable std::vector<std::string> warnings_;  // Scenario::warnings
@@ -269,30 +262,37 @@ std::string Loader::Where(std::string_view key, const toml::node* node) const {
 
 std::string Loader::Where(std::string_view key, uint32_t line) const {
   for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
-    if (Covers(it->first, key)) return fmt::format("--set {}", it->second);
+    if (Covers(it->first, key)) return it->second;
   }
   if (line > 0) return fmt::format("{}:{}", source_, line);
   return source_;
+}
+
+bool Loader::FromOverride(std::string_view key) const {
+  return std::any_of(overrides_.begin(), overrides_.end(),
+                     [&](const auto& o) { return Covers(o.first, key); });
 }
 
 void Loader::Fail(std::string_view key, const toml::node* node, const std::string& what) const {
   throw InputError(fmt::format("{}: {}: {}", Where(key, node), key, what));
 }
 
-[[noreturn]] void FailOverride(const std::string& text, const std::string& what) {
-  throw InputError(fmt::format("--set {}: {}", text, what));
+[[noreturn]] void FailOverride(const Override& override, const std::string& what) {
+  throw InputError(fmt::format("{}: {}", override.given_as, what));
 }
 
-void Loader::ApplyOverride(toml::table& root, const std::string& text) {
+void Loader::ApplyOverride(toml::table& root, const Override& override) {
+  const std::string& text = override.text;
   const size_t eq = text.find('=');
-  if (!IsValidUtf8(text)) {
+  if (!IsValidUtf8(override.given_as)) {
     // resolved.toml repeats the value, and a TOML file cannot hold invalid UTF-8.
     const std::string key = text.substr(0, eq);
+    const std::string option = override.given_as.substr(0, override.given_as.find(' '));
     throw InputError(
-        fmt::format("--set {}: not valid UTF-8",
+        fmt::format("{} {}: not valid UTF-8", IsValidUtf8(option) ? option : "--set",
                     eq != std::string::npos && IsValidUtf8(key) ? key + "=..." : "..."));
   }
-  if (eq == std::string::npos) FailOverride(text, "expected KEY=VALUE, such as cc.rai=10Mbps");
+  if (eq == std::string::npos) FailOverride(override, "expected KEY=VALUE, such as cc.rai=10Mbps");
   const std::string key = Trim(std::string_view(text).substr(0, eq));
   const std::string value = Trim(std::string_view(text).substr(eq + 1));
   const std::vector<std::string> parts = SplitDots(key);
@@ -303,7 +303,7 @@ void Loader::ApplyOverride(toml::table& root, const std::string& text) {
     });
     if (!ok) {
       FailOverride(
-          text,
+          override,
           fmt::format("expected KEY=VALUE with KEY a dotted path such as switch.ecn.kmin, got "
                       "key \"{}\"",
                       key));
@@ -320,19 +320,19 @@ void Loader::ApplyOverride(toml::table& root, const std::string& text) {
     // An open table ([cc]) takes any key, as a value.
     const KeySchema* ks = schema != nullptr ? FindKey(*schema, part) : nullptr;
     if (schema != nullptr && ks == nullptr) {
-      FailOverride(text, fmt::format("unknown key {}; {}", key, UnknownKeyHint(*schema, part)));
+      FailOverride(override, fmt::format("unknown key {}; {}", key, UnknownKeyHint(*schema, part)));
     }
     const KeyKind kind = ks != nullptr ? ks->kind : KeyKind::kValue;
     normalized += (normalized.empty() ? "" : ".") + part;
     if (last) {
       toml::table parsed = ParseValueText(value);
       parsed.get("v")->visit([&](auto&& v) { table->insert_or_assign(part, std::move(v)); });
-      overrides_.emplace_back(normalized, text);
+      overrides_.emplace_back(normalized, override.given_as);
       return;
     }
     switch (kind) {
       case KeyKind::kValue:
-        FailOverride(text,
+        FailOverride(override,
                      fmt::format("unknown key {}: {} is a value, not a table", key, normalized));
       case KeyKind::kTable:
       case KeyKind::kOpenTable: {
@@ -342,8 +342,8 @@ void Loader::ApplyOverride(toml::table& root, const std::string& text) {
           child = table->get(part);
         }
         if (!child->is_table()) {
-          FailOverride(text, fmt::format("{} is not a table in the scenario, got {}", normalized,
-                                         Got(*child)));
+          FailOverride(override, fmt::format("{} is not a table in the scenario, got {}",
+                                             normalized, Got(*child)));
         }
         table = child->as_table();
         schema_path = normalized;
@@ -353,7 +353,7 @@ void Loader::ApplyOverride(toml::table& root, const std::string& text) {
       case KeyKind::kFlowArray: {
         const std::string& index_text = parts[i + 1];
         if (!IsDigits(index_text) || i + 2 >= parts.size()) {
-          FailOverride(text,
+          FailOverride(override,
                        fmt::format("expected {}.N.KEY (N the index of a [[flow]], from 0), got {}",
                                    part, key));
         }
@@ -362,13 +362,13 @@ void Loader::ApplyOverride(toml::table& root, const std::string& text) {
         toml::array* flows = child ? child->as_array() : nullptr;
         const size_t count = flows ? flows->size() : 0;
         if (index >= count) {
-          FailOverride(
-              text, fmt::format("the scenario has {} [[flow]] tables, so there is no {}[{}]", count,
-                                part, index));
+          FailOverride(override,
+                       fmt::format("the scenario has {} [[flow]] tables, so there is no {}[{}]",
+                                   count, part, index));
         }
         toml::node* element = flows->get(index);
         if (!element->is_table()) {
-          FailOverride(text, fmt::format("{}[{}] is not a table", part, index));
+          FailOverride(override, fmt::format("{}[{}] is not a table", part, index));
         }
         table = element->as_table();
         normalized += fmt::format("[{}]", index);
@@ -432,7 +432,10 @@ std::string Loader::ReadString(const Section& sec, std::string_view key,
   const auto* v = node->as_string();
   if (v == nullptr ||
       (allowed.size() && std::find(allowed.begin(), allowed.end(), v->get()) == allowed.end())) {
-    Fail(sec.Key(key), node, fmt::format("expected {}, got {}", expected, Got(*node)));
+    const std::string near = v != nullptr ? NearMiss(v->get(), allowed) : "";
+    Fail(sec.Key(key), node,
+         fmt::format("expected {}, got {}{}", expected, Got(*node),
+                     near.empty() ? "" : fmt::format("; did you mean {}?", TomlQuote(near))));
   }
   return v->get();
 }
@@ -921,10 +924,13 @@ void Loader::ReadCc(const Section& sec, CcConfig& cc) const {
   for (auto&& [key, value] : *sec.table) {
     if (key.str() == "algorithm" || key.str() == "profile") continue;
     const std::string full = sec.Key(key.str());
-    const bool from_override = Where(full, nullptr).rfind("--set ", 0) == 0;
     CcConfig::Param param;
     param.value = ParamText(value);
-    param.line = from_override ? 0 : static_cast<int>(value.source().begin.line);
+    if (FromOverride(full)) {
+      param.given_as = Where(full, nullptr);
+    } else {
+      param.line = static_cast<int>(value.source().begin.line);
+    }
     cc.params[std::string(key.str())] = param;
   }
 }
@@ -1315,7 +1321,7 @@ void Loader::ReadWorkload(const Section& sec, Scenario& s) const {
 std::string Loader::ResolvePath(std::string_view key, const std::string& path) const {
   namespace fs = std::filesystem;
   if (path.empty() || fs::path(path).is_absolute()) return path;
-  if (Where(key, nullptr).rfind("--set ", 0) == 0) return path;
+  if (FromOverride(key)) return path;
   return (fs::path(source_).parent_path() / path).lexically_normal().string();
 }
 
@@ -1508,17 +1514,37 @@ Scenario Guard(const std::string& source, Body body) {
 
 }  // namespace
 
+namespace {
+
+std::vector<Override> SetOverrides(const std::vector<std::string>& sets) {
+  std::vector<Override> overrides;
+  overrides.reserve(sets.size());
+  for (const std::string& text : sets) overrides.emplace_back(text);
+  return overrides;
+}
+
+}  // namespace
+
 Scenario LoadScenarioText(std::string_view toml_text, const std::string& source_name,
-                          const std::vector<std::string>& overrides) {
+                          const std::vector<Override>& overrides) {
   return Guard(source_name, [&] {
     toml::table root = toml::parse(toml_text, std::string_view(source_name));
     Loader loader(source_name);
-    for (const std::string& o : overrides) loader.ApplyOverride(root, o);
+    for (const Override& o : overrides) loader.ApplyOverride(root, o);
     return loader.Build(root);
   });
 }
 
+Scenario LoadScenarioText(std::string_view toml_text, const std::string& source_name,
+                          const std::vector<std::string>& overrides) {
+  return LoadScenarioText(toml_text, source_name, SetOverrides(overrides));
+}
+
 Scenario LoadScenarioFile(const std::string& path, const std::vector<std::string>& overrides) {
+  return LoadScenarioFile(path, SetOverrides(overrides));
+}
+
+Scenario LoadScenarioFile(const std::string& path, const std::vector<Override>& overrides) {
   // A resolved.toml lists every generated flow (up to 20 million, about 100 bytes each) and must
   // load again, so the limit is well above that.
   const std::string text = ReadInputFile(path, "scenario file", size_t{4} << 30);
@@ -1558,6 +1584,10 @@ interval = "10us"
 }
 
 Scenario DefaultScenario(const std::vector<std::string>& overrides) {
+  return LoadScenarioText(DefaultScenarioText(), "<built-in>", overrides);
+}
+
+Scenario DefaultScenario(const std::vector<Override>& overrides) {
   return LoadScenarioText(DefaultScenarioText(), "<built-in>", overrides);
 }
 

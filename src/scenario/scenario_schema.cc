@@ -116,7 +116,8 @@ constexpr KeySchema kPfcKeys[] = {
      "frames; HPCC uses 3KB."},
     {"pause_quanta", K::kValue, "integer", "512-bit times", "65535",
      "Pause time a PAUSE frame asks for (802.1Qbb maximum); refreshed at half of it while "
-     "congested."},
+     "congested, or sooner when a refresh waiting behind a data frame would arrive late. "
+     "`check` warns below about 20 (1000-byte payloads), which no refresh keeps in force."},
     {"pause_until_resume", K::kValue, "boolean", "", "false",
      "A PAUSE lasts until an explicit RESUME (HPCC's semantics) instead of its quanta."},
     {"by_rate", K::kValue, "list of tables", "", "[]",

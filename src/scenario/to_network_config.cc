@@ -4,6 +4,19 @@
 
 namespace dcqcn {
 
+std::unique_ptr<const CcFactory> ResolveCc(const Scenario& s) {
+  // A host's line rate is its cable's (hosts have one NIC port).
+  SlowestNic nic;
+  for (const LinkSpec& l : s.topology.links) {
+    for (int end : {l.a, l.b}) {
+      if (s.topology.is_host(end) && (nic.rate == 0 || l.rate < nic.rate)) {
+        nic = {l.rate, s.topology.node_name(end)};
+      }
+    }
+  }
+  return ResolveCc(s.cc, s.source, nic);
+}
+
 NetworkConfig ToNetworkConfig(const Scenario& s) {
   NetworkConfig c;
   c.source = s.source;
@@ -12,7 +25,7 @@ NetworkConfig ToNetworkConfig(const Scenario& s) {
   c.sw = s.sw;
   c.host = s.host;
   c.wire = s.wire;
-  c.cc = ResolveCc(s.cc, s.source);
+  c.cc = ResolveCc(s);
   c.flows = s.flows;  // a view of s.flows
   c.flow_rates = s.flow_rates;
   c.after = s.flow_after.empty() ? nullptr : &s.flow_after;

@@ -193,6 +193,86 @@ TEST_F(CliTest, BadOverridesAreInputErrors) {
   EXPECT_NE(r.out.find("cc.profile"), std::string::npos) << r.out;
 }
 
+// An error names the option the user typed, not the --set it becomes (issue 28, item 12).
+TEST_F(CliTest, ErrorsNameTheOptionTyped) {
+  Result r = RunCli("run --quiet --seed abc --out " + (dir_ / "s").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("error: --seed abc: seed: expected an integer >= 0"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("--set"), std::string::npos) << r.out;
+  r = RunCli("sweep --quiet --vary workload.sender=2,4 --out " + (dir_ / "w").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("--vary workload.sender=2: unknown key workload.sender; did you mean "
+                       "senders?"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("--set"), std::string::npos) << r.out;
+  // A [cc] value is checked when resolved, later: it still names --vary.
+  r = RunCli("sweep --quiet --vary cc.rai=10Mbps,banana --out " + (dir_ / "c").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("--vary cc.rai=banana: cc.rai: expected a rate"), std::string::npos)
+      << r.out;
+  // --set still says --set.
+  r = RunCli("run --quiet --set seed=abc --out " + (dir_ / "s").string());
+  EXPECT_NE(r.out.find("error: --set seed=abc: seed"), std::string::npos) << r.out;
+}
+
+// Misspellings get a "did you mean": [cc] parameters, profiles, algorithms and commands
+// (issue 28, item 12).
+TEST_F(CliTest, MisspellingsGetTheNearestName) {
+  Result r = RunCli("run --quiet --set cc.ria=10Mbps --out " + (dir_ / "s").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("cc.ria: unknown DCQCN parameter; did you mean rai? (known: "),
+            std::string::npos)
+      << r.out;
+  r = RunCli("run --quiet --set cc.algorithm=timley --out " + (dir_ / "s").string());
+  EXPECT_NE(r.out.find("got \"timley\"; did you mean \"timely\"?"), std::string::npos) << r.out;
+  r = RunCli("run --quiet --set cc.profile=mxl5 --out " + (dir_ / "s").string());
+  EXPECT_NE(r.out.find("got \"mxl5\"; did you mean \"mlx5\"?"), std::string::npos) << r.out;
+  r = RunCli("runn");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("error: unknown command \"runn\"; did you mean run? (commands: run, "),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("A subcommand is required"), std::string::npos) << r.out;
+  r = RunCli("frobnicate");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("error: unknown command \"frobnicate\" (commands: run, "), std::string::npos)
+      << r.out;
+}
+
+// A PAUSE too short to be refreshed in time is warned of by check and run (issue 28, item 8).
+TEST_F(CliTest, CheckAndRunWarnOfAPauseTooShortToRefresh) {
+  fs::path scen = Write("s.toml", kSmallIncast);
+  for (const std::string& cmd :
+       {"check " + scen.string(), "run " + scen.string() + " --out " + (dir_ / "o").string()}) {
+    Result r = RunCli(cmd + " --set switch.pfc.pause_quanta=1", "2>&1 >/dev/null");
+    EXPECT_NE(r.out.find("warning: switch.pfc.pause_quanta = 1 is too short to keep a PAUSE in "
+                         "force"),
+              std::string::npos)
+        << cmd << ": " << r.out;
+  }
+}
+
+// A buffer too small for its headroom: the warning (the paper's rule, all 8 priorities) and the
+// error (what the run sets aside) give the same headroom per port and priority and say what
+// each total counts (issue 28, item 12).
+TEST_F(CliTest, TooSmallABufferGivesOneHeadroomFigure) {
+  Result r = RunCli("run --set switch.buffer=100KB --out " + (dir_ / "o").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("the paper's rule sets headroom aside for all 8 priorities, which on its "
+                       "ports (9 ports, buffer 100KB, headroom 13.35 KB per port and priority) "
+                       "takes the whole buffer (960.63 KB, where a run sets it aside only for "
+                       "the priorities that carry data)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("switch.buffer: 100.00 KB cannot hold what its 9 ports set aside for the "
+                       "1 priority that carries data: a reserve of 4.00 KB and a headroom of "
+                       "13.35 KB per port and priority, 156.08 KB in all"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST_F(CliTest, UsageErrorsExitWithTwo) {
   EXPECT_EQ(RunCli("").code, 2);
   EXPECT_EQ(RunCli("frobnicate").code, 2);

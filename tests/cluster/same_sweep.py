@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Exits 0 when two `dcqcn sweep` folders hold the same files, byte for byte apart from the
-fields that measure the machine (summary.json's wall-time fields, sweep.csv's wall_time_s);
+fields that measure the machine (summary.json's wall-time fields, sweep.csv's wall_time_s,
+sweep_mean.csv's wall_time_s.mean and wall_time_s.ci95);
 otherwise names every difference and exits 1.  Usage: same_sweep.py A B"""
 import csv
 import io
@@ -31,10 +32,13 @@ def comparable(path, content):
                 raise SystemExit(f"{path}: no {key}")
             del j[key]
         return json.dumps(j, sort_keys=True)
-    if path == "sweep.csv":
+    if path in ("sweep.csv", "sweep_mean.csv"):
         rows = list(csv.reader(io.StringIO(content.decode())))
-        wall = rows[0].index("wall_time_s")
-        return [row[:wall] + row[wall + 1:] for row in rows]
+        wall = [i for i, c in enumerate(rows[0])
+                if c in ("wall_time_s", "wall_time_s.mean", "wall_time_s.ci95")]
+        if not wall:
+            raise SystemExit(f"{path}: no wall_time_s column")
+        return [[c for i, c in enumerate(row) if i not in wall] for row in rows]
     return content
 
 

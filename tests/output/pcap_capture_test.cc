@@ -84,7 +84,7 @@ TEST_F(PcapCaptureTest, TsharkSeesWhatTheSimulatorCounted) {
       ++data;
       ce += f[1] == "3";
       EXPECT_EQ(f[1] == "2" || f[1] == "3", true) << "data must be ECN-capable: " << f[1];
-      EXPECT_EQ(f[4], "10.0.0.0");
+      EXPECT_EQ(f[4], "11.0.0.1");  // host 0, HPCC ns-3's address for node 0
       EXPECT_EQ(f[6], "3");
       // Lossless: every flow's PSNs arrive in order, without a gap or a repeat.
       EXPECT_EQ(std::stoll(f[3]), next_psn[f[2]]++) << "QP " << f[2];

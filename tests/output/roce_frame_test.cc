@@ -36,6 +36,19 @@ FrameContext Context(uint32_t total_packets, int ack_interval) {
   return c;
 }
 
+// Hosts get HPCC ns-3's addresses, 11.(h / 256).(h % 256).1: host addresses, never a network's
+// .0 (host 0 was 10.0.0.0; issue 28, item 12).
+TEST(RoceFrame, HostsGetHpccNs3sHostAddresses) {
+  EXPECT_EQ(HostIp(0), 0x0b000001u);    // 11.0.0.1
+  EXPECT_EQ(HostIp(1), 0x0b000101u);    // 11.0.1.1
+  EXPECT_EQ(HostIp(255), 0x0b00ff01u);  // 11.0.255.1
+  EXPECT_EQ(HostIp(256), 0x0b010001u);  // 11.1.0.1
+  for (int h : {0, 1, 255, 256, 65535, 70000}) {
+    EXPECT_EQ(HostIp(h) & 0xff, 1u) << h;
+    EXPECT_NE(HostIp(h), HostIp(h + 1)) << h;
+  }
+}
+
 TEST(RoceFrame, DataHasEveryRoceV2Header) {
   const std::vector<uint8_t> b = EncodeFrame(Data(5, false), Context(10, 1));
   // The frame as the model sizes it, without the FCS.
@@ -50,7 +63,7 @@ TEST(RoceFrame, DataHasEveryRoceV2Header) {
   EXPECT_EQ(Get16(b, 20), b.size() - 18);
   EXPECT_EQ(b[27], 17);  // UDP
   EXPECT_EQ(Get16(b, 30) << 16 | Get16(b, 32), HostIp(1));
-  EXPECT_EQ(Get16(b, 34) << 16 | Get16(b, 36), (10u << 24) | 258);
+  EXPECT_EQ(Get16(b, 34) << 16 | Get16(b, 36), 0x0b010201u);  // host 258: 11.1.2.1
   uint32_t sum = 0;  // a valid header checksum sums to 0xffff
   for (size_t i = 18; i < 38; i += 2) sum += Get16(b, i);
   while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);

@@ -94,6 +94,24 @@ TEST_F(TimeSeriesTest, OneFlowAtLineRate) {
   EXPECT_EQ(ReadFile(dir_ / "timeseries/rate.csv"), rate);
 }
 
+// A DCQCN flow that never sees a CNP has no reaction-point state yet; rate.csv still reports
+// the alpha its first CNP will cut by, cc.initial_alpha, not 0 (issue 28, item 12).
+TEST_F(TimeSeriesTest, DcqcnAlphaBeforeTheFirstCnpIsTheInitialAlpha) {
+  Scenario s = SmallStar(2);
+  s.cc.algorithm = "dcqcn";
+  s.cc.params["initial_alpha"] = {"0.5", 1};
+  s.flows = {{0, 1, 50 * kPayload, kStart, 3}};
+  Network net(ToNetworkConfig(s));
+  TimeSeriesSampler sampler(&net, s.output);
+  net.sim().RunUntil(kTimeNever);
+  ASSERT_TRUE(net.all_done());
+  sampler.Write(dir_.string());
+  const std::vector<std::string> alpha =
+      testing::CsvColumn((dir_ / "timeseries/rate.csv").string(), "alpha");
+  ASSERT_EQ(alpha.size(), 12u);
+  for (const std::string& a : alpha) EXPECT_EQ(a, "0.500000");
+}
+
 TEST_F(TimeSeriesTest, TwoToOneIncastQueue) {
   // Hosts 1 and 2 send 20 packets each to host 0 from 1 us: a pair reaches the switch every
   // 80 ns, the first at start + 1,080.04 ns, and port 0 sends one per 80 ns from then on. By

@@ -816,7 +816,7 @@ class FixtureRunTest(unittest.TestCase):
     def test_queue_legend_names_the_link(self):
         run = dcqcn_run_report.load_run(self.dir)
         fig, caption = dcqcn_run_report.fig_queue(run)
-        self.assertIn("s0 port 0 \u2192 h0 (peak 100 KB)", self.legend_texts(fig))
+        self.assertIn("s0 port 0 \u2192 h0 (sampled peak 100.0 KB)", self.legend_texts(fig))
         self.assertIn("s0 port 0 \u2192 h0", caption)
 
     def test_fct_slowdown_in_equal_count_size_bins(self):

@@ -156,7 +156,8 @@ void DcqcnCc::HandleEvent(uint32_t kind, uint64_t arg) {
 }
 
 CongestionControl::RateSample DcqcnCc::Sample(const CcFlow& f) const {
-  if (f.cc_sender_slot == UINT32_MAX) return {f.rate, f.rate, 0.0};
+  // No CNP yet, so no RP state: alpha is still its initial value (the first CNP cuts by it).
+  if (f.cc_sender_slot == UINT32_MAX) return {f.rate, f.rate, p_->initial_alpha};
   const DcqcnRp& rp = rps_[f.cc_sender_slot].rp;
   return {std::llround(rp.rc()), std::llround(rp.rt()), rp.alpha(sim_->Now())};
 }

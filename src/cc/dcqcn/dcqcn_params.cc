@@ -132,16 +132,16 @@ const std::vector<ParamSpec<DcqcnParams>>& DcqcnParamTable() {
           {"f", "integer", "F, the number of fast-recovery steps (`rpg_threshold`)"},
           &DcqcnParams::f, 1, 1000000, "an integer >= 1"),
       RateParam<DcqcnParams>({"rai", "rate", "Additive-increase step R_AI (`rpg_ai_rate`)"},
-                             &DcqcnParams::rai, true),
+                             &DcqcnParams::rai, true, true),
       RateParam<DcqcnParams>({"rhai", "rate", "Hyper-increase step R_HAI (`rpg_hai_rate`)"},
-                             &DcqcnParams::rhai, true),
+                             &DcqcnParams::rhai, true, true),
       BoolParam<DcqcnParams>(
           {"hai_scaled", "boolean",
            "The hyper-increase step grows with the stage: R_HAI x (min(iT, iB) - F + 1) "
            "(ns3-rdma, QCN)"},
           &DcqcnParams::hai_scaled),
       RateParam<DcqcnParams>({"min_rate", "rate", "Floor of a cut (`rpg_min_rate`)"},
-                             &DcqcnParams::min_rate, false),
+                             &DcqcnParams::min_rate, false, true),
       FractionParam<DcqcnParams>(
           {"min_dec_factor", "number",
            "A cut multiplies Rc by at least this, in [0, 1] (`rpg_min_dec_fac`)"},

@@ -11,9 +11,9 @@ const std::vector<ParamSpec<DctcpParams>>& DctcpParamTable() {
       RateParam<DctcpParams>({"rate_ai", "rate",
                               "Added to the rate once per window of ACKs outside CWR: one MTU per "
                               "RTT as a rate (`DCTCP_RATE_AI`)"},
-                             &DctcpParams::rate_ai, true),
+                             &DctcpParams::rate_ai, true, true),
       RateParam<DctcpParams>({"min_rate", "rate", "Floor of a cut (`MIN_RATE`)"},
-                             &DctcpParams::min_rate, false),
+                             &DctcpParams::min_rate, false, true),
   };
   return params;
 }
