@@ -7,59 +7,104 @@
 
 namespace dcqcn {
 
-void FlowAfter::Add(std::span<const uint32_t> after, Time delay) {
-  if (offsets.empty()) offsets.push_back(0);
+uint32_t FlowAfter::AddRow(std::span<const uint32_t> after) {
+  if (row_offsets.empty()) row_offsets.push_back(0);
   prerequisites.insert(prerequisites.end(), after.begin(), after.end());
-  offsets.push_back(static_cast<uint32_t>(prerequisites.size()));
+  row_offsets.push_back(static_cast<uint32_t>(prerequisites.size()));
+  return static_cast<uint32_t>(row_offsets.size() - 2);
+}
+
+void FlowAfter::Assign(uint32_t id, uint32_t row, Time delay) {
+  if (row != kNoRow) {
+    if (row_of.size() <= id) row_of.resize(id + 1, kNoRow);
+    row_of[id] = row;
+  } else if (id < row_of.size()) {
+    row_of[id] = kNoRow;
+  }
   if (delay != 0) {
-    delays.resize(offsets.size() - 1, 0);
-    delays.back() = delay;
+    if (delays.size() <= id) delays.resize(id + 1, 0);
+    delays[id] = delay;
+  } else if (id < delays.size()) {
+    delays[id] = 0;
   }
 }
 
-void FlowAfter::Resize(size_t num_flows) {
-  if (offsets.empty()) offsets.push_back(0);
-  offsets.resize(num_flows + 1, offsets.back());
+void FlowAfter::Add(std::span<const uint32_t> after, Time delay) {
+  const auto id = static_cast<uint32_t>(row_of.size());
+  row_of.push_back(kNoRow);
+  Assign(id, after.empty() ? kNoRow : AddRow(after), delay);
 }
+
+void FlowAfter::Resize(size_t num_flows) { row_of.resize(num_flows, kNoRow); }
 
 FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> specs,
                                    const FlowAfter& after, std::function<void(uint32_t)> start)
     : sim_(sim), specs_(specs), after_(after), start_(std::move(start)) {
   const size_t n = specs.size();
-  if (after.offsets.size() != n + 1 || after.offsets.back() != after.prerequisites.size()) {
-    throw InvariantError(fmt::format("flow dependencies: rows for {} flows, expected {}",
-                                     after.offsets.size() - 1, n));
+  const size_t rows = after.rows();
+  if (after.row_of.size() > n) {
+    throw InvariantError(fmt::format("flow dependencies: rows for {} flows, expected at most {}",
+                                     after.row_of.size(), n));
   }
-  unfinished_.assign(n, 0);
+  unfinished_.assign(rows, 0);
+  row_host_.assign(rows, -1);
   starts_.assign(n, kTimeNever);
+  row_flow_offsets_.assign(rows + 1, 0);
+  for (uint32_t id = 0; id < after.row_of.size(); ++id) {
+    const uint32_t r = after.row_of[id];
+    if (r == FlowAfter::kNoRow) continue;
+    if (r >= rows) throw InvariantError(fmt::format("flow {} waits for row {} of {}", id, r, rows));
+    if (row_host_[r] != -1 && row_host_[r] != specs[id].src) {
+      throw InvariantError(
+          fmt::format("flows of row {} are sent by h{} and h{}", r, row_host_[r], specs[id].src));
+    }
+    row_host_[r] = specs[id].src;
+    ++row_flow_offsets_[r + 1];
+  }
+  for (size_t r = 0; r < rows; ++r) row_flow_offsets_[r + 1] += row_flow_offsets_[r];
+  row_flows_.resize(row_flow_offsets_[rows]);
+  std::vector<uint32_t> fill(row_flow_offsets_.begin(), row_flow_offsets_.end() - 1);
+  for (uint32_t id = 0; id < after.row_of.size(); ++id) {
+    const uint32_t r = after.row_of[id];
+    if (r != FlowAfter::kNoRow) row_flows_[fill[r]++] = id;
+  }
   dependent_offsets_.assign(n + 1, 0);
-  for (uint32_t id = 0; id < n; ++id) {
-    for (const uint32_t p : after.of(id)) {
-      if (p >= n || !ObservesCompletion(specs[id], specs[p])) {
+  for (uint32_t r = 0; r < rows; ++r) {
+    if (row_host_[r] == -1) continue;  // no flow waits for it
+    const FlowSpec& waiting = specs[row_flows_[row_flow_offsets_[r]]];
+    for (const uint32_t p : after.row(r)) {
+      if (p >= n || !ObservesCompletion(waiting, specs[p])) {
         throw InvariantError(fmt::format(
-            "flow {} waits for flow {}, which its source host neither sends nor receives", id, p));
+            "flow {} waits for flow {}, which its source host neither sends nor receives",
+            row_flows_[row_flow_offsets_[r]], p));
       }
-      ++unfinished_[id];
+      ++unfinished_[r];
       ++dependent_offsets_[p + 1];
     }
   }
   for (size_t i = 0; i < n; ++i) dependent_offsets_[i + 1] += dependent_offsets_[i];
   dependents_.resize(dependent_offsets_[n]);
-  std::vector<uint32_t> fill(dependent_offsets_.begin(), dependent_offsets_.end() - 1);
-  for (uint32_t id = 0; id < n; ++id) {
-    for (const uint32_t p : after.of(id)) dependents_[fill[p]++] = id;
+  fill.assign(dependent_offsets_.begin(), dependent_offsets_.end() - 1);
+  for (uint32_t r = 0; r < rows; ++r) {
+    if (row_host_[r] == -1) continue;
+    for (const uint32_t p : after.row(r)) dependents_[fill[p]++] = r;
   }
 }
 
 void FlowDependencies::Complete(uint32_t id, int host) {
   for (uint32_t i = dependent_offsets_[id]; i < dependent_offsets_[id + 1]; ++i) {
-    const uint32_t d = dependents_[i];
-    if (specs_[d].src != host || --unfinished_[d] != 0) continue;
-    // The last prerequisite: start after the delay, and not before the flow's own start.
+    const uint32_t r = dependents_[i];
+    if (row_host_[r] != host || --unfinished_[r] != 0) continue;
+    // The last prerequisite: each of the row's flows starts after its delay, and not before its
+    // own start.
     const Time now = sim_->Now();
-    const Time delay = after_.delay(d);
-    const Time at = std::max(specs_[d].start, delay > kTimeNever - now ? kTimeNever : now + delay);
-    if (at < kTimeNever) sim_->Schedule(at, this, 0, d);
+    for (uint32_t k = row_flow_offsets_[r]; k < row_flow_offsets_[r + 1]; ++k) {
+      const uint32_t d = row_flows_[k];
+      const Time delay = after_.delay(d);
+      const Time at =
+          std::max(specs_[d].start, delay > kTimeNever - now ? kTimeNever : now + delay);
+      if (at < kTimeNever) sim_->Schedule(at, this, 0, d);
+    }
   }
 }
 

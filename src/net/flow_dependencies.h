@@ -15,27 +15,38 @@
 
 namespace dcqcn {
 
-// The prerequisites of every flow, by flow id, in compressed rows (millions of flows, most of
-// them waiting, cost 4 bytes per flow and per prerequisite): flow i waits for
-// `prerequisites[offsets[i] .. offsets[i + 1])`, then `delays[i]` more. No rows: no flow waits.
+// The prerequisites of every flow, by flow id, as rows that flows may share (millions of flows,
+// most of them waiting, cost 4 bytes per flow and per prerequisite; the flows a collective's rank
+// sends after the same events share one row, so an all-to-all's next iteration costs O(n^2), not
+// O(n^3)): flow i waits for the row `row_of[i]`, `prerequisites[row_offsets[r] ..
+// row_offsets[r + 1])`, then `delays[i]` more. No rows: no flow waits.
 struct FlowAfter {
-  std::vector<uint32_t> offsets;  // one more than the flows, or none
+  static constexpr uint32_t kNoRow = UINT32_MAX;
+  std::vector<uint32_t> row_of;       // by flow id; may be shorter (kNoRow past the end)
+  std::vector<uint32_t> row_offsets;  // one more than the rows, or none
   std::vector<uint32_t> prerequisites;
   std::vector<Time> delays;  // by flow id; may be shorter (0 past the end)
 
   bool empty() const { return prerequisites.empty(); }
-  // Appends the next flow's row (flow ids in order from 0).
+  // A new row of prerequisites; returns its index.
+  uint32_t AddRow(std::span<const uint32_t> after);
+  // Flow `id` waits for row `row` (kNoRow: nothing), then `delay`.
+  void Assign(uint32_t id, uint32_t row, Time delay);
+  // Appends the next flow's own row (flow ids in order from 0; an empty `after`: no row).
   void Add(std::span<const uint32_t> after, Time delay);
   // Rows for flows up to `num_flows` (those not added wait for nothing).
   void Resize(size_t num_flows);
-  std::span<const uint32_t> of(uint32_t id) const {
-    if (id + 1 >= offsets.size()) return {};
+  size_t rows() const { return row_offsets.empty() ? 0 : row_offsets.size() - 1; }
+  std::span<const uint32_t> row(uint32_t r) const {
     return std::span<const uint32_t>(prerequisites)
-        .subspan(offsets[id], offsets[id + 1] - offsets[id]);
+        .subspan(row_offsets[r], row_offsets[r + 1] - row_offsets[r]);
   }
-  bool waits(uint32_t id) const {
-    return id + 1 < offsets.size() && offsets[id] != offsets[id + 1];
+  uint32_t row_index(uint32_t id) const { return id < row_of.size() ? row_of[id] : kNoRow; }
+  std::span<const uint32_t> of(uint32_t id) const {
+    const uint32_t r = row_index(id);
+    return r == kNoRow ? std::span<const uint32_t>() : row(r);
   }
+  bool waits(uint32_t id) const { return !of(id).empty(); }
   Time delay(uint32_t id) const { return id < delays.size() ? delays[id] : 0; }
 };
 
@@ -51,8 +62,9 @@ inline bool ObservesCompletion(const FlowSpec& waiting, const FlowSpec& prerequi
 // FlowStarter's.
 class FlowDependencies final : public EventHandler {
  public:
-  // `after` must outlive the tracker and hold rows for every flow; every prerequisite must be
-  // observable (ObservesCompletion), else InvariantError (the scenario layer checks input).
+  // `after` must outlive the tracker; every prerequisite must be observable (ObservesCompletion)
+  // and the flows sharing a row must have one source host, else InvariantError (the scenario
+  // layer checks input).
   FlowDependencies(Simulator* sim, std::span<const FlowSpec> specs, const FlowAfter& after,
                    std::function<void(uint32_t)> start);
   bool Waits(uint32_t id) const { return after_.waits(id); }
@@ -65,15 +77,19 @@ class FlowDependencies final : public EventHandler {
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
  private:
-  // Flow `id` is complete as host `host` sees it: its dependents sent by `host` have one
-  // prerequisite less.
+  // Flow `id` is complete as host `host` sees it: the rows of flows sent by `host` that wait
+  // for it have one prerequisite less.
   void Complete(uint32_t id, int host);
   Simulator* sim_;
   std::span<const FlowSpec> specs_;
   const FlowAfter& after_;
   std::function<void(uint32_t)> start_;
-  std::vector<uint32_t> unfinished_;  // per flow: prerequisites not yet complete
-  // The flows that wait for each flow, in compressed rows as FlowAfter's.
+  // Per row: its prerequisites not yet complete, the host that sends its flows, and its flows
+  // (compressed rows); per flow: the rows that wait for it (compressed rows).
+  std::vector<uint32_t> unfinished_;
+  std::vector<int> row_host_;
+  std::vector<uint32_t> row_flow_offsets_;
+  std::vector<uint32_t> row_flows_;
   std::vector<uint32_t> dependent_offsets_;
   std::vector<uint32_t> dependents_;
   std::vector<Time> starts_;  // per flow: when a waiting flow started (kTimeNever: not yet)

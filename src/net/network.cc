@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <set>
 
 #include "core/error.h"
@@ -120,6 +121,10 @@ Network::Network(NetworkConfig config)
           fmt::format("{}: switch {}: {}", s.source, topo.node_name(num_hosts + sw), e.what()));
     }
   }
+  if (s.nvlink.enabled()) {
+    nvlink_ = std::make_unique<NvlinkFabric>(&sim_, s.nvlink, topo.hosts,
+                                             [this](uint32_t id) { NvlinkDelivered(id); });
+  }
   BuildRoutes();
 
   for (auto& h : hosts_) {
@@ -206,6 +211,7 @@ BaseRtt Network::FlowBaseRtt(uint32_t id) const {
 void Network::CheckBaseRtts() const {
   const bool pair = config_.host.base_rtt == HostConfig::BaseRtt::kPair;
   for (uint32_t id = 0; id < num_flows(); ++id) {
+    if (OverNvlink(id)) continue;  // no congestion control runs on NVLink
     const BaseRtt b = FlowBaseRtt(id);
     if (b.rtt < kNanosecond || b.bdp <= 0) {
       // HPCC's update divides by both (its T in whole ns and its window).
@@ -223,6 +229,10 @@ void Network::StartFlow(uint32_t id) {
   // Retire before creating, so that a retired flow's slot serves this one.
   if (finished_.size() >= next_retire_) RetireFinished();
   const FlowSpec& spec = config_.flows[id];
+  if (OverNvlink(id)) {
+    nvlink_->Start(id, spec.src, spec.dst, spec.size);
+    return;
+  }
   Flow& f = flows_.Create(id);
   f.src = spec.src;
   f.dst = spec.dst;
@@ -237,6 +247,19 @@ void Network::StartFlow(uint32_t id) {
     if (config_.host.window) f.window = b.bdp;
   }
   hosts_[f.src]->StartFlow(f);
+}
+
+void Network::NvlinkDelivered(uint32_t id) {
+  const Time now = sim_.Now();
+  outcomes_[id] = {now, config_.flows[id].size};
+  stats_.payload_delivered += config_.flows[id].size;
+  delivered_at_[id] = now;
+  ++flows_done_;
+  last_finish_ = std::max(last_finish_, now);
+  if (dependencies_ != nullptr) {
+    dependencies_->OnDelivered(id);
+    dependencies_->OnAcked(id);
+  }
 }
 
 void Network::RetireFinished() {
@@ -283,7 +306,9 @@ void Network::BuildRoutes() {
   for (size_t sw = 0; sw < switches_.size(); ++sw) {
     switches_[sw]->SetRoutes(routes_.get(), static_cast<int>(sw));
   }
-  for (const FlowSpec& f : config_.flows) {
+  for (uint32_t id = 0; id < num_flows(); ++id) {
+    if (OverNvlink(id)) continue;
+    const FlowSpec& f = config_.flows[id];
     int first = adjacency_[f.src][0].first;
     bool ok = first == f.dst ||
               (first >= num_hosts && routes_->Ports(first - num_hosts, f.dst).second > 0);
@@ -354,6 +379,7 @@ void Network::CheckRouteCaches() const {
 
 std::vector<LinkSpec> Network::PathOf(uint32_t id) const {
   std::vector<LinkSpec> path;
+  if (OverNvlink(id)) return path;
   WalkPath(RouteProbe(id, 0), [&](int node, int port) {
     const Link& link = LinkAt(node, port);
     path.push_back({node, adjacency_[node][port].first, link.rate(), link.delay()});
@@ -361,9 +387,10 @@ std::vector<LinkSpec> Network::PathOf(uint32_t id) const {
   return path;
 }
 
-std::vector<std::pair<int, int>> Network::PortPathOf(uint32_t id) const {
+std::vector<std::pair<int, int>> Network::PortPathOf(uint32_t id, int direction) const {
   std::vector<std::pair<int, int>> path;
-  WalkPath(RouteProbe(id, 0), [&](int node, int port) { path.emplace_back(node, port); });
+  if (OverNvlink(id)) return path;
+  WalkPath(RouteProbe(id, direction), [&](int node, int port) { path.emplace_back(node, port); });
   return path;
 }
 
@@ -372,6 +399,9 @@ Time Network::IdealFct(uint32_t id) const {
   // ACK serialized per hop) + all bytes with headers at the bottleneck rate. The wire format is
   // the scenario's, without a congestion-control header, so that every algorithm is measured
   // against the same ideal (HPCC ns-3 leaves its INT header out of the standalone FCT too).
+  if (OverNvlink(id)) {
+    return SerializationTime(config_.flows[id].size, config_.nvlink.rate) + config_.nvlink.delay;
+  }
   Time base_rtt = 0;
   Rate bottleneck = 0;
   const WireFormat& w = config_.wire;
@@ -385,6 +415,47 @@ Time Network::IdealFct(uint32_t id) const {
   Bytes rest = size % mtu;
   Bytes wire = full * w.Wire(w.DataFrame(mtu)) + (rest > 0 ? w.Wire(w.DataFrame(rest)) : 0);
   return base_rtt + SerializationTime(wire, bottleneck);
+}
+
+Time Network::IdealLatency(uint32_t id) const {
+  if (OverNvlink(id)) return config_.nvlink.delay;
+  const WireFormat& w = config_.wire;
+  const Bytes first = w.DataFrame(std::min<Bytes>(config_.flows[id].size, config_.host.mtu));
+  Time latency = 0;
+  for (const LinkSpec& l : PathOf(id)) latency += l.delay + w.TxTime(first, l.rate);
+  return latency;
+}
+
+Time Network::IdealDelivery(uint32_t id, bool acks_share_links) const {
+  const Bytes size = config_.flows[id].size;
+  if (OverNvlink(id)) return SerializationTime(size, config_.nvlink.rate) + config_.nvlink.delay;
+  const WireFormat& w = config_.wire;
+  const Bytes mtu = config_.host.mtu;
+  Rate bottleneck = 0;
+  for (const LinkSpec& l : PathOf(id))
+    bottleneck = bottleneck == 0 ? l.rate : std::min(bottleneck, l.rate);
+  const Bytes full_frame = w.Wire(w.DataFrame(mtu));
+  const Bytes first = w.Wire(w.DataFrame(std::min(size, mtu)));
+  const Bytes wire =
+      (size / mtu) * full_frame + (size % mtu > 0 ? w.Wire(w.DataFrame(size % mtu)) : 0);
+  double rest = static_cast<double>(wire - first);
+  if (acks_share_links) {
+    rest *= 1.0 +
+            static_cast<double>(w.Wire(w.ack_frame)) /
+                (static_cast<double>(config_.host.ack_interval) * static_cast<double>(full_frame));
+  }
+  return IdealLatency(id) + SerializationTime(static_cast<Bytes>(std::llround(rest)), bottleneck);
+}
+
+Time Network::IdealAckReturn(uint32_t id) const {
+  if (OverNvlink(id)) return 0;
+  const WireFormat& w = config_.wire;
+  Time t = 0;
+  for (const auto& [node, port] : PortPathOf(id, 1)) {
+    const Link& l = LinkAt(node, port);
+    t += l.delay() + w.TxTime(w.ack_frame, l.rate());
+  }
+  return t;
 }
 
 CcCounters Network::cc_counters() const {

@@ -17,6 +17,7 @@
 #include "net/flow_table.h"
 #include "net/hpcc_ecmp.h"
 #include "net/network_config.h"
+#include "net/nvlink_fabric.h"
 #include "net/packet.h"
 #include "net/rdma_nic.h"
 #include "net/routing.h"
@@ -88,14 +89,36 @@ class Network {
   // receives.
   void Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive);
 
-  // The links flow `id`'s packets take (following ECMP as the switches hash it).
+  // Whether flow `id` goes over its server's NVLink (NetworkConfig::nvlink), not the NICs: it
+  // has no packets, path or congestion control.
+  bool OverNvlink(uint32_t id) const {
+    return nvlink_ != nullptr && nvlink_->Carries(config_.flows[id].src, config_.flows[id].dst);
+  }
+  // NVLink transfers under way.
+  int nvlink_active() const { return nvlink_ != nullptr ? nvlink_->active() : 0; }
+
+  // The links flow `id`'s packets take (following ECMP as the switches hash it); none for a
+  // flow over NVLink.
   std::vector<LinkSpec> PathOf(uint32_t id) const;
   // The same as the (node, port) pairs that send flow `id`'s data (parallel cables stay apart).
-  std::vector<std::pair<int, int>> PortPathOf(uint32_t id) const;
+  // `direction` 1: the ports that send its ACKs back.
+  std::vector<std::pair<int, int>> PortPathOf(uint32_t id, int direction = 0) const;
   // Throws InvariantError if a flow's route cache disagrees with the route tables.
   void CheckRouteCaches() const;
-  // Ideal completion time of flow `id`, as HPCC defines it (used for slowdown).
+  // Ideal completion time of flow `id`, as HPCC defines it (used for slowdown); over NVLink,
+  // its bytes at the NVLink rate plus its delay.
   Time IdealFct(uint32_t id) const;
+  // Flow `id`'s time from its start to its last byte's delivery on an idle network: its first
+  // packet stored and forwarded hop by hop, the rest of its bytes at the bottleneck rate. With
+  // `acks_share_links`, each data packet's link also carries the ACK of a packet coming the
+  // other way (a rank that receives as fast as it sends, as in every collective). The scenario's
+  // wire format without a congestion-control header, as IdealFct.
+  Time IdealDelivery(uint32_t id, bool acks_share_links) const;
+  // Its latency part: the first packet's time over the path (NVLink: its delay).
+  Time IdealLatency(uint32_t id) const;
+  // From its last byte's delivery to its sender's getting the ACK: the ACK's path, delays and
+  // one ACK frame per hop (0 over NVLink).
+  Time IdealAckReturn(uint32_t id) const;
 
   // Packets that are somewhere in the network (queues, links, NIC control queues).
   int64_t PacketsInNetwork();
@@ -121,6 +144,8 @@ class Network {
   void CheckBaseRtts() const;
   // Creates flow `id`'s state and starts it on its sender's NIC.
   void StartFlow(uint32_t id);
+  // NVLink transfer `id` arrived: it is delivered and, as NVLink needs no ACK, finished.
+  void NvlinkDelivered(uint32_t id);
   // Retires the finished flows that are done with (RetireFinished's rule).
   void RetireFinished();
   NetworkConfig config_;
@@ -148,6 +173,7 @@ class Network {
   std::unique_ptr<RouteTable> routes_;
   HpccEcmpKeys hpcc_keys_;                          // switch.ecmp_hash = "hpcc" only
   std::unique_ptr<FlowDependencies> dependencies_;  // null when no flow waits
+  std::unique_ptr<NvlinkFabric> nvlink_;            // null without NVLink
   std::unique_ptr<FlowStarter> starter_;
   std::vector<Time> delivered_at_;  // per flow: flow_delivered_at
   // For every node, its ports' peers: (peer node, peer port).

@@ -11,6 +11,7 @@
 #include "net/flow_spec.h"
 #include "net/headers.h"
 #include "net/host_config.h"
+#include "net/nvlink_fabric.h"
 #include "net/switch_config.h"
 #include "net/topology.h"
 
@@ -33,6 +34,8 @@ struct NetworkConfig {
   std::span<const Rate> flow_rates;
   // Which flows each flow waits for ([[flow]] after), a view like `flows`; null or empty: none.
   const FlowAfter* after = nullptr;
+  // Multi-GPU servers' NVLink: flows between GPUs of one server take it, not the NICs.
+  NvlinkConfig nvlink;
   bool log_pfc = false;  // keep every PFC frame (timeseries/pfc.csv, HPCC's PFC file)
 };
 

@@ -134,10 +134,21 @@ std::vector<double> MaxMinSharesGbps(const Scenario& s, const Network& net,
     }
   }
   std::vector<std::vector<uint32_t>> paths(outcomes.size());
+  int64_t nvlink_first = -1;  // the NVLink ports' first capacity, once a flow needs them
   for (uint32_t id = 0; id < outcomes.size(); ++id) {
     if (!WasActive(outcomes[id], end)) continue;
     for (const auto& [node, port] : net.PortPathOf(id)) {
       paths[id].push_back(first_port[node] + static_cast<uint32_t>(port));
+    }
+    if (net.OverNvlink(id)) {  // its GPUs' NVLink ports: sending, then receiving, per host
+      if (nvlink_first < 0) {
+        nvlink_first = static_cast<int64_t>(capacity.size());
+        capacity.resize(capacity.size() + 2 * static_cast<size_t>(topo.hosts),
+                        static_cast<double>(net.config().nvlink.rate) / 1e9);
+      }
+      const FlowSpec& f = s.flows[id];
+      paths[id].push_back(static_cast<uint32_t>(nvlink_first + f.src));
+      paths[id].push_back(static_cast<uint32_t>(nvlink_first + topo.hosts + f.dst));
     }
     if (id < s.flow_rates.size() && s.flow_rates[id] > 0) {  // its own limit: a link of its own
       paths[id].push_back(static_cast<uint32_t>(capacity.size()));

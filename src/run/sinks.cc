@@ -6,6 +6,7 @@
 #include "output/atomic_file.h"
 #include "output/pcap_capture.h"
 #include "output/timeseries.h"
+#include "run/collective_metrics.h"
 #include "scenario/resolved_toml.h"
 
 namespace dcqcn {
@@ -92,6 +93,26 @@ class TimeSeriesSink : public OutputSink {
   std::unique_ptr<TimeSeriesSampler> sampler_;
 };
 
+// summary.json's "collectives" and collectives.csv, for scenarios with [[collective]] tables.
+class CollectivesSink : public OutputSink {
+ public:
+  explicit CollectivesSink(const Scenario& s) : s_(s) {}
+  void Start(Network& net, const std::string&) override { net_ = &net; }
+  void Summarize(nlohmann::json& summary) override {
+    outcomes_ = CollectiveOutcomes(s_, *net_);
+    summary["collectives"] = CollectivesJson(s_, outcomes_);
+  }
+  void Write(const Network&, const RunInfo&, const nlohmann::json&,
+             const std::string& dir) override {
+    WriteFileAtomic(dir + "/collectives.csv", CollectivesCsv(s_, outcomes_));
+  }
+
+ private:
+  const Scenario& s_;
+  const Network* net_ = nullptr;
+  std::vector<CollectiveOutcome> outcomes_;
+};
+
 // Last, so that a folder with a summary.json has every other file.
 class SummarySink : public OutputSink {
  public:
@@ -111,6 +132,7 @@ std::vector<std::unique_ptr<OutputSink>> ScenarioSinks(const Scenario& s) {
   // The capture's taps, then the sampler's first event: the order runs have always had.
   sinks.push_back(std::make_unique<PcapSink>(s.output.pcap));
   sinks.push_back(std::make_unique<TimeSeriesSink>(s.output));
+  if (!s.collectives.empty()) sinks.push_back(std::make_unique<CollectivesSink>(s));
   sinks.push_back(std::make_unique<SummarySink>());
   return sinks;
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -115,6 +116,8 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
     line("servers", std::to_string(t.servers));
     line("gpus_per_server", std::to_string(t.gpus_per_server));
     line("servers_per_leaf", std::to_string(t.servers_per_leaf));
+    quoted("nvlink_rate", FormatRate(t.nvlink_rate));
+    quoted("nvlink_delay", FormatTime(t.nvlink_delay));
     line("spines", std::to_string(t.spines));
     if (t.oversubscription > 0) line("oversubscription", TomlFloat(t.oversubscription));
   }
@@ -243,7 +246,9 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
 
   // The same comment whether the flows were written or generated, so that loading this file
   // resolves to this text again.
-  out += fmt::format("\n# {} flows: every explicit and generated flow\n", s.flows.size());
+  // The collectives' flows are theirs to expand again: only their tables are written.
+  const size_t written = s.collectives.empty() ? s.flows.size() : s.collective_begin;
+  out += fmt::format("\n# {} flows: every explicit and generated flow\n", written);
   // `after` names flows by id: a prerequisite without one is named "flowN" (N its index, with
   // '_' added until no flow has that id).
   std::unordered_map<uint32_t, std::string> made_ids;
@@ -261,7 +266,7 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
     const auto it = made_ids.find(id);
     return it != made_ids.end() ? it->second : std::string();
   };
-  for (const FlowSpec& f : s.flows) {
+  for (const FlowSpec& f : std::span(s.flows).first(written)) {
     if (out.size() >= kPieceBytes) {
       sink(out);
       out.clear();
@@ -284,6 +289,25 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
       line("after", fmt::format("[{}]", fmt::join(after, ", ")));
       if (s.flow_after.delay(id) > 0) quoted("after_delay", FormatTime(s.flow_after.delay(id)));
     }
+  }
+  for (size_t i = 0; i < s.collectives.size(); ++i) {
+    const CollectiveConfig& c = s.collectives[i];
+    out += "\n[[collective]]\n";
+    quoted("op", std::string(Name(c.op)));
+    quoted("algorithm", std::string(Name(c.algorithm)));
+    if (c.all_ranks) {
+      quoted("ranks", "all");
+    } else {
+      line("ranks", fmt::format("[{}]", fmt::join(c.ranks, ", ")));
+    }
+    quoted("size", FormatSize(c.size));
+    line("channels", std::to_string(c.channels));
+    line("iterations", std::to_string(c.iterations));
+    quoted("gap", FormatTime(c.gap));
+    quoted("start", FormatTime(c.start));
+    quoted("tag", c.tag.empty() ? fmt::format("collective{}", i) : c.tag);
+    line("priority", std::to_string(c.priority));
+    line("pxn", c.pxn ? "true" : "false");
   }
   sink(out);
 }

@@ -24,6 +24,8 @@
 #include "net/topology.h"
 #include "output/output_config.h"
 #include "topology/topology_config.h"
+#include "workload/collective_config.h"
+#include "workload/collectives.h"
 #include "workload/flow_tags.h"
 #include "workload/generators.h"
 #include "workload/workload_config.h"
@@ -41,7 +43,7 @@ struct Scenario {
   WireFormat wire;  // frame sizes and timing: RoCEv2 over Ethernet, or HPCC ns-3's
   CcConfig cc;
   WorkloadConfig workload;
-  std::vector<FlowSpec> flows;  // explicit flows followed by the generated ones
+  std::vector<FlowSpec> flows;  // explicit, generated, then the collectives' flows
   int explicit_flows = 0;       // how many of `flows` were written explicitly
   // Explicit flows' own rates ([[flow]] rate), by flow id; 0 or past the end: none given.
   std::vector<Rate> flow_rates;
@@ -49,6 +51,11 @@ struct Scenario {
   std::vector<std::string> flow_ids;
   // Which flows each flow waits for ([[flow]] after, after_delay); empty: none waits.
   FlowAfter flow_after;
+  // [[collective]] tables and the flows each expanded into: flows from collective_begin on
+  // (after the explicit and generated ones).
+  std::vector<CollectiveConfig> collectives;
+  std::vector<CollectiveFlows> collective_flows;
+  uint32_t collective_begin = 0;
   FlowTags tags;  // the names of the flows' tags
   const std::string& tag(const FlowSpec& f) const { return tags.name(f.tag); }
   OutputConfig output;

@@ -151,6 +151,9 @@ bool Covers(std::string_view path, std::string_view key) {
 
 enum class Bound { kPositive, kNonNegative };
 
+// Flows with the collectives' (ids are 32-bit, and every flow costs ~100 bytes).
+constexpr uint64_t kMaxCollectiveFlows = 200000000;
+
 // ---------------------------------------------------------------------------------------------
 // The loader proper. Holds the source name and the overrides so that every error can say where
 // the offending value came from.
@@ -243,6 +246,8 @@ class Loader {
   void ReadPoissonWorkload(const Section& sec, Scenario& s) const;
   void ReadHpccFileTopology(const Section& sec, TopologyConfig& topo) const;
   std::string ResolvePath(std::string_view key, const std::string& path) const;
+  // [[collective]] tables, each expanded into flows after every other flow.
+  void ReadCollectives(const Section& root, Scenario& s);
   void CheckReachability(const Scenario& s, const toml::node* workload_node) const;
 
   // Whether `key` was set by an override (a path in it is relative to the current directory).
@@ -252,8 +257,9 @@ class Loader {
   // Normalized key path ("flow[0].size") and the override as given ("--set cc.rai=10Mbps",
   // "--seed 7"), in the order given.
   std::vector<std::pair<std::string, std::string>> overrides_;
-  std::vector<const toml::node*> flow_nodes_;  // the [[flow]] tables, for messages
-  mutable std::vector<std::string> warnings_;  // Scenario::warnings
+  std::vector<const toml::node*> flow_nodes_;        // the [[flow]] tables, for messages
+  std::vector<const toml::node*> collective_nodes_;  // the [[collective]] tables
+  mutable std::vector<std::string> warnings_;        // Scenario::warnings
 };
 
 std::string Loader::Where(std::string_view key, const toml::node* node) const {
@@ -354,8 +360,8 @@ void Loader::ApplyOverride(toml::table& root, const Override& override) {
         const std::string& index_text = parts[i + 1];
         if (!IsDigits(index_text) || i + 2 >= parts.size()) {
           FailOverride(override,
-                       fmt::format("expected {}.N.KEY (N the index of a [[flow]], from 0), got {}",
-                                   part, key));
+                       fmt::format("expected {}.N.KEY (N the index of a [[{}]], from 0), got {}",
+                                   part, part, key));
         }
         const size_t index = std::stoul(index_text);
         toml::node* child = table->get(part);
@@ -363,8 +369,8 @@ void Loader::ApplyOverride(toml::table& root, const Override& override) {
         const size_t count = flows ? flows->size() : 0;
         if (index >= count) {
           FailOverride(override,
-                       fmt::format("the scenario has {} [[flow]] tables, so there is no {}[{}]",
-                                   count, part, index));
+                       fmt::format("the scenario has {} [[{}]] tables, so there is no {}[{}]",
+                                   count, part, part, index));
         }
         toml::node* element = flows->get(index);
         if (!element->is_table()) {
@@ -372,7 +378,7 @@ void Loader::ApplyOverride(toml::table& root, const Override& override) {
         }
         table = element->as_table();
         normalized += fmt::format("[{}]", index);
-        schema_path = "flow[]";
+        schema_path = part + "[]";
         schema = SchemaOf(schema_path);
         ++i;
         break;
@@ -607,8 +613,10 @@ void Loader::ReadFabric(const Section& sec, TopologyConfig& topo) const {
   const bool rail = topo.type == "rail";
   const bool fat_tree = topo.type == "fat_tree";
   if (!leaf_spine) OnlyFor(sec, {"leaves", "hosts_per_leaf"}, "topology.type", "leaf_spine");
-  if (!rail)
-    OnlyFor(sec, {"servers", "gpus_per_server", "servers_per_leaf"}, "topology.type", "rail");
+  if (!rail) {
+    OnlyFor(sec, {"servers", "gpus_per_server", "servers_per_leaf", "nvlink_rate", "nvlink_delay"},
+            "topology.type", "rail");
+  }
   if (!leaf_spine && !rail) {
     OnlyFor(sec, {"spines", "oversubscription"}, "topology.type", "leaf_spine\" or \"rail");
   }
@@ -643,6 +651,8 @@ void Loader::ReadFabric(const Section& sec, TopologyConfig& topo) const {
     topo.servers_per_leaf =
         static_cast<int>(ReadInt(sec, "servers_per_leaf", topo.servers_per_leaf, 1, kMaxSwitchPorts,
                                  "an integer number of servers per leaf"));
+    topo.nvlink_rate = ReadRate(sec, "nvlink_rate", topo.nvlink_rate, Bound::kPositive);
+    topo.nvlink_delay = ReadTime(sec, "nvlink_delay", topo.nvlink_delay, Bound::kNonNegative);
     derived = static_cast<int64_t>(topo.servers) * topo.gpus_per_server;
     how = fmt::format("servers x gpus_per_server = {} x {} = {}", topo.servers,
                       topo.gpus_per_server, derived);
@@ -1259,6 +1269,80 @@ void Loader::ResolveDependencies(const std::vector<Waiting>& waiting,
   for (size_t id = 0; id < s.flows.size(); ++id) s.flow_after.Add(after[id], delays[id]);
 }
 
+void Loader::ReadCollectives(const Section& root, Scenario& s) {
+  s.collective_begin = static_cast<uint32_t>(s.flows.size());
+  const toml::node* node = root.Get("collective");
+  if (node == nullptr) return;
+  const toml::array* tables = node->as_array();
+  if (tables == nullptr) {
+    Fail("collective", node,
+         fmt::format("expected [[collective]] tables (an array of tables), got {}", Got(*node)));
+  }
+  const CollectiveHosts where{s.topology.hosts,
+                              s.topology.type == "rail" ? s.topology.gpus_per_server : 0};
+  uint64_t total = s.flows.size();
+  for (size_t i = 0; i < tables->size(); ++i) {
+    Section sec{tables->get(i)->as_table(), fmt::format("collective[{}]", i)};
+    if (sec.table == nullptr) {
+      Fail(sec.path, tables->get(i), fmt::format("expected a table, got {}", Got(*tables->get(i))));
+    }
+    CheckKeys(sec, kCollectiveSchema);
+    for (std::string_view required : {"op", "size"}) {
+      if (sec.Get(required) == nullptr) {
+        Fail(sec.Key(required), sec.table, "required in every [[collective]]");
+      }
+    }
+    CollectiveConfig c;
+    const std::vector<std::string_view> ops(kCollectiveOpNames.begin(), kCollectiveOpNames.end());
+    const std::string op = ReadString(sec, "op", "", ops);
+    c.op = static_cast<CollectiveOp>(std::find(ops.begin(), ops.end(), op) - ops.begin());
+    const std::vector<std::string_view> algorithms(kCollectiveAlgorithmNames.begin(),
+                                                   kCollectiveAlgorithmNames.end());
+    const std::string algorithm = ReadString(
+        sec, "algorithm", c.op == CollectiveOp::kAllToAll ? "direct" : "ring", algorithms);
+    c.algorithm = static_cast<CollectiveAlgorithm>(
+        std::find(algorithms.begin(), algorithms.end(), algorithm) - algorithms.begin());
+    const toml::node* ranks = sec.Get("ranks");
+    const std::string expected =
+        "expected \"all\" or an array of host indices such as [0, 1, 2, 3] (the ring order)";
+    if (ranks == nullptr || (ranks->is_string() && ranks->as_string()->get() == "all")) {
+      c.all_ranks = true;
+    } else if (const toml::array* list = ranks->as_array()) {
+      for (size_t k = 0; k < list->size(); ++k) {
+        c.ranks.push_back(
+            static_cast<int>(ReadIntNode(*list->get(k), fmt::format("{}[{}]", sec.Key("ranks"), k),
+                                         0, s.topology.hosts - 1, "a host index")));
+      }
+    } else {
+      Fail(sec.Key("ranks"), ranks, fmt::format("{}, got {}", expected, Got(*ranks)));
+    }
+    c.size = ReadSize(sec, "size", 0, Bound::kPositive);
+    c.channels = static_cast<int>(
+        ReadInt(sec, "channels", c.channels, 1, 64, "an integer number of channels"));
+    c.iterations = static_cast<int>(
+        ReadInt(sec, "iterations", c.iterations, 1, 1000000, "an integer number of iterations"));
+    c.gap = ReadTime(sec, "gap", c.gap, Bound::kNonNegative);
+    c.start = ReadTime(sec, "start", c.start, Bound::kNonNegative);
+    if (sec.Get("tag") != nullptr) c.tag = ReadTag(sec);
+    c.priority = static_cast<int>(ReadInt(sec, "priority", c.priority, 1, 7, "an 802.1p priority"));
+    c.pxn = ReadBool(sec, "pxn", c.pxn);
+    if (const CollectiveProblem p = CheckCollective(c, where); !p.key.empty()) {
+      Fail(sec.Key(p.key), sec.Get(p.key) != nullptr ? sec.Get(p.key) : sec.table, p.message);
+    }
+    total += CollectiveFlowCount(c, where);
+    if (total > kMaxCollectiveFlows) {
+      Fail(sec.Key("iterations"), sec.table,
+           fmt::format("the scenario's flows with this collective's would be {} million; at most "
+                       "{} million (fewer iterations, channels or ranks)",
+                       total / 1000000, kMaxCollectiveFlows / 1000000));
+    }
+    s.collective_flows.push_back(
+        ExpandCollective(c, where, fmt::format("collective{}", i), s.flows, s.flow_after, s.tags));
+    s.collectives.push_back(std::move(c));
+    collective_nodes_.push_back(sec.table);
+  }
+}
+
 void Loader::ReadWorkload(const Section& sec, Scenario& s) const {
   if (sec.table == nullptr) return;
   CheckKeys(sec, kWorkloadSchema);
@@ -1433,6 +1517,13 @@ void Loader::CheckReachability(const Scenario& s, const toml::node* workload_nod
     const std::string what =
         fmt::format("host h{} has no path to host h{} over topology.links", f.src, f.dst);
     if (i < flow_nodes_.size()) Fail(fmt::format("flow[{}]", i), flow_nodes_[i], what);
+    for (size_t c = 0; c < s.collective_flows.size(); ++c) {
+      const CollectiveFlows& cf = s.collective_flows[c];
+      if (i >= cf.iteration_begin.front() && i < cf.iteration_begin.back()) {
+        Fail(fmt::format("collective[{}].ranks", c), collective_nodes_[c],
+             fmt::format("its flow from h{} to h{}: {}", f.src, f.dst, what));
+      }
+    }
     Fail("workload", workload_node, fmt::format("generated flow {}: {}", i, what));
   }
 }
@@ -1486,9 +1577,11 @@ Scenario Loader::Build(const toml::table& root_table) {
   const Section workload = Sub(root, "workload");
   ReadWorkload(workload, s);
   GenerateWorkload(s, s.flows, s.tags);
+  ReadCollectives(root, s);
   if (!s.flow_after.empty()) s.flow_after.Resize(s.flows.size());
   if (s.flows.empty()) {
-    Fail("flow", nullptr, "no flows: expected at least one [[flow]] table or a [workload]");
+    Fail("flow", nullptr,
+         "no flows: expected at least one [[flow]] table, a [workload] or a [[collective]]");
   }
   CheckReachability(s, workload.table);
   s.warnings = std::move(warnings_);

@@ -28,6 +28,10 @@ constexpr KeySchema kRootKeys[] = {
      "Explicit flows, `[[flow]]` once per flow; `--set flow.N.KEY=...` changes the N-th (from 0)."},
     {"workload", K::kTable, "table", "", "none",
      "Flows generated from a pattern, added after the explicit ones."},
+    {"collective", K::kFlowArray, "array of tables", "", "none",
+     "Collective operations (AllReduce, ...), `[[collective]]` once per operation, each expanded "
+     "into flows that wait for each other, after every other flow; `--set collective.N.KEY=...` "
+     "changes the N-th (from 0). docs/collectives.md."},
     {"output", K::kTable, "table", "", "no time series",
      "What a run records besides flows.csv and summary.json."},
 };
@@ -66,11 +70,19 @@ constexpr KeySchema kTopologyKeys[] = {
      "rail only: number of servers; hosts = servers x gpus_per_server."},
     {"gpus_per_server", K::kValue, "integer", "GPUs", "8",
      "rail only: GPUs per server, each with its own NIC (one host): host = server x "
-     "gpus_per_server + gpu, and GPU g of every server is on rail g. DGX H100: 8. NVLink is not "
-     "modelled yet: a flow between two GPUs of one server crosses the Ethernet fabric."},
+     "gpus_per_server + gpu, and GPU g of every server is on rail g. DGX H100: 8. A flow between "
+     "two GPUs of one server goes over the server's NVLink (nvlink_rate, nvlink_delay), not the "
+     "Ethernet fabric."},
     {"servers_per_leaf", K::kValue, "integer", "servers", "4",
      "rail only: servers on each leaf of a rail (each rail has ceil(servers / servers_per_leaf) "
      "leaves of its own); server s is on its rails' leaf s / servers_per_leaf."},
+    {"nvlink_rate", K::kValue, "rate", "", "3600Gbps",
+     "rail only: what one GPU sends, and receives, over its server's NVLink crossbar, each way "
+     "(H100 NVLink 4: 450 GB/s); the transfers sharing a GPU's side get max-min fair shares (no "
+     "packets, ECN or PFC; docs/collectives.md)."},
+    {"nvlink_delay", K::kValue, "time", "", "1us",
+     "rail only: from a byte leaving a GPU to its arrival at another GPU of the server over "
+     "NVLink."},
     {"k", K::kValue, "integer", "ports", "4",
      "fat_tree only: ports per switch (even) of the k-ary fat tree (Al-Fares et al., SIGCOMM'08): "
      "k^3/4 hosts."},
@@ -231,6 +243,34 @@ constexpr KeySchema kFlowKeys[] = {
      "compute time)."},
 };
 
+constexpr KeySchema kCollectiveKeys[] = {
+    {"op", K::kValue, "string", "", "required",
+     "`\"allreduce\"`, `\"reducescatter\"`, `\"allgather\"` or `\"alltoall\"`."},
+    {"algorithm", K::kValue, "string", "", "\"ring\" (alltoall: \"direct\")",
+     "`\"ring\"` (all but alltoall), `\"halving_doubling\"` (recursive halving and doubling; "
+     "allreduce, reducescatter, allgather; a power-of-two number of ranks), `\"direct\"` "
+     "(every rank to every other at once; alltoall, allgather) or `\"hierarchical\"` (rail "
+     "topologies: NVLink inside servers, one ring per rail between them; all but alltoall)."},
+    {"ranks", K::kValue, "\"all\" or list of integers", "host indices", "\"all\"",
+     "The hosts taking part, in ring order; `\"all\"`: every host in index order."},
+    {"size", K::kValue, "size", "", "required",
+     "nccl-tests' size: each rank's buffer (allreduce, alltoall), the gathered buffer "
+     "(allgather: each rank adds size / n) or the buffer reduced (reducescatter: each keeps "
+     "size / n)."},
+    {"channels", K::kValue, "integer", "", "1",
+     "Parallel rings (or queue pairs), each carrying size / channels (NCCL's channels)."},
+    {"iterations", K::kValue, "integer", "", "1", "How many times the operation runs."},
+    {"gap", K::kValue, "time", "", "\"0ps\"",
+     "Compute time between a rank's end of one iteration and its start of the next."},
+    {"start", K::kValue, "time", "", "\"0ps\"", "When the first iteration starts."},
+    {"tag", K::kValue, "string", "", "\"collectiveN\" (N its index)",
+     "The tag of its flows (1 to 64 letters, digits, `_` or `-`)."},
+    {"priority", K::kValue, "integer", "802.1p class", "3", "Priority of its data, 1..7."},
+    {"pxn", K::kValue, "boolean", "", "false",
+     "alltoall on a rail topology: data for another server's GPU on another rail first crosses "
+     "NVLink to the sender's GPU on the destination's rail (NCCL's PXN)."},
+};
+
 constexpr KeySchema kWorkloadKeys[] = {
     {"type", K::kValue, "string", "", "required",
      "`\"incast\"` (senders to one receiver), `\"permutation\"` (every host to a different host, "
@@ -327,6 +367,8 @@ constexpr TableSchema kCcSchema{
     kCcKeys};
 constexpr TableSchema kFlowSchema{"flow[]", "One flow (one queue pair): repeat the table per flow.",
                                   kFlowKeys};
+constexpr TableSchema kCollectiveSchema{
+    "collective[]", "One collective operation: repeat the table per operation.", kCollectiveKeys};
 constexpr TableSchema kWorkloadSchema{"workload", "A generated set of flows.", kWorkloadKeys};
 constexpr TableSchema kIncastEventSchema{
     "workload.incast", "poisson only: incast events at random times (every key is required).",
@@ -340,9 +382,9 @@ constexpr TableSchema kPcapSchema{
 
 std::span<const TableSchema* const> ScenarioTables() {
   static constexpr const TableSchema* kTables[] = {
-      &kRootSchema,        &kTopologySchema, &kSwitchSchema, &kPfcSchema,  &kEcnSchema,
-      &kHostSchema,        &kWireSchema,     &kCcSchema,     &kFlowSchema, &kWorkloadSchema,
-      &kIncastEventSchema, &kOutputSchema,   &kPcapSchema};
+      &kRootSchema,     &kTopologySchema,    &kSwitchSchema, &kPfcSchema,  &kEcnSchema,
+      &kHostSchema,     &kWireSchema,        &kCcSchema,     &kFlowSchema, &kCollectiveSchema,
+      &kWorkloadSchema, &kIncastEventSchema, &kOutputSchema, &kPcapSchema};
   return kTables;
 }
 

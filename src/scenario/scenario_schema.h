@@ -12,7 +12,7 @@ enum class KeyKind {
   kValue,      // a scalar or an array of scalars
   kTable,      // a table with its own schema
   kOpenTable,  // a table whose every key is accepted ([cc]: parameters checked by the algorithm)
-  kFlowArray,  // [[flow]]: an array of tables, indexed by number in --set paths
+  kFlowArray,  // [[flow]], [[collective]]: arrays of tables, indexed by number in --set paths
 };
 
 struct KeySchema {
@@ -50,6 +50,7 @@ extern const TableSchema kWireSchema;
 // [cc]: only algorithm and profile; the algorithm checks the other keys (DcqcnParamSpecs()).
 extern const TableSchema kCcSchema;
 extern const TableSchema kFlowSchema;
+extern const TableSchema kCollectiveSchema;
 extern const TableSchema kWorkloadSchema;
 extern const TableSchema kIncastEventSchema;  // [workload.incast]
 extern const TableSchema kOutputSchema;

@@ -29,6 +29,9 @@ NetworkConfig ToNetworkConfig(const Scenario& s) {
   c.flows = s.flows;  // a view of s.flows
   c.flow_rates = s.flow_rates;
   c.after = s.flow_after.empty() ? nullptr : &s.flow_after;
+  if (s.topology.type == "rail") {
+    c.nvlink = {s.topology.gpus_per_server, s.topology.nvlink_rate, s.topology.nvlink_delay};
+  }
   c.log_pfc = s.output.ts_pfc;
   return c;
 }

@@ -32,6 +32,12 @@ struct TopologyConfig : Topology {
   int servers = 4;
   int gpus_per_server = 8;  // DGX H100: 8 GPUs, 8 ConnectX-7 NICs for the compute fabric
   int servers_per_leaf = 4;
+  // rail: each server's NVLink domain (net/nvlink_fabric.h): what one GPU sends (and receives)
+  // per direction, and a byte's time across it. H100 NVLink 4: 18 links of 50 GB/s, 900 GB/s
+  // both directions together, 450 GB/s (3.6 Tb/s) each way. The delay is an assumption
+  // (NVSwitch port-to-port latency is not published; NCCL's own model uses ~1 us per step).
+  Rate nvlink_rate = 3600 * kGbps;
+  Time nvlink_delay = 1 * kMicrosecond;
   // fat_tree: the k-ary three-tier fat tree of Al-Fares et al. (SIGCOMM'08), k^3/4 hosts.
   int k = 4;
   Rate fabric_rate = 0;  // leaf_spine and fat_tree: switch-to-switch links; 0 = link_rate

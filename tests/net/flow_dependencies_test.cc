@@ -37,7 +37,9 @@ FlowAfter Rows(size_t flows, const std::vector<std::pair<std::vector<uint32_t>, 
 
 TEST(FlowAfterTest, CompressedRows) {
   const FlowAfter after = Rows(4, {{{}, 0}, {{0}, 5}, {{0, 1}, 0}});
-  EXPECT_EQ(after.offsets, (std::vector<uint32_t>{0, 0, 1, 3, 3}));
+  constexpr uint32_t kNone = FlowAfter::kNoRow;
+  EXPECT_EQ(after.row_of, (std::vector<uint32_t>{kNone, 0, 1, kNone}));
+  EXPECT_EQ(after.row_offsets, (std::vector<uint32_t>{0, 1, 3}));
   EXPECT_EQ(after.prerequisites, (std::vector<uint32_t>{0, 0, 1}));
   EXPECT_FALSE(after.waits(0));
   EXPECT_TRUE(after.waits(1));
@@ -167,8 +169,39 @@ TEST(FlowDependenciesTest, PrerequisiteTheSourceCannotSeeIsOurBug) {
   const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(2, 3)};
   const FlowAfter after = Rows(2, {{{}, 0}, {{0}, 0}});
   EXPECT_THROW(FlowDependencies(&sim, specs, after, [](uint32_t) {}), InvariantError);
-  const FlowAfter short_rows = Rows(1, {{{}, 0}});
-  EXPECT_THROW(FlowDependencies(&sim, specs, short_rows, [](uint32_t) {}), InvariantError);
+  const FlowAfter long_rows = Rows(3, {{{}, 0}});
+  EXPECT_THROW(FlowDependencies(&sim, specs, long_rows, [](uint32_t) {}), InvariantError);
+}
+
+TEST(FlowDependenciesTest, FlowsSharingARowStartTogetherAfterItsLastPrerequisite) {
+  // Flows 2 and 3 (both from h1) share one row: flow 0 (h0 -> h1, delivered) and flow 1 (h1 ->
+  // h0, acknowledged); each keeps its own delay.
+  Simulator sim;
+  Actions act(&sim);
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(1, 0), Flow(1, 2), Flow(1, 3)};
+  FlowAfter after;
+  const std::vector<uint32_t> prerequisites = {0, 1};
+  const uint32_t row = after.AddRow(prerequisites);
+  after.Assign(2, row, 0);
+  after.Assign(3, row, 7);
+  EXPECT_EQ(after.of(2).size(), 2u);
+  EXPECT_EQ(after.of(3).data(), after.of(2).data());
+  std::vector<std::pair<uint32_t, Time>> started;
+  FlowDependencies deps(&sim, specs, after, [&](uint32_t id) {
+    started.push_back({id, sim.Now()});
+  });
+  act.At(10, [&] { deps.OnAcked(1); });
+  act.At(20, [&] { deps.OnAcked(0); });  // h0 sees flow 0 complete: not h1's trigger
+  act.At(30, [&] { deps.OnDelivered(0); });
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(started, (std::vector<std::pair<uint32_t, Time>>{{2, 30}, {3, 37}}));
+
+  // Flows of two source hosts cannot share a row: no one host sees every completion.
+  FlowAfter mixed;
+  const uint32_t r = mixed.AddRow(prerequisites);
+  mixed.Assign(2, r, 0);
+  mixed.Assign(0, r, 0);
+  EXPECT_THROW(FlowDependencies(&sim, specs, mixed, [](uint32_t) {}), InvariantError);
 }
 
 TEST(FlowDependenciesTest, StarterLeavesWaitingFlowsOutAndTheOthersKeepTheirPlaces) {

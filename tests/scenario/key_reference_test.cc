@@ -151,6 +151,7 @@ TEST(KeyReference, EveryKeyTheLoaderReadsIsDocumented) {
   const std::string base = "[[flow]]\nsrc = 1\ndst = 0\nsize = \"1MB\"\n";
   for (std::string key : documented) {
     if (key.rfind("flow[].", 0) == 0) key = "flow.0." + key.substr(7);
+    if (key.rfind("collective[].", 0) == 0) key = "collective.0." + key.substr(13);
     try {
       LoadScenarioText(base, "base.toml", {key + "=1"});
     } catch (const InputError& e) {
@@ -176,6 +177,8 @@ DefaultCase CaseFor(const std::string& key) {
       {"topology.servers", {"topology.type=rail"}},
       {"topology.gpus_per_server", {"topology.type=rail"}},
       {"topology.servers_per_leaf", {"topology.type=rail"}},
+      {"topology.nvlink_rate", {"topology.type=rail"}},
+      {"topology.nvlink_delay", {"topology.type=rail"}},
       {"topology.k", {"topology.type=fat_tree"}},
       {"topology.switches",
        {"topology.type=custom", "topology.hosts=2",
@@ -183,6 +186,9 @@ DefaultCase CaseFor(const std::string& key) {
   };
   if (auto it = contexts.find(key); it != contexts.end()) c.context = it->second;
   if (key.rfind("workload.", 0) == 0) c.base += "[workload]\ntype = \"incast\"\nsize = \"1MB\"\n";
+  if (key.rfind("collective[].", 0) == 0) {
+    c.base += "[[collective]]\nop = \"allreduce\"\nsize = \"1MB\"\n";
+  }
   if (key.rfind("output.pcap.", 0) == 0) c.base += "[output.pcap]\npoints = [\"h1\"]\n";
   if (key == "flow[].after_delay") {
     // Only with `after`: flow 0 (from h1) waits for a flow h1 sends.
@@ -201,6 +207,7 @@ TEST(KeyReference, LiteralDefaultsAreTheLoadersDefaults) {
           std::string(table->path) + (table->path.empty() ? "" : ".") + std::string(k.name);
       const DefaultCase c = CaseFor(key);
       if (key.rfind("flow[].", 0) == 0) key = "flow.0." + key.substr(7);
+      if (key.rfind("collective[].", 0) == 0) key = "collective.0." + key.substr(13);
       std::vector<std::string> with = c.context;
       with.push_back(key + "=" + std::string(k.default_value));
       try {

@@ -95,8 +95,13 @@ void ExpectSameRun(const Scenario& a, const Scenario& b) {
       EXPECT_EQ(a.flow_ids[i], b.flow_ids.at(i)) << "flow " << i;
     }
   }
-  EXPECT_EQ(a.flow_after.offsets, b.flow_after.offsets);
-  EXPECT_EQ(a.flow_after.prerequisites, b.flow_after.prerequisites);
+  for (uint32_t i = 0; i < a.flows.size(); ++i) {
+    const auto pa = a.flow_after.of(i);
+    const auto pb = b.flow_after.of(i);
+    EXPECT_EQ(std::vector<uint32_t>(pa.begin(), pa.end()),
+              std::vector<uint32_t>(pb.begin(), pb.end()))
+        << "flow " << i;
+  }
   for (uint32_t i = 0; i < a.flows.size(); ++i) {
     EXPECT_EQ(a.flow_after.delay(i), b.flow_after.delay(i)) << "flow " << i;
   }

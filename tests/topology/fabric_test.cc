@@ -368,7 +368,8 @@ TEST(Rail, FabricRateFromOversubscriptionAndShapeErrors) {
 }
 
 // GPU g of one server reaches GPU g of another through its rail's leaf only (one hop when they
-// share a leaf), and another rail through a spine; an incast across rails runs without drops.
+// share a leaf), another rail through a spine, and a GPU of its own server over NVLink; an
+// incast across rails runs without drops.
 TEST(Rail, RoutesAndAnIncastAcrossRails) {
   for (const char* algorithm : {"none", "dcqcn"}) {
     SCOPED_TRACE(algorithm);
@@ -381,7 +382,11 @@ TEST(Rail, RoutesAndAnIncastAcrossRails) {
     Network net(ToNetworkConfig(s));
     EXPECT_EQ(net.PathOf(0).size(), 2u);  // h4 -> leaf 0 of rail 0 -> h0
     EXPECT_EQ(net.PathOf(1).size(), 4u);  // h8: rail 0's other leaf, a spine, leaf 0, h0
-    EXPECT_EQ(net.PathOf(3).size(), 4u);  // h1, rail 1: its leaf, a spine, rail 0's leaf, h0
+    EXPECT_EQ(net.PathOf(4).size(), 4u);  // h5, rail 1: its leaf, a spine, rail 0's leaf, h0
+    // h1 is GPU 1 of h0's own server: over NVLink, outside the fabric.
+    EXPECT_TRUE(net.OverNvlink(3));
+    EXPECT_FALSE(net.OverNvlink(4));
+    EXPECT_TRUE(net.PathOf(3).empty());
     const nlohmann::json j = RunScenario(s, {});
     EXPECT_EQ(j["flows_finished"], 7);
     EXPECT_EQ(j["drops"], 0);

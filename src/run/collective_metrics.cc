@@ -1,0 +1,179 @@
+// Collective iterations measured from their flows' starts and deliveries.
+#include "run/collective_metrics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace dcqcn {
+namespace {
+
+// The ideal of one iteration: flows [begin, end) of collective flows, prerequisites before them
+// in id order (ExpandCollective's order).
+Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint32_t end) {
+  const size_t n = end - begin;
+  std::vector<Time> delivered(n), acked(n);
+  Time chain = 0;
+  Time shortest_latency = kTimeNever;
+  // Bytes each (node, port) sends, and each NVLink side (-1 - host: sending, -1 - hosts - host:
+  // receiving) carries, for the busiest link.
+  std::map<std::pair<int, int>, double> bits;
+  const WireFormat& w = net.config().wire;
+  const Bytes mtu = net.config().host.mtu;
+  const int hosts = net.config().topology.hosts;
+  for (uint32_t id = begin; id < end; ++id) {
+    const FlowSpec& f = s.flows[id];
+    Time start = 0;
+    for (const uint32_t p : s.flow_after.of(id)) {
+      if (p < begin || p >= end) continue;  // the previous iteration's: this one starts at 0
+      start = std::max(start, s.flows[p].dst == f.src ? delivered[p - begin] : acked[p - begin]);
+    }
+    delivered[id - begin] = start + net.IdealDelivery(id, true);
+    acked[id - begin] = delivered[id - begin] + net.IdealAckReturn(id);
+    chain = std::max(chain, delivered[id - begin]);
+    shortest_latency = std::min(shortest_latency, net.IdealLatency(id));
+    if (net.OverNvlink(id)) {
+      bits[{-1 - f.src, 0}] += 8.0 * static_cast<double>(f.size);
+      bits[{-1 - hosts - f.dst, 0}] += 8.0 * static_cast<double>(f.size);
+      continue;
+    }
+    const Bytes packets = (f.size + mtu - 1) / mtu;
+    const Bytes data = (f.size / mtu) * w.Wire(w.DataFrame(mtu)) +
+                       (f.size % mtu > 0 ? w.Wire(w.DataFrame(f.size % mtu)) : 0);
+    for (const auto& hop : net.PortPathOf(id, 0)) bits[hop] += 8.0 * static_cast<double>(data);
+    const double ack_bits = 8.0 * static_cast<double>(w.Wire(w.ack_frame)) *
+                            static_cast<double>((packets + net.config().host.ack_interval - 1) /
+                                                net.config().host.ack_interval);
+    for (const auto& hop : net.PortPathOf(id, 1)) bits[hop] += ack_bits;
+  }
+  double busiest_ps = 0;
+  for (const auto& [hop, b] : bits) {
+    const Rate rate =
+        hop.first < 0 ? net.config().nvlink.rate : net.link(hop.first, hop.second).rate();
+    busiest_ps = std::max(busiest_ps, b / static_cast<double>(rate) * 1e12);
+  }
+  const Time load = static_cast<Time>(busiest_ps) + (n > 0 ? shortest_latency : 0);
+  return std::max(chain, load);
+}
+
+double Gbps(Bytes bytes, Time t) {
+  return t > 0 ? 8.0 * static_cast<double>(bytes) / (static_cast<double>(t) / 1e3) : 0;
+}
+
+std::string CollectiveTag(const Scenario& s, size_t i) {
+  return s.collectives[i].tag.empty() ? fmt::format("collective{}", i) : s.collectives[i].tag;
+}
+
+}  // namespace
+
+std::vector<CollectiveOutcome> CollectiveOutcomes(const Scenario& s, const Network& net) {
+  std::vector<CollectiveOutcome> out;
+  for (const CollectiveFlows& cf : s.collective_flows) {
+    CollectiveOutcome o;
+    const int iterations = static_cast<int>(cf.iteration_begin.size()) - 1;
+    if (iterations > 0) o.ideal = IdealIteration(s, net, cf.begin(0), cf.end(0));
+    for (int i = 0; i < iterations; ++i) {
+      CollectiveIteration it;
+      Time end = 0;
+      bool all = true;
+      for (uint32_t id = cf.begin(i); id < cf.end(i); ++id) {
+        it.start = std::min(it.start, net.flow_start(id));
+        const Time d = net.flow_delivered_at(id);
+        if (d < 0) all = false;
+        end = std::max(end, d);
+      }
+      if (all) it.end = end;
+      o.iterations.push_back(it);
+    }
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+nlohmann::json CollectivesJson(const Scenario& s, const std::vector<CollectiveOutcome>& outcomes) {
+  nlohmann::json all = nlohmann::json::array();
+  const CollectiveHosts where{s.topology.hosts,
+                              s.topology.type == "rail" ? s.topology.gpus_per_server : 0};
+  for (size_t c = 0; c < outcomes.size(); ++c) {
+    const CollectiveConfig& cfg = s.collectives[c];
+    const std::vector<int> ranks = RankHosts(cfg, where);
+    const double factor = BusFactor(cfg.op, static_cast<int>(ranks.size()));
+    const CollectiveOutcome& o = outcomes[c];
+    nlohmann::json j;
+    j["tag"] = CollectiveTag(s, c);
+    j["op"] = std::string(Name(cfg.op));
+    j["algorithm"] = std::string(Name(cfg.algorithm));
+    j["ranks"] = ranks;
+    j["size_bytes"] = cfg.size;
+    j["channels"] = cfg.channels;
+    j["ideal_time_ns"] = static_cast<double>(o.ideal) / 1e3;
+    nlohmann::json its = nlohmann::json::array();
+    double sum_time = 0, sum_slowdown = 0;
+    int finished = 0;
+    for (const CollectiveIteration& it : o.iterations) {
+      nlohmann::json i;
+      i["start_ns"] = it.start == kTimeNever ? nlohmann::json(nullptr)
+                                             : nlohmann::json(static_cast<double>(it.start) / 1e3);
+      if (it.finished()) {
+        const double slowdown = o.ideal > 0 ? static_cast<double>(it.time()) / o.ideal : 0;
+        i["time_ns"] = static_cast<double>(it.time()) / 1e3;
+        i["algbw_gbps"] = Gbps(cfg.size, it.time());
+        i["busbw_gbps"] = Gbps(cfg.size, it.time()) * factor;
+        i["slowdown"] = slowdown;
+        sum_time += static_cast<double>(it.time());
+        sum_slowdown += slowdown;
+        ++finished;
+      } else {
+        i["time_ns"] = i["algbw_gbps"] = i["busbw_gbps"] = i["slowdown"] = nullptr;
+      }
+      i["ideal_time_ns"] = static_cast<double>(o.ideal) / 1e3;
+      its.push_back(std::move(i));
+    }
+    j["iterations"] = std::move(its);
+    j["finished_iterations"] = finished;
+    nlohmann::json mean = nullptr;
+    if (finished > 0) {
+      const double t = sum_time / finished;
+      mean = {{"time_ns", t / 1e3},
+              {"algbw_gbps", 8.0 * static_cast<double>(cfg.size) / (t / 1e3)},
+              {"busbw_gbps", 8.0 * static_cast<double>(cfg.size) / (t / 1e3) * factor},
+              {"slowdown", sum_slowdown / finished}};
+    }
+    j["mean"] = std::move(mean);
+    all.push_back(std::move(j));
+  }
+  return all;
+}
+
+std::string CollectivesCsv(const Scenario& s, const std::vector<CollectiveOutcome>& outcomes) {
+  std::string out =
+      "collective,tag,op,algorithm,ranks,size_bytes,iteration,start_ns,time_ns,algbw_gbps,"
+      "busbw_gbps,ideal_time_ns,slowdown\n";
+  const CollectiveHosts where{s.topology.hosts,
+                              s.topology.type == "rail" ? s.topology.gpus_per_server : 0};
+  for (size_t c = 0; c < outcomes.size(); ++c) {
+    const CollectiveConfig& cfg = s.collectives[c];
+    const int n = static_cast<int>(RankHosts(cfg, where).size());
+    const CollectiveOutcome& o = outcomes[c];
+    for (size_t i = 0; i < o.iterations.size(); ++i) {
+      const CollectiveIteration& it = o.iterations[i];
+      out += fmt::format("{},{},{},{},{},{},{},", c, CollectiveTag(s, c), Name(cfg.op),
+                         Name(cfg.algorithm), n, cfg.size, i);
+      out +=
+          it.start == kTimeNever ? "" : fmt::format("{:.3f}", static_cast<double>(it.start) / 1e3);
+      if (it.finished()) {
+        const double algbw = Gbps(cfg.size, it.time());
+        out += fmt::format(",{:.3f},{:.6g},{:.6g},{:.3f},{:.6g}\n",
+                           static_cast<double>(it.time()) / 1e3, algbw,
+                           algbw * BusFactor(cfg.op, n), static_cast<double>(o.ideal) / 1e3,
+                           o.ideal > 0 ? static_cast<double>(it.time()) / o.ideal : 0.0);
+      } else {
+        out += fmt::format(",,,,{:.3f},\n", static_cast<double>(o.ideal) / 1e3);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace dcqcn

@@ -1,0 +1,68 @@
+// A collective communication operation ([[collective]]): which op, by which algorithm, among
+// which hosts, how much data, how often. ExpandCollectives (workload/collectives.h) turns it into
+// flows that wait for each other as the algorithm's steps do.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/units.h"
+
+namespace dcqcn {
+
+enum class CollectiveOp { kAllReduce, kReduceScatter, kAllGather, kAllToAll };
+enum class CollectiveAlgorithm { kRing, kHalvingDoubling, kDirect, kHierarchical };
+
+inline constexpr std::array<std::string_view, 4> kCollectiveOpNames = {"allreduce", "reducescatter",
+                                                                       "allgather", "alltoall"};
+inline constexpr std::array<std::string_view, 4> kCollectiveAlgorithmNames = {
+    "ring", "halving_doubling", "direct", "hierarchical"};
+inline std::string_view Name(CollectiveOp op) { return kCollectiveOpNames[static_cast<int>(op)]; }
+inline std::string_view Name(CollectiveAlgorithm a) {
+  return kCollectiveAlgorithmNames[static_cast<int>(a)];
+}
+
+// Whether `algorithm` implements `op` (ring: all but alltoall; halving_doubling: allreduce,
+// reducescatter, allgather; direct: alltoall and allgather; hierarchical: all but alltoall).
+inline bool Implements(CollectiveAlgorithm algorithm, CollectiveOp op) {
+  switch (algorithm) {
+    case CollectiveAlgorithm::kRing:
+    case CollectiveAlgorithm::kHalvingDoubling:
+    case CollectiveAlgorithm::kHierarchical:
+      return op != CollectiveOp::kAllToAll;
+    case CollectiveAlgorithm::kDirect:
+      return op == CollectiveOp::kAllToAll || op == CollectiveOp::kAllGather;
+  }
+  return false;
+}
+
+// nccl-tests' bus bandwidth factor (doc/PERFORMANCE.md of NVIDIA/nccl-tests): busbw = algbw x
+// this for n ranks: 2(n-1)/n for allreduce, (n-1)/n for the others.
+inline double BusFactor(CollectiveOp op, int n) {
+  const double f = static_cast<double>(n - 1) / n;
+  return op == CollectiveOp::kAllReduce ? 2 * f : f;
+}
+
+struct CollectiveConfig {
+  CollectiveOp op = CollectiveOp::kAllReduce;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRing;
+  // Host indices in ring order; `all_ranks`: every host in index order (ranks = "all").
+  std::vector<int> ranks;
+  bool all_ranks = false;
+  // nccl-tests' "size": the bytes of each rank's buffer for allreduce (in and out) and
+  // alltoall (it sends size / n to each rank), of the gathered buffer for allgather (each rank
+  // contributes size / n) and of the buffer reduced for reducescatter (each keeps size / n).
+  Bytes size = 0;
+  int channels = 1;  // parallel rings or queue pairs, each carrying size / channels
+  int iterations = 1;
+  Time gap = 0;  // from a rank's end of one iteration to its start of the next (compute)
+  Time start = 0;
+  std::string tag;  // "" = the collective's default, "collectiveN" (N its index)
+  int priority = 3;
+  bool pxn = false;  // alltoall on a rail fabric: to another server via the destination's rail
+};
+
+}  // namespace dcqcn

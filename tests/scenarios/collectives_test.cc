@@ -1,0 +1,229 @@
+// [[collective]] through the loader and whole runs: input errors name the key; --set and
+// resolved.toml keep the tables; on an idle non-blocking fabric the ring and halving-doubling
+// take their ideal time within 2%; every dependent flow starts exactly when its source host sees
+// the last prerequisite complete; NVLink carries intra-server steps; summary.json and
+// collectives.csv report the iterations.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_util.h"
+#include "net/network.h"
+#include "run/collective_metrics.h"
+#include "run/run_scenario.h"
+#include "scenario/resolved_toml.h"
+#include "scenario/scenario_loader.h"
+#include "test_util.h"
+
+namespace dcqcn {
+namespace {
+
+Scenario Load(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  return LoadScenarioText(text, "coll.toml", overrides);
+}
+
+void ExpectError(const std::string& text, const std::vector<std::string>& parts,
+                 const std::vector<std::string>& overrides = {}) {
+  const std::string message = testing::InputErrorOf([&] { Load(text, overrides); });
+  ASSERT_FALSE(message.empty()) << "accepted:\n" << text;
+  for (const std::string& part : parts) {
+    EXPECT_NE(message.find(part), std::string::npos)
+        << "message lacks \"" << part << "\": " << message;
+  }
+}
+
+// A non-blocking two-tier fabric of `hosts` hosts at 100 Gb/s (8 per leaf, as many spines).
+std::string Fabric(int hosts) {
+  const int per_leaf = std::min(hosts, 8);
+  return fmt::format(
+      "duration = \"2s\"\n[topology]\ntype = \"leaf_spine\"\nleaves = {}\nspines = {}\n"
+      "hosts_per_leaf = {}\nlink_rate = \"100Gbps\"\nlink_delay = \"1us\"\n",
+      hosts / per_leaf, per_leaf, per_leaf);
+}
+
+std::string Collective(const std::string& op, const std::string& algorithm, const std::string& size,
+                       const std::string& extra = "") {
+  return fmt::format("\n[[collective]]\nop = \"{}\"\nalgorithm = \"{}\"\nsize = \"{}\"\n{}", op,
+                     algorithm, size, extra);
+}
+
+// Runs `s` and returns its collectives' outcomes, checking every dependency on the way: a
+// waiting flow starts exactly (to the picosecond) its delay after its last prerequisite
+// completed as its source host sees it.
+std::vector<CollectiveOutcome> RunAndCheck(const Scenario& s) {
+  Network net(ToNetworkConfig(s));
+  net.sim().RunUntil(s.duration);
+  EXPECT_TRUE(net.all_done());
+  for (uint32_t id = 0; id < net.num_flows(); ++id) {
+    if (!s.flow_after.waits(id)) continue;
+    Time last = 0;
+    for (const uint32_t p : s.flow_after.of(id)) {
+      const Time done =
+          s.flows[p].dst == s.flows[id].src ? net.flow_delivered_at(p) : net.flow_finish(p);
+      last = std::max(last, done);
+    }
+    EXPECT_EQ(net.flow_start(id), std::max(s.flows[id].start, last + s.flow_after.delay(id)))
+        << "flow " << id;
+  }
+  EXPECT_EQ(net.stats().drops, 0);
+  return CollectiveOutcomes(s, net);
+}
+
+// Halving-doubling only within one leaf: across leaves its steps are several flows between the
+// same two leaves, which ECMP may hash onto one spine (docs/collectives.md).
+TEST(Collectives, RingAndHalvingDoublingTakeTheirIdealTimeOnAnIdleFabric) {
+  struct Case {
+    int n;
+    std::string op, algorithm, size;
+  };
+  const std::vector<Case> cases = {
+      {2, "allreduce", "ring", "1MB"},
+      {4, "allreduce", "ring", "4MB"},
+      {8, "allreduce", "ring", "1MB"},
+      {16, "allreduce", "ring", "16MB"},
+      {16, "allgather", "ring", "8MB"},
+      {8, "reducescatter", "ring", "8MB"},
+      {8, "allreduce", "halving_doubling", "4MB"},
+      {8, "allgather", "halving_doubling", "16MB"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(fmt::format("n = {}, {} {} {}", c.n, c.op, c.algorithm, c.size));
+    const Scenario s = Load(Fabric(c.n) + Collective(c.op, c.algorithm, c.size));
+    const std::vector<CollectiveOutcome> o = RunAndCheck(s);
+    ASSERT_EQ(o.size(), 1u);
+    ASSERT_TRUE(o[0].iterations[0].finished());
+    const double ratio =
+        static_cast<double>(o[0].iterations[0].time()) / static_cast<double>(o[0].ideal);
+    EXPECT_NEAR(ratio, 1.0, 0.02);
+  }
+}
+
+using CollectivesRun = testing::TempDirTest;
+
+TEST_F(CollectivesRun, IterationsWaitForTheirGapAndReportNcclTestsBandwidths) {
+  const Scenario s =
+      Load(Fabric(4) + Collective("allreduce", "ring", "4MB", "iterations = 3\ngap = \"20us\"\n"));
+  const std::filesystem::path dir = dir_;
+  RunOptions options;
+  options.out_dir = dir.string();
+  const nlohmann::json j = RunScenario(s, options);
+  const nlohmann::json& c = j["collectives"][0];
+  EXPECT_EQ(c["op"], "allreduce");
+  EXPECT_EQ(c["algorithm"], "ring");
+  EXPECT_EQ(c["ranks"], (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(c["size_bytes"], 4000000);
+  ASSERT_EQ(c["iterations"].size(), 3u);
+  EXPECT_EQ(c["finished_iterations"], 3);
+  double previous_end = -1;
+  for (const nlohmann::json& it : c["iterations"]) {
+    const double t = it["time_ns"];
+    EXPECT_NEAR(it["algbw_gbps"].get<double>(), 4e6 * 8 / t, 1e-6);
+    EXPECT_NEAR(it["busbw_gbps"].get<double>(), it["algbw_gbps"].get<double>() * 2 * 3 / 4, 1e-6);
+    EXPECT_NEAR(it["slowdown"].get<double>(), t / it["ideal_time_ns"].get<double>(), 1e-9);
+    // An iteration starts at least the gap after the previous one's last delivery.
+    if (previous_end >= 0) {
+      EXPECT_GE(it["start_ns"].get<double>(), previous_end + 20000);
+    }
+    previous_end = it["start_ns"].get<double>() + t;
+  }
+  std::ifstream csv(dir / "collectives.csv");
+  std::string header, row;
+  std::getline(csv, header);
+  EXPECT_EQ(header,
+            "collective,tag,op,algorithm,ranks,size_bytes,iteration,start_ns,time_ns,algbw_gbps,"
+            "busbw_gbps,ideal_time_ns,slowdown");
+  int rows = 0;
+  while (std::getline(csv, row)) ++rows;
+  EXPECT_EQ(rows, 3);
+}
+
+TEST(Collectives, HierarchicalUsesNvlinkInsideServersAndRailsBetweenThem) {
+  // 4 servers x 4 GPUs at 100 Gb/s, NVLink at 800 Gb/s: the hierarchical allreduce moves 3/4 of
+  // each rank's bytes over NVLink and only 2 x 3/16 of them over the fabric, so it beats the
+  // flat ring, whose every step crosses the slowest link.
+  const std::string rail =
+      "duration = \"1s\"\n[topology]\ntype = \"rail\"\nservers = 4\ngpus_per_server = 4\n"
+      "servers_per_leaf = 4\nspines = 2\nlink_rate = \"100Gbps\"\nnvlink_rate = \"800Gbps\"\n";
+  const Scenario h = Load(rail + Collective("allreduce", "hierarchical", "16MB"));
+  const Scenario flat = Load(rail + Collective("allreduce", "ring", "16MB"));
+  {
+    Network net(ToNetworkConfig(h));
+    int over_nvlink = 0;
+    for (uint32_t id = 0; id < net.num_flows(); ++id) over_nvlink += net.OverNvlink(id) ? 1 : 0;
+    EXPECT_EQ(over_nvlink, 2 * 3 * 16);  // the two intra-server phases: 3 steps x 16 ranks
+  }
+  const std::vector<CollectiveOutcome> ho = RunAndCheck(h);
+  const std::vector<CollectiveOutcome> fo = RunAndCheck(flat);
+  ASSERT_TRUE(ho[0].iterations[0].finished());
+  ASSERT_TRUE(fo[0].iterations[0].finished());
+  EXPECT_LT(ho[0].iterations[0].time(), fo[0].iterations[0].time() / 2);
+  EXPECT_NEAR(static_cast<double>(ho[0].iterations[0].time()) / ho[0].ideal, 1.0, 0.02);
+}
+
+TEST(Collectives, InputErrorsNameTheKey) {
+  const std::string star = "[topology]\ntype = \"star\"\nhosts = 4\n";
+  ExpectError(star + Collective("allreduse", "ring", "1MB"),
+              {"coll.toml:6:", "collective[0].op", "\"allreduse\""});
+  ExpectError(star + Collective("allreduce", "rign", "1MB"),
+              {"coll.toml:7:", "collective[0].algorithm", "\"rign\""});
+  ExpectError(star + Collective("alltoall", "ring", "1MB"),
+              {"collective[0].algorithm", "\"ring\" does not implement alltoall", "\"direct\""});
+  ExpectError(star + Collective("allreduce", "ring", "1MB", "ranks = [0, 9]\n"),
+              {"collective[0].ranks[1]", "expected a host index 0..3, got 9"});
+  ExpectError(star + Collective("allreduce", "ring", "1MB", "ranks = [0, 1, 0]\n"),
+              {"coll.toml:9:", "collective[0].ranks", "host 0 is listed twice"});
+  ExpectError(star + Collective("allreduce", "halving_doubling", "1MB", "ranks = [0, 1, 2]\n"),
+              {"collective[0].ranks", "power-of-two number of ranks, got 3"});
+  ExpectError(star + Collective("allreduce", "hierarchical", "1MB"),
+              {"collective[0].algorithm", "topology.type = \"rail\""});
+  ExpectError(star + Collective("allreduce", "ring", "0B"), {"collective[0].size"});
+  ExpectError(star + Collective("alltoall", "direct", "1MB", "pxn = true\n"),
+              {"collective[0].pxn", "topology.type = \"rail\""});
+  ExpectError(star + Collective("allreduce", "ring", "1MB", "ranks = \"some\"\n"),
+              {"collective[0].ranks", "expected \"all\" or an array of host indices"});
+  ExpectError(star + Collective("allreduce", "ring", "1MB", "colour = 1\n"),
+              {"collective[0].colour", "unknown key"});
+  ExpectError(star + "\n[[collective]]\nsize = \"1MB\"\n",
+              {"collective[0].op", "required in every [[collective]]"});
+  ExpectError(star + Collective("allreduce", "ring", "1MB"), {"--set collective.0.channels=0"},
+              {"collective.0.channels=0"});
+  ExpectError(star + Collective("allreduce", "ring", "1MB"), {"no collective[1]"},
+              {"collective.1.size=2MB"});
+  ExpectError(
+      "[topology]\ntype = \"rail\"\ngpus_per_server = 0\n" + Collective("allreduce", "ring", "1MB"),
+      {"topology.gpus_per_server", "got 0"});
+}
+
+TEST(Collectives, SetAndResolvedTomlKeepTheTables) {
+  const std::string text = "[topology]\ntype = \"rail\"\nservers = 2\ngpus_per_server = 2\n" +
+                           Collective("allreduce", "hierarchical", "1MB",
+                                      "iterations = 2\ngap = \"3us\"\ntag = \"job\"\n") +
+                           Collective("alltoall", "direct", "2MB", "ranks = [3, 0, 1]\n") +
+                           "\n[[flow]]\nsrc = 0\ndst = 3\nsize = \"10KB\"\n";
+  const Scenario s = Load(text, {"collective.1.size=4MB"});
+  ASSERT_EQ(s.collectives.size(), 2u);
+  EXPECT_EQ(s.collectives[1].size, 4000000);
+  EXPECT_EQ(s.collective_begin, 1u);
+  const Scenario back = Load(ResolvedToml(s));
+  EXPECT_EQ(ResolvedToml(back), ResolvedToml(s));
+  ASSERT_EQ(back.flows.size(), s.flows.size());
+  for (uint32_t id = 0; id < s.flows.size(); ++id) {
+    EXPECT_EQ(back.flows[id].src, s.flows[id].src);
+    EXPECT_EQ(back.flows[id].dst, s.flows[id].dst);
+    EXPECT_EQ(back.flows[id].size, s.flows[id].size);
+    EXPECT_EQ(back.tag(back.flows[id]), s.tag(s.flows[id]));
+    const auto a = s.flow_after.of(id);
+    const auto b = back.flow_after.of(id);
+    EXPECT_EQ(std::vector<uint32_t>(a.begin(), a.end()), std::vector<uint32_t>(b.begin(), b.end()));
+    EXPECT_EQ(back.flow_after.delay(id), s.flow_after.delay(id));
+  }
+  EXPECT_NE(ResolvedToml(s).find("ranks = [3, 0, 1]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace dcqcn

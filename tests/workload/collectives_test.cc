@@ -1,0 +1,236 @@
+// Tests of ExpandCollective: each algorithm's steps, sizes and waits, iterations' gates, PXN's
+// relays, and CheckCollective's refusals.
+#include "workload/collectives.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+
+namespace dcqcn {
+namespace {
+
+struct Expanded {
+  std::vector<FlowSpec> flows;
+  FlowAfter after;
+  FlowTags tags;
+  CollectiveFlows cf;
+};
+
+Expanded Expand(const CollectiveConfig& c, CollectiveHosts where) {
+  Expanded e;
+  e.cf = ExpandCollective(c, where, "collective0", e.flows, e.after, e.tags);
+  e.after.Resize(e.flows.size());
+  return e;
+}
+
+CollectiveConfig Config(CollectiveOp op, CollectiveAlgorithm a, std::vector<int> ranks,
+                        Bytes size) {
+  CollectiveConfig c;
+  c.op = op;
+  c.algorithm = a;
+  c.ranks = std::move(ranks);
+  c.size = size;
+  return c;
+}
+
+std::vector<uint32_t> Of(const FlowAfter& after, uint32_t id) {
+  const auto s = after.of(id);
+  return {s.begin(), s.end()};
+}
+
+TEST(Collectives, RingAllReduceSendsEachChunkOnWhenItArrives) {
+  // Ranks in the order given: 3 -> 0 -> 2 -> 3; 2(n-1) = 4 steps of size / n.
+  const Expanded e =
+      Expand(Config(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, {3, 0, 2}, 3000), {4, 0});
+  ASSERT_EQ(e.flows.size(), 12u);
+  EXPECT_EQ(e.cf.iteration_begin, (std::vector<uint32_t>{0, 12}));
+  for (uint32_t id = 0; id < 12; ++id) {
+    const FlowSpec& f = e.flows[id];
+    EXPECT_EQ(f.size, 1000);
+    const int k = static_cast<int>(id % 3);
+    const std::vector<int> ring = {3, 0, 2};
+    EXPECT_EQ(f.src, ring[k]);
+    EXPECT_EQ(f.dst, ring[(k + 1) % 3]);
+    if (id < 3) {
+      EXPECT_FALSE(e.after.waits(id));  // the first step starts at the collective's start
+    } else {
+      // The previous step's flow into this rank: from rank k - 1.
+      EXPECT_EQ(Of(e.after, id), (std::vector<uint32_t>{id - 3 - k + (k + 2) % 3}));
+    }
+  }
+  EXPECT_EQ(e.tags.name(e.flows[0].tag), "collective0");
+}
+
+TEST(Collectives, RingHalvesAndChannelsAndChunksRoundUp) {
+  CollectiveConfig c =
+      Config(CollectiveOp::kReduceScatter, CollectiveAlgorithm::kRing, {0, 1, 2, 3}, 1001);
+  c.channels = 2;
+  const Expanded rs = Expand(c, {4, 0});
+  // Per channel: n-1 = 3 steps of 4 flows, ceil(ceil(1001 / 2) / 4) = 126 bytes.
+  ASSERT_EQ(rs.flows.size(), 24u);
+  for (const FlowSpec& f : rs.flows) EXPECT_EQ(f.size, 126);
+  // The second channel starts with the first: its first step waits for nothing.
+  EXPECT_FALSE(rs.after.waits(12));
+  EXPECT_EQ(CollectiveFlowCount(c, {4, 0}), 24u);
+  c.op = CollectiveOp::kAllGather;
+  EXPECT_EQ(Expand(c, {4, 0}).flows.size(), 24u);
+}
+
+TEST(Collectives, HalvingDoublingExchangesWithPartnersAtHalvingThenDoublingSizes) {
+  const Expanded e = Expand(Config(CollectiveOp::kAllReduce, CollectiveAlgorithm::kHalvingDoubling,
+                                   {0, 1, 2, 3, 4, 5, 6, 7}, 8000),
+                            {8, 0});
+  ASSERT_EQ(e.flows.size(), 6u * 8);  // log2(8) steps each way, one flow per rank
+  const std::vector<int> distance = {4, 2, 1, 1, 2, 4};
+  const std::vector<Bytes> sizes = {4000, 2000, 1000, 1000, 2000, 4000};
+  for (uint32_t id = 0; id < e.flows.size(); ++id) {
+    const int step = static_cast<int>(id / 8);
+    const FlowSpec& f = e.flows[id];
+    EXPECT_EQ(f.dst, f.src ^ distance[step]) << id;
+    EXPECT_EQ(f.size, sizes[step]) << id;
+    if (step > 0) {
+      // It waits for what its partner of the previous step sent it.
+      const std::vector<uint32_t> pre = Of(e.after, id);
+      ASSERT_EQ(pre.size(), 1u);
+      EXPECT_EQ(e.flows[pre[0]].dst, f.src);
+      EXPECT_EQ(static_cast<int>(pre[0] / 8), step - 1);
+    }
+  }
+}
+
+TEST(Collectives, DirectAllToAllAndIterationGatesWaitForEverythingARankSawLast) {
+  CollectiveConfig c =
+      Config(CollectiveOp::kAllToAll, CollectiveAlgorithm::kDirect, {0, 1, 2}, 3000);
+  c.iterations = 2;
+  c.gap = 5 * kMicrosecond;
+  c.start = 7 * kMicrosecond;
+  const Expanded e = Expand(c, {3, 0});
+  ASSERT_EQ(e.flows.size(), 12u);
+  EXPECT_EQ(e.cf.iteration_begin, (std::vector<uint32_t>{0, 6, 12}));
+  for (uint32_t id = 0; id < 6; ++id) {
+    EXPECT_EQ(e.flows[id].size, 1000);
+    EXPECT_EQ(e.flows[id].start, 7 * kMicrosecond);
+    EXPECT_FALSE(e.after.waits(id));
+  }
+  // Iteration 1: rank 0's flows wait, gap more, for the two flows it received and the two it
+  // sent in iteration 0; both share one row.
+  for (uint32_t id = 6; id < 12; ++id) {
+    const FlowSpec& f = e.flows[id];
+    std::set<uint32_t> pre;
+    for (uint32_t p : Of(e.after, id)) pre.insert(p);
+    std::set<uint32_t> expected;
+    for (uint32_t p = 0; p < 6; ++p) {
+      if (e.flows[p].src == f.src || e.flows[p].dst == f.src) expected.insert(p);
+    }
+    EXPECT_EQ(pre, expected) << id;
+    EXPECT_EQ(e.after.delay(id), 5 * kMicrosecond);
+  }
+  EXPECT_EQ(e.after.row_index(6), e.after.row_index(7));  // rank 0's two flows
+  EXPECT_EQ(e.after.rows(), 3u);                          // one gate per rank
+}
+
+TEST(Collectives, HierarchicalRunsIntraServerRingsThenOneRingPerRail) {
+  // 3 servers x 2 GPUs, all ranks: intra reduce-scatter (1 step), inter allreduce per rail
+  // (2 x 2 steps), intra all-gather (1 step).
+  CollectiveConfig c =
+      Config(CollectiveOp::kAllReduce, CollectiveAlgorithm::kHierarchical, {}, 6000);
+  c.all_ranks = true;
+  const Expanded e = Expand(c, {6, 2});
+  ASSERT_EQ(e.flows.size(), 6u * 6);
+  for (uint32_t id = 0; id < e.flows.size(); ++id) {
+    const FlowSpec& f = e.flows[id];
+    const int step = static_cast<int>(id / 6);
+    const bool intra = step == 0 || step == 5;
+    if (intra) {
+      EXPECT_EQ(f.src / 2, f.dst / 2) << id;  // same server: NVLink
+      EXPECT_EQ(f.size, 3000);
+    } else {
+      EXPECT_EQ(f.src % 2, f.dst % 2) << id;  // same rail
+      EXPECT_EQ((f.src / 2 + 1) % 3, f.dst / 2) << id;
+      EXPECT_EQ(f.size, 1000);
+    }
+    if (step > 0) {
+      const std::vector<uint32_t> pre = Of(e.after, id);
+      ASSERT_EQ(pre.size(), 1u);
+      EXPECT_EQ(e.flows[pre[0]].dst, f.src);  // what it last received
+      EXPECT_EQ(static_cast<int>(pre[0] / 6), step - 1);
+    }
+  }
+  // AllGather: the rail rings first, then NVLink.
+  c.op = CollectiveOp::kAllGather;
+  const Expanded ag = Expand(c, {6, 2});
+  ASSERT_EQ(ag.flows.size(), 6u * 3);
+  EXPECT_EQ(ag.flows[0].src % 2, ag.flows[0].dst % 2);
+  EXPECT_EQ(ag.flows[17].src / 2, ag.flows[17].dst / 2);
+}
+
+TEST(Collectives, PxnRelaysThroughTheSendersGpuOnTheDestinationsRail) {
+  CollectiveConfig c = Config(CollectiveOp::kAllToAll, CollectiveAlgorithm::kDirect, {}, 4000);
+  c.all_ranks = true;
+  c.pxn = true;
+  const Expanded e = Expand(c, {4, 2});  // 2 servers x 2 GPUs
+  // From h0: to h1 (own server) and h2 (same rail) directly, to h3 through h1.
+  std::vector<std::pair<int, int>> from0;
+  for (uint32_t id = 0; id < e.flows.size(); ++id) {
+    // Its own transfers (the ones it forwards for h1 wait for their first hop).
+    if (e.flows[id].src == 0 && !e.after.waits(id)) {
+      from0.push_back({e.flows[id].dst, static_cast<int>(id)});
+    }
+  }
+  ASSERT_EQ(from0.size(), 3u);
+  EXPECT_EQ(from0[0].first, 1);
+  EXPECT_EQ(from0[1].first, 2);
+  EXPECT_EQ(from0[2].first, 1);  // the first hop to h3
+  const uint32_t hop = static_cast<uint32_t>(from0[2].second);
+  const uint32_t forward = hop + 1;
+  EXPECT_EQ(e.flows[forward].src, 1);
+  EXPECT_EQ(e.flows[forward].dst, 3);
+  EXPECT_EQ(Of(e.after, forward), (std::vector<uint32_t>{hop}));
+  EXPECT_LE(e.flows.size(), CollectiveFlowCount(c, {4, 2}));
+}
+
+TEST(Collectives, CheckRefusesWhatTheAlgorithmCannotDo) {
+  auto problem = [](CollectiveConfig c, CollectiveHosts where) {
+    const CollectiveProblem p = CheckCollective(c, where);
+    return p.key + ": " + p.message;
+  };
+  const auto ar = [](CollectiveAlgorithm a, std::vector<int> ranks) {
+    return Config(CollectiveOp::kAllReduce, a, std::move(ranks), 1000);
+  };
+  EXPECT_EQ(problem(ar(CollectiveAlgorithm::kRing, {0, 1}), {4, 0}), ": ");
+  EXPECT_NE(problem(ar(CollectiveAlgorithm::kRing, {0}), {4, 0})
+                .find("ranks: a collective needs "
+                      "at least 2 ranks"),
+            std::string::npos);
+  EXPECT_NE(problem(ar(CollectiveAlgorithm::kRing, {0, 4}), {4, 0})
+                .find("ranks: ranks[1] = 4 is not a host index (0 to 3)"),
+            std::string::npos);
+  EXPECT_NE(problem(ar(CollectiveAlgorithm::kRing, {2, 1, 2}), {4, 0})
+                .find("ranks: host 2 is listed twice (ranks[0] and ranks[2])"),
+            std::string::npos);
+  EXPECT_NE(problem(ar(CollectiveAlgorithm::kHalvingDoubling, {0, 1, 2}), {4, 0})
+                .find("ranks: halving_doubling needs a power-of-two number of ranks, got 3"),
+            std::string::npos);
+  EXPECT_NE(problem(ar(CollectiveAlgorithm::kDirect, {0, 1}), {4, 0})
+                .find("algorithm: \"direct\" does not implement allreduce"),
+            std::string::npos);
+  EXPECT_NE(problem(ar(CollectiveAlgorithm::kHierarchical, {0, 1}), {4, 0})
+                .find("algorithm: \"hierarchical\" needs servers"),
+            std::string::npos);
+  // Server 0 gives GPUs 0 and 1, server 1 only GPU 0.
+  EXPECT_NE(problem(ar(CollectiveAlgorithm::kHierarchical, {0, 1, 2}), {4, 2})
+                .find("ranks: \"hierarchical\" needs the same GPUs of every server"),
+            std::string::npos);
+  CollectiveConfig pxn = ar(CollectiveAlgorithm::kRing, {0, 1});
+  pxn.pxn = true;
+  EXPECT_NE(problem(pxn, {4, 2}).find("pxn: only for op = \"alltoall\""), std::string::npos);
+  EXPECT_THROW(Expand(ar(CollectiveAlgorithm::kRing, {0}), {4, 0}), InputError);
+}
+
+}  // namespace
+}  // namespace dcqcn
