@@ -85,6 +85,27 @@ std::vector<CollectiveOutcome> CollectiveOutcomes(const Scenario& s, const Netwo
       }
       if (all) it.end = end;
       o.iterations.push_back(it);
+      if (it.finished() && (o.slowest < 0 || it.time() > o.iterations[o.slowest].time())) {
+        o.slowest = i;
+      }
+    }
+    if (o.slowest >= 0) {
+      for (uint32_t id = cf.begin(o.slowest); id < cf.end(o.slowest); ++id) {
+        const Time ideal = net.IdealDelivery(id, true);
+        const Time took = net.flow_delivered_at(id) - net.flow_start(id);
+        o.late.push_back({id, ideal > 0 ? static_cast<double>(took) / ideal : 0, {}});
+      }
+      const size_t keep = std::min(o.late.size(), CollectiveOutcome::kLateFlows);
+      std::partial_sort(o.late.begin(), o.late.begin() + keep, o.late.end(),
+                        [](const LateFlow& a, const LateFlow& b) {
+                          return a.slowdown != b.slowdown ? a.slowdown > b.slowdown : a.id < b.id;
+                        });
+      o.late.resize(keep);
+      for (LateFlow& f : o.late) {
+        for (const auto& [node, port] : net.PortPathOf(f.id)) {
+          f.path.push_back(fmt::format("{}:{}", net.config().topology.node_name(node), port));
+        }
+      }
     }
     out.push_back(std::move(o));
   }
@@ -128,6 +149,9 @@ nlohmann::json CollectivesJson(const Scenario& s, const std::vector<CollectiveOu
         i["time_ns"] = i["algbw_gbps"] = i["busbw_gbps"] = i["slowdown"] = nullptr;
       }
       i["ideal_time_ns"] = static_cast<double>(o.ideal) / 1e3;
+      const CollectiveFlows& cf = s.collective_flows[c];
+      const int k = static_cast<int>(its.size());
+      i["flows"] = {cf.begin(k), cf.end(k)};
       its.push_back(std::move(i));
     }
     j["iterations"] = std::move(its);
@@ -141,6 +165,19 @@ nlohmann::json CollectivesJson(const Scenario& s, const std::vector<CollectiveOu
               {"slowdown", sum_slowdown / finished}};
     }
     j["mean"] = std::move(mean);
+    nlohmann::json slowest = nullptr;
+    if (o.slowest >= 0) {
+      nlohmann::json late = nlohmann::json::array();
+      for (const LateFlow& f : o.late) {
+        late.push_back({{"flow_id", f.id},
+                        {"src", s.flows[f.id].src},
+                        {"dst", s.flows[f.id].dst},
+                        {"slowdown", f.slowdown},
+                        {"path", f.path}});
+      }
+      slowest = {{"iteration", o.slowest}, {"late_flows", std::move(late)}};
+    }
+    j["slowest_iteration"] = std::move(slowest);
     all.push_back(std::move(j));
   }
   return all;

@@ -18,6 +18,14 @@ struct CollectiveIteration {
   Time time() const { return end - start; }
 };
 
+// A flow of an iteration, and how much longer than ideal it took to deliver.
+struct LateFlow {
+  uint32_t id = 0;
+  double slowdown = 0;  // (delivery - start) / Network::IdealDelivery
+  // The ports that send its data, "node:port" (none over NVLink).
+  std::vector<std::string> path;
+};
+
 struct CollectiveOutcome {
   // One iteration on an idle network (the same for every iteration): the larger of its
   // dependency chain's length, each flow taking Network::IdealDelivery (ACKs sharing the links,
@@ -26,12 +34,18 @@ struct CollectiveOutcome {
   // (data and the ACKs of it) plus the shortest latency of a flow.
   Time ideal = 0;
   std::vector<CollectiveIteration> iterations;
+  // The slowest finished iteration (-1: none) and its flows that were latest against their own
+  // ideal, most late first (at most kLateFlows).
+  int slowest = -1;
+  std::vector<LateFlow> late;
+  static constexpr size_t kLateFlows = 10;
 };
 
 std::vector<CollectiveOutcome> CollectiveOutcomes(const Scenario& s, const Network& net);
 // summary.json's "collectives": per collective its op, algorithm, ranks (host indices), size,
 // channels, each iteration's start_ns, time_ns, algbw_gbps, busbw_gbps, ideal_time_ns and
-// slowdown, and their means over the finished iterations ("mean").
+// slowdown and its flows ("flows": [first id, last id + 1]), their means over the finished
+// iterations ("mean"), and the slowest iteration's latest flows ("slowest_iteration").
 nlohmann::json CollectivesJson(const Scenario& s, const std::vector<CollectiveOutcome>& outcomes);
 // collectives.csv: one row per collective and iteration.
 std::string CollectivesCsv(const Scenario& s, const std::vector<CollectiveOutcome>& outcomes);

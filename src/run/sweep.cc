@@ -95,6 +95,11 @@ std::vector<std::string> SweepColumns() {
           "wall_time_s"};
 }
 
+std::vector<std::string> SweepCollectiveColumns() {
+  return {"finished_iterations", "mean.time_ns", "mean.busbw_gbps", "mean.slowdown",
+          "ideal_time_ns"};
+}
+
 std::vector<std::string> SweepTagColumns() {
   return {"flows",
           "finished",
@@ -121,20 +126,41 @@ struct RunOutcome {
 std::vector<std::string> MetricColumns(const std::vector<size_t>& indices,
                                        const std::vector<RunOutcome>& outcomes) {
   std::set<std::string> tags;
+  std::set<std::string> collectives;
   for (size_t i : indices) {
     const nlohmann::json& summary = outcomes[i].summary;
     if (!summary.contains("by_tag")) continue;  // a failed run
     for (const auto& [tag, metrics] : summary["by_tag"].items()) tags.insert(tag);
+    if (summary.contains("collectives")) {
+      for (const nlohmann::json& c : summary["collectives"]) {
+        collectives.insert(c["tag"].get<std::string>());
+      }
+    }
   }
   std::vector<std::string> columns = SweepColumns();
   for (const std::string& tag : tags) {
     for (const std::string& c : SweepTagColumns()) columns.push_back("tag." + tag + "." + c);
   }
+  for (const std::string& tag : collectives) {
+    for (const std::string& c : SweepCollectiveColumns()) {
+      columns.push_back("collective." + tag + "." + c);
+    }
+  }
   return columns;
 }
 
-// A metric column's value in a run's summary: "tag.<tag>.<path>" is by_tag.<tag>.<path>.
+// A metric column's value in a run's summary: "tag.<tag>.<path>" is by_tag.<tag>.<path>,
+// "collective.<tag>.<path>" the <path> of the collective of that tag.
 std::string MetricOf(const nlohmann::json& summary, const std::string& column) {
+  if (column.rfind("collective.", 0) == 0) {
+    const size_t dot = column.find('.', 11);
+    const std::string tag = column.substr(11, dot - 11);
+    if (!summary.contains("collectives")) return "";
+    for (const nlohmann::json& c : summary["collectives"]) {
+      if (c["tag"] == tag) return Metric(c, column.substr(dot + 1));
+    }
+    return "";
+  }
   return Metric(summary, column.rfind("tag.", 0) == 0 ? "by_tag." + column.substr(4) : column);
 }
 

@@ -58,6 +58,8 @@ int RunSweepMergeCommand(const SweepMergeOptions& options);
 
 // The headline columns of sweep.csv, in order: paths into summary.json.
 std::vector<std::string> SweepColumns();
+// sweep.csv's columns per collective, collective.<tag>.<path>: paths into its summary entry.
+std::vector<std::string> SweepCollectiveColumns();
 // The per-tag columns: for every tag, "tag.<tag>.<path>" with these paths into by_tag.<tag>.
 std::vector<std::string> SweepTagColumns();
 
