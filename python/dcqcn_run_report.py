@@ -2,10 +2,11 @@
 DIR` by dcqcn_report.py, the command line; with --runs, for each run of a sweep too).
 
 Reads DIR/{summary.json, flows.csv, links.csv, resolved.toml, timeseries/*.csv} (any but
-summary.json may be absent) and writes DIR/report/index.html and DIR/report/<figure>.<format>,
-each to a temporary name renamed when complete. The headline numbers (FCT slowdown, flow
-throughput, Jain fairness, per tag too) are summary.json's: they are defined once, in the
-simulator; this module only draws and lays out. It imports the shared helpers
+summary.json may be absent; a run with [[collective]] tables also gets their figures and table,
+from summary.json's collectives) and writes DIR/report/index.html and
+DIR/report/<figure>.<format>, each to a temporary name renamed when complete. The headline
+numbers (FCT slowdown, flow throughput, Jain fairness, per tag too) are summary.json's: they are
+defined once, in the simulator; this module only draws and lays out. It imports the shared helpers
 (dcqcn_report_common.py) and the unit parser (dcqcn_units.py), never the sweep or fluid report.
 """
 
@@ -37,10 +38,12 @@ PFC_BINS = 200  # time bins of the paused-fraction map
 MIN_FLOWS_FOR_CDF = 20
 MAX_SIZE_BINS = 20  # FCT-vs-size bins (HPCC's fct_analysis.py uses 20 by default)
 MIN_FLOWS_PER_SIZE_BIN = 25  # fewer bins for fewer flows, so each bin's p99 means something
+LATE_TOLERANCE = 1.01  # a collective's late flows all within 1% of their ideal: nothing to draw
 
 TIME_LABEL = "time since first flow start (ms)"
 
-FIGURES = ["throughput", "rate", "queue", "pfc", "fct_cdf", "fct_size"]
+FIGURES = ["throughput", "rate", "queue", "pfc", "fct_cdf", "fct_size", "collective_iterations",
+           "collective_late_flows"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -64,9 +67,12 @@ def read_run(run_dir):
             resolved = f.read()
 
     ts = os.path.join(run_dir, "timeseries")
+    collectives = summary.get("collectives")
     return {
         "dir": run_dir,
         "summary": summary,
+        "collectives": [c for c in collectives if isinstance(c, dict)]
+                       if isinstance(collectives, list) else [],
         "resolved": resolved,
         "config": parse_toml(resolved),
         "flows": read_csv(
@@ -94,14 +100,19 @@ def read_pfc(path):
 
 
 def read_links(path):
-    """{"links": {(node, port): peer}, "node_ids": {node: its HPCC node id}} from links.csv; the
-    ids only from an HPCC topology file (links.csv's node_id column), both empty when the file is
-    absent (older folders)."""
-    df = read_csv(path, {"node": str, "port": "int64", "peer": str}, optional={"node_id": ""})
+    """{"links": {(node, port): peer}, "node_ids": {node: its HPCC node id}, "utilisation":
+    {(node, port): share of its line rate it sent}} from links.csv; the ids only from an HPCC
+    topology file (links.csv's node_id column), the utilisation where the file has it, all empty
+    when the file is absent (older folders)."""
+    df = read_csv(path, {"node": str, "port": "int64", "peer": str},
+                  optional={"node_id": "", "utilisation": ""})
     if df is None:
-        return {"links": {}, "node_ids": {}}
+        return {"links": {}, "node_ids": {}, "utilisation": {}}
+    util = pd.to_numeric(df["utilisation"], errors="coerce")
     return {"links": {(n, int(p)): peer for n, p, peer in zip(df["node"], df["port"], df["peer"])},
-            "node_ids": {n: i for n, i in zip(df["node"], df["node_id"]) if i != ""}}
+            "node_ids": {n: i for n, i in zip(df["node"], df["node_id"]) if i != ""},
+            "utilisation": {(n, int(p)): float(u) for n, p, u in zip(df["node"], df["port"], util)
+                            if pd.notna(u)}}
 
 
 def node_label(run, node):
@@ -291,6 +302,51 @@ def fmt_bytes(v):
         if v >= scale:
             return f"{v / scale:g}{unit}"
     return f"{v:g}B"
+
+
+def time_unit(ns):
+    """(ns per unit, unit) in which a duration of `ns` reads well: ms from 1 ms, else µs."""
+    return (1e6, "ms") if ns >= 1e6 else (1e3, "\u00b5s")
+
+
+def fmt_duration(ns):
+    """"1.487 ms", "211.3 \u00b5s"; NA for null."""
+    if not isinstance(ns, (int, float)) or isinstance(ns, bool):
+        return NA
+    scale, unit = time_unit(abs(ns))
+    return f"{ns / scale:.4g} {unit}"
+
+
+def is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v)
+
+
+def collective_label(c):
+    """"collective0 (allreduce, ring, 8 ranks, 8MB)": summary.json's collective by its tag."""
+    ranks = c.get("ranks")
+    what = [str(c[k]) for k in ("op", "algorithm") if c.get(k)]
+    if isinstance(ranks, list):
+        what.append(plural(len(ranks), "rank"))
+    if is_number(c.get("size_bytes")):
+        what.append(fmt_bytes(c["size_bytes"]))
+    return f"{c.get('tag', '?')} ({', '.join(what)})" if what else str(c.get("tag", "?"))
+
+
+def busiest_hop(run, path):
+    """(node, port, utilisation) of the most utilised port on a flow's path (summary.json's
+    "node:port" list of the ports that send its data), by links.csv; None when links.csv gives
+    none of them a utilisation."""
+    best = None
+    for hop in path or []:
+        node, _, port = str(hop).rpartition(":")
+        try:
+            key = (node, int(port))
+        except ValueError:
+            continue
+        u = run["utilisation"].get(key)
+        if u is not None and (best is None or u > best[2]):
+            best = (node, key[1], u)
+    return best
 
 
 def finished_flows(run):
@@ -693,8 +749,126 @@ def fct_per_flow(done, unfinished):
     return fig, caption
 
 
+def fig_collective_iterations(run):
+    """Each iteration's time against the collective's ideal: a slow iteration stands out, and its
+    distance from the dashed line is what the network cost it."""
+    colls = run["collectives"]
+    if not colls:
+        return None, None
+    done = []  # per collective: [(iteration, time_ns)] of its finished iterations
+    unfinished = 0
+    for c in colls:
+        its = [it if isinstance(it, dict) else {} for it in c.get("iterations") or []]
+        done.append([(i, float(it["time_ns"])) for i, it in enumerate(its)
+                     if is_number(it.get("time_ns"))])
+        unfinished += len(its) - len(done[-1])
+    if not any(done):
+        return None, ("No collective iteration finished within the simulated time, so there is "
+                      "no iteration-time figure.")
+    ideals = [float(c["ideal_time_ns"]) if is_number(c.get("ideal_time_ns")) and
+              c["ideal_time_ns"] > 0 else None for c in colls]
+    values = np.array([t for d in done for _, t in d] + [v for v in ideals if v], dtype=float)
+    scale, unit = time_unit(float(values.max()))
+    fig, ax = subplots(figsize=(9, 5.5))
+    color = line_colors(len(colls))
+    for i, (c, d, ideal) in enumerate(zip(colls, done, ideals)):
+        if d:
+            x, t = zip(*d)
+            ax.plot(x, np.array(t) / scale, color=color(i), marker="o", ms=5, lw=1.3,
+                    label=collective_label(c))
+        if ideal:
+            ax.axhline(ideal / scale, color=color(i), ls="--", lw=1.0,
+                       label=f"{c.get('tag', '?')} ideal ({fmt_duration(ideal)})")
+    positive = values[values > 0]
+    # Collectives of very different sizes: a log axis keeps the small one off the floor.
+    log_y = len(positive) > 1 and positive.max() / positive.min() > 30
+    if log_y:
+        ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    else:
+        ax.set_ylim(0, 1.15 * float(values.max()) / scale)  # room for the legend
+    iterations = max(len(c.get("iterations") or []) for c in colls)
+    ax.set_xlim(-0.5, max(iterations, 1) - 0.5)
+    ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    ax.set_xlabel("iteration (0 = the first)")
+    ax.set_ylabel(f"iteration time ({unit}" + (", log scale)" if log_y else ")"))
+    ax.grid(True, alpha=0.3)
+    ax.set_title("Collective iteration time against the ideal" if len(colls) > 1 else
+                 f"Iteration time of {collective_label(colls[0])}")
+    legend_outside(ax)
+    caption = ("Time of each iteration of each collective, from its first flow's start to its "
+               "last flow's delivery (summary.json's collectives), against the collective's "
+               "ideal time (dashed: the same iteration alone on an idle network).")
+    if unfinished:
+        caption += f" {plural(unfinished, 'iteration')} did not finish and are not drawn."
+    return fig, caption
+
+
+def fig_collective_late_flows(run):
+    """The latest flows of each collective's slowest iteration, each named with the busiest port
+    its data crosses: where that iteration lost its time."""
+    colls = run["collectives"]
+    panels, on_time = [], []
+    for c in colls:
+        slow = c.get("slowest_iteration")
+        if not isinstance(slow, dict):
+            continue  # no finished iteration: the iteration figure says so
+        late = [f for f in slow.get("late_flows") or []
+                if isinstance(f, dict) and is_number(f.get("slowdown"))]
+        if late and max(f["slowdown"] for f in late) > LATE_TOLERANCE:
+            panels.append((c, slow.get("iteration"), late))
+        else:
+            on_time.append(f"iteration {slow.get('iteration', '?')} of {c.get('tag', '?')}")
+    whose = "its collective's" if len(on_time) == 1 else "each collective's"
+    on_time_text = (f"no flow of {' or '.join(on_time)} ({whose} slowest) took more than 1% "
+                    "longer than its ideal")
+    if not panels:
+        return None, f"No late-flow figure: {on_time_text}." if on_time else None
+    heights = [1.2 + 0.32 * len(late) for _, _, late in panels]
+    fig, axes = subplots(len(panels), 1, figsize=(11, sum(heights) + 0.6), squeeze=False,
+                         gridspec_kw={"height_ratios": heights})
+    for ax, (c, k, late) in zip(axes[:, 0], panels):
+        labels = []
+        for f in late:
+            label = f"flow {f.get('flow_id', '?')} h{f.get('src', '?')}\u2192h{f.get('dst', '?')}"
+            hop = busiest_hop(run, f.get("path"))
+            if hop:
+                label += f" on {link_label(run, hop[0], hop[1])} ({100 * hop[2]:.0f}%)"
+            elif f.get("path") == []:
+                label += " (NVLink only)"
+            labels.append(label)
+        sd = np.array([f["slowdown"] for f in late], dtype=float)
+        y = np.arange(len(late))
+        ax.barh(y, sd, height=0.7, color="tab:red", alpha=0.8)
+        for yi, v in zip(y, sd):
+            ax.text(v, yi, f" {v:.2f}", va="center", fontsize="small")
+        ax.axvline(1.0, color="black", ls=":", lw=1.0)
+        ax.set_yticks(y)
+        ax.set_yticklabels(labels, fontsize="small")
+        ax.invert_yaxis()  # the latest on top
+        ax.set_xlim(0, 1.12 * float(sd.max()))
+        ax.grid(True, axis="x", alpha=0.3)
+        its = c.get("iterations") or []
+        it = its[k] if isinstance(k, int) and 0 <= k < len(its) and isinstance(its[k], dict) else {}
+        took = (f", {fmt_duration(it['time_ns'])}" if is_number(it.get("time_ns")) else "") + (
+            f", {it['slowdown']:.2f}\u00d7 its ideal" if is_number(it.get("slowdown")) else "")
+        ax.set_title(f"{collective_label(c)}: slowest iteration {k}{took}", fontsize="medium")
+    axes[-1, 0].set_xlabel("flow slowdown (start to delivery / ideal on an idle network)")
+    caption = ("The flows that were latest against their own ideal in each collective's slowest "
+               "iteration (summary.json's slowest_iteration, at most 10 per collective): the "
+               "time from a flow's start to its delivery over what it would take alone on an "
+               "idle network (1 = on time, the dotted line). Each flow is named with the most "
+               "utilised port its data crosses (\"node port \u2192 the node it sends to\") and "
+               "that port's utilisation over the whole run (links.csv).")
+    if on_time:
+        caption += f" {on_time_text[0].upper()}{on_time_text[1:]}."
+    return fig, caption
+
+
 FIGURE_MAKERS = {"throughput": fig_throughput, "rate": fig_rate, "queue": fig_queue,
-                 "pfc": fig_pfc, "fct_cdf": fig_fct_cdf, "fct_size": fig_fct_size}
+                 "pfc": fig_pfc, "fct_cdf": fig_fct_cdf, "fct_size": fig_fct_size,
+                 "collective_iterations": fig_collective_iterations,
+                 "collective_late_flows": fig_collective_late_flows}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -808,6 +982,49 @@ def tag_table_html(s):
     return "\n".join(out)
 
 
+def _mean(c, key, spec):
+    mean = c.get("mean")
+    return fmt_num(mean.get(key), spec) if isinstance(mean, dict) else NA
+
+
+def _finished(c):
+    done = c.get("finished_iterations")
+    return f"{done} of {len(c.get('iterations') or [])}" if isinstance(done, int) else NA
+
+
+COLLECTIVE_COLUMNS = [  # (header, text of a summary.json collective, whether a number)
+    ("op", lambda c: str(c.get("op", NA)), False),
+    ("algorithm", lambda c: str(c.get("algorithm", NA)), False),
+    ("ranks", lambda c: str(len(c["ranks"])) if isinstance(c.get("ranks"), list) else NA, True),
+    ("size", lambda c: fmt_bytes(c["size_bytes"]) if is_number(c.get("size_bytes")) else NA,
+     True),
+    ("iterations finished", _finished, True),
+    ("mean time", lambda c: fmt_duration((c.get("mean") or {}).get("time_ns")), True),
+    ("ideal time", lambda c: fmt_duration(c.get("ideal_time_ns")), True),
+    ("mean busbw (Gb/s)", lambda c: _mean(c, "busbw_gbps", ".2f"), True),
+    ("mean slowdown", lambda c: _mean(c, "slowdown", ".3f"), True),
+]
+
+
+def collective_table_html(run):
+    """summary.json's collectives as a table, one row per collective; "" when there are none."""
+    if not run["collectives"]:
+        return ""
+    e = html.escape
+    out = ['<table class="tags collectives"><tr><th>collective</th>']
+    out += [f"<th>{e(h)}</th>" for h, _, _ in COLLECTIVE_COLUMNS]
+    out.append("</tr>")
+    for c in run["collectives"]:
+        cells = [f"<td>{e(str(c.get('tag', '?')))}</td>"]
+        for _, fn, number in COLLECTIVE_COLUMNS:
+            text = fn(c)
+            cls = "v na" if text == NA else "v" if number else ""
+            cells.append(f'<td class="{cls}">{e(text)}</td>' if cls else f"<td>{e(text)}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</table>")
+    return "\n".join(out)
+
+
 def index_html(run, figures, notes, formats):
     s = run["summary"]
     name = str(s.get("scenario", os.path.basename(os.path.abspath(run["dir"]))))
@@ -820,6 +1037,12 @@ def index_html(run, figures, notes, formats):
     if tags:
         body.append("<p>The flow metrics per tag (summary.json's by_tag):</p>")
         body.append(tags)
+    collectives = collective_table_html(run)
+    if collectives:
+        body.append("<p>The collectives (summary.json's collectives; the means are over the "
+                    "finished iterations, busbw is nccl-tests' bus bandwidth and the slowdown "
+                    "the time over the ideal on an idle network):</p>")
+        body.append(collectives)
     body.append(f"<p>A dash ({NA}) is a statistic with nothing to summarise: no finished flow "
                 "for FCT slowdown, fewer than two flows active together for Jain fairness. Time "
                 "axes start at the first flow's start.</p>")

@@ -4,8 +4,9 @@ figures and index.html, drawn for `dcqcn report DIR` by dcqcn_report.py, the com
 sweep.csv (src/run/sweep.cc) has one row per run: run, dir, one column per varied key
 (`workload.senders`, `cc.algorithm`, ...; values as given to --vary, e.g. "40KB"), the metrics,
 then error. The varied keys are sweep.json's (its --vary keys, and `seed` last with --seeds); the
-metrics are the columns after them, per flow tag tag.<tag>.<metric>: the table shows every one,
-and the figures draw those they know (a figure whose metrics sweep.csv lacks is left out). Every
+metrics are the columns after them, per flow tag tag.<tag>.<metric> and per collective
+collective.<tag>.<metric>: the table shows every one, and the figures draw those they know (a
+figure whose metrics sweep.csv lacks is left out). Every
 number drawn is the simulator's (sweep.csv's, or where sweep.csv has no column, the run folders':
 summary.json's port names and Jain indices against the max-min shares, links.csv's per-port
 utilisation, so that one port is compared across runs): the metrics are defined once, in the
@@ -45,10 +46,13 @@ from dcqcn_report_common import (NA, ReportError, draw_figures, figures_html, me
 LEADING_COLUMNS = ["run", "dir"]
 ERROR_COLUMN = "error"  # the last column: a failed run's error (absent in folders before it)
 TAG_PREFIX = "tag."  # tag.<tag>.<metric>: a metric of the flows of one tag (tags have no dot)
+COLLECTIVE_PREFIX = "collective."  # collective.<tag>.<metric>: a metric of one collective
+# A varied key that is the size of the N-th [[collective]] (--vary collective.N.size=...).
+COLLECTIVE_SIZE_KEY = re.compile(r"collective\.(\d+)\.size")
 SEED_KEY = "seed"  # a varied key that is averaged over rather than drawn as an axis
 
 SWEEP_FIGURES = ["queue", "max_queue", "pfc", "utilisation", "fairness", "tag_throughput",
-                 "convergence", "fct"]
+                 "convergence", "fct", "collective_busbw"]
 MAX_PANEL_COLUMNS = 3  # per-tag panels per row
 
 LOG_X_SPAN = 20  # a numeric x axis spanning more than this factor is drawn on a log scale
@@ -164,14 +168,40 @@ class Series:
 # Reading
 
 
-def tag_columns(cols):
-    """{tag: {metric: column}} of sweep.csv's tag.<tag>.<metric> columns, tags in column order."""
+def tag_columns(cols, prefix=TAG_PREFIX):
+    """{tag: {metric: column}} of sweep.csv's tag.<tag>.<metric> columns (or those of another
+    prefix), tags in column order."""
     tags = {}
     for c in cols:
-        tag, dot, m = c[len(TAG_PREFIX):].partition(".")
-        if c.startswith(TAG_PREFIX) and tag and dot and m:
+        tag, dot, m = c[len(prefix):].partition(".")
+        if c.startswith(prefix) and tag and dot and m:
             tags.setdefault(tag, {})[m] = c
     return tags
+
+
+def collective_columns(cols):
+    """{tag: {metric: column}} of sweep.csv's collective.<tag>.<metric> columns."""
+    return tag_columns(cols, COLLECTIVE_PREFIX)
+
+
+def collective_size_keys(sweep):
+    """{tag: the varied key that is that collective's size} of the collectives in sweep.csv: the
+    key collective.N.size names the N-th [[collective]], whose tag the runs' summary.json say
+    (its default, collectiveN, without them)."""
+    out = {}
+    for key in sweep["keys"]:
+        m = COLLECTIVE_SIZE_KEY.fullmatch(key)
+        if not m:
+            continue
+        n = int(m.group(1))
+        tags = {c[n].get("tag") for c in (s.get("collectives") for s in
+                                          sweep["summaries"].values())
+                if isinstance(c, list) and n < len(c) and isinstance(c[n], dict)}
+        if not tags:
+            tags = {f"collective{n}"}
+        if len(tags) == 1 and next(iter(tags)) in sweep["collectives"]:
+            out[tags.pop()] = key
+    return out
 
 
 def metric(df, column):
@@ -251,6 +281,16 @@ def read_sweep(sweep_dir):
 
     reference_port = read_ports(sweep_dir, df, summaries)
 
+    return {"dir": sweep_dir, "path": path, "table": df, "keys": keys, "metrics": metrics,
+            "tags": tags, "collectives": collective_columns(metrics), "summaries": summaries,
+            "reference_port": reference_port, **arrange(df, keys)}
+
+
+def arrange(df, keys):
+    """How the figures lay out the runs of `df` (the table) against the varied `keys`: the first
+    key (not the seed) on the x axis, a colour per value of the second, a line style per
+    combination of the further ones. Adds the columns _x (the x position) and _series (the line)
+    to `df` and returns the layout that draw() and legend() read."""
     # Seeds are repetitions, not a parameter: the figures average over them.
     seeds = sorted(set(df[SEED_KEY]), key=lambda v: (len(v), v)) if SEED_KEY in keys else []
     plot_keys = [k for k in keys if k != SEED_KEY]
@@ -288,12 +328,9 @@ def read_sweep(sweep_dir):
     number = {k: i for i, k in enumerate(ordered)}
     df["_series"] = [number[k] for k in row_keys]
 
-    return {"dir": sweep_dir, "path": path, "table": df, "keys": keys,
-            "metrics": metrics, "plot_keys": plot_keys,
-            "seeds": seeds, "pooled": plot_keys == ["_pooled"],
-            "tags": tags, "x": xaxis, "series": series, "color_values": color_values,
-            "color_of": color_of, "style_keys": style_keys, "combos": combos,
-            "style_of": style_of, "summaries": summaries, "reference_port": reference_port}
+    return {"plot_keys": plot_keys, "seeds": seeds, "pooled": plot_keys == ["_pooled"],
+            "x": xaxis, "series": series, "color_values": color_values, "color_of": color_of,
+            "style_keys": style_keys, "combos": combos, "style_of": style_of}
 
 
 def port_name(port):
@@ -536,9 +573,10 @@ def draw(ax, sweep, y, lo=None, hi=None, mask=None, color=None):
     return drawn
 
 
-def legend(fig, ax, sweep, extra=()):
-    """Legend right of `ax`: a colour per value of the second key, a line style per combination
-    of the further keys, then `extra` handles. Nothing for a one-key sweep without extras."""
+def legend(fig, ax, sweep, extra=(), below=False):
+    """Legend right of `ax` (or `below` it): a colour per value of the second key, a line style
+    per combination of the further keys, then `extra` handles. Nothing for a one-key sweep
+    without extras."""
     keys = sweep["plot_keys"]
     handles = []
     if len(keys) > 1:
@@ -554,8 +592,9 @@ def legend(fig, ax, sweep, extra=()):
                                   label=text))
     handles.extend(extra)
     if handles:
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 1.0),
-                  fontsize="small", frameon=False)
+        ax.legend(handles=handles, loc="upper left",
+                  bbox_to_anchor=(0.0, -0.15) if below else (1.02, 1.0), fontsize="small",
+                  frameon=False)
 
 
 def title(sweep, what):
@@ -905,10 +944,67 @@ def fig_fct(sweep):
     return fig, caption + seed_caption(sweep)
 
 
+def fig_collective_busbw(sweep):
+    """Bus bandwidth against size, nccl-tests' own plot: how near the network gets each
+    collective to the links' rate as its messages grow. Each collective is drawn against its own
+    size key, which need not be the sweep's first key: the layout is redone with it first."""
+    size_keys = {tag: key for tag, key in collective_size_keys(sweep).items()
+                 if "mean.busbw_gbps" in sweep["collectives"][tag]}
+    if not size_keys:
+        return None, None  # no collective's size was varied
+    df = sweep["table"]
+    if all(metric(df, sweep["collectives"][t]["mean.busbw_gbps"]).isna().all()
+           for t in size_keys):
+        return None, ("No collective iteration finished in any run, so there is no bus "
+                      "bandwidth figure.")
+    views = {}
+    for tag, key in size_keys.items():
+        view = dict(sweep, table=df.copy())
+        view.update(arrange(view["table"], [key] + [k for k in sweep["keys"] if k != key]))
+        x = view["x"]
+        # Sizes double or grow tenfold from step to step: on a log axis each step is as wide.
+        if x.numeric and len(x.labels) > 1 and min(x.positions.values()) > 0:
+            x.log = True
+        views[tag] = view
+    fig, axes = new_figure(sweep, panels=len(views), sharey=True)
+    everything = pd.concat([metric(v["table"], sweep["collectives"][t]["mean.busbw_gbps"])
+                            for t, v in views.items()])
+    scale = scale_y(axes[0], everything)
+    for ax, (tag, view) in zip(axes, views.items()):
+        draw(ax, view, metric(view["table"], sweep["collectives"][tag]["mean.busbw_gbps"]))
+        ax.set_title(f"{tag}: bus bandwidth vs size" if len(views) > 1 else
+                     f"Bus bandwidth of {tag} vs its size")
+        ax.yaxis.set_tick_params(labelleft=True)
+    axes[0].set_ylabel("mean bus bandwidth (Gb/s" + (", log scale)" if scale != "linear"
+                                                      else ")"))
+    first = next(iter(views.values()))
+    # The panels share their lines unless each draws another collective's size as lines.
+    if len({tuple(v["plot_keys"][1:]) for v in views.values()}) == 1:
+        legend(fig, axes[-1], first)
+    else:
+        for ax, view in zip(axes, views.values()):
+            legend(fig, ax, view, below=True)
+    caption = ("Mean bus bandwidth of each collective's finished iterations (sweep.csv's "
+               "collective.<tag>.mean.busbw_gbps: nccl-tests' busbw, the algorithm bandwidth "
+               "times the op's bus factor, comparable with a link's rate) against its size: "
+               + ", ".join(f"{size_keys[t]} for {t}" for t in views))
+    if any(key != sweep["x"].key for key in size_keys.values()):
+        caption += " on the x axis, in place of the other figures' " + sweep["x"].key
+    caption += "."
+    lines = first["plot_keys"][1:]
+    if lines:
+        caption += f" The lines are the values of {', '.join(lines)}."
+    unfinished = sum(int(metric(df, sweep["collectives"][t].get("finished_iterations", "")).eq(0)
+                         .sum()) for t in views)
+    if unfinished:
+        caption += f" {unfinished} run(s) finished no iteration of a collective: not drawn."
+    return fig, caption + seed_caption(first)
+
+
 FIGURE_MAKERS = {"queue": fig_queue, "max_queue": fig_max_queue, "pfc": fig_pfc,
                  "utilisation": fig_utilisation, "fairness": fig_fairness,
                  "tag_throughput": fig_tag_throughput, "convergence": fig_convergence,
-                 "fct": fig_fct}
+                 "fct": fig_fct, "collective_busbw": fig_collective_busbw}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -983,12 +1079,22 @@ TAG_TABLE_COLUMNS = [
      lambda v: _min_mean_max(*v)),
     ("Jain fairness", ("jain_fairness",), lambda v: _num(v[0], ".3f")),
 ]
+# The same for each collective's collective.<tag>.<metric> columns, the header prefixed with
+# "<tag>: ".
+COLLECTIVE_TABLE_COLUMNS = [
+    ("iterations finished", ("finished_iterations",), lambda v: _num(v[0], ".0f")),
+    ("mean time (ms)", ("mean.time_ns",), lambda v: _num(v[0], ".4g", 1e-6)),
+    ("ideal time (ms)", ("ideal_time_ns",), lambda v: _num(v[0], ".4g", 1e-6)),
+    ("mean busbw (Gb/s)", ("mean.busbw_gbps",), lambda v: _num(v[0], ".2f")),
+    ("mean slowdown", ("mean.slowdown",), lambda v: _num(v[0], ".3f")),
+]
 
 
 def table_columns(sweep):
     """(header, function of a table row -> text or None) for every metric column of sweep.csv:
     TABLE_COLUMNS' that it has, its other headline metrics under their own names, then per tag
-    TAG_TABLE_COLUMNS' and the tag's other metrics."""
+    TAG_TABLE_COLUMNS' and the tag's other metrics, then per collective COLLECTIVE_TABLE_COLUMNS'
+    and its other metrics."""
     have = set(sweep["metrics"])
     shown = set()
     out = []
@@ -1023,16 +1129,20 @@ def table_columns(sweep):
         elif header == "Jain fairness":
             add_number("Jain of max-min shares", "_max_min_jain", ".3f")
             add_number("Jain of throughput / max-min share", "_normalised_jain", ".3f")
-    by_tag = {c for columns in sweep["tags"].values() for c in columns.values()}
+    by_tag = {c for groups in (sweep["tags"], sweep["collectives"])
+              for columns in groups.values() for c in columns.values()}
     for c in sweep["metrics"]:
         if c not in shown and c not in by_tag:
             add_own(c, c)
-    for tag, columns in sweep["tags"].items():
-        for header, names, fn in TAG_TABLE_COLUMNS:
-            add(f"{tag}: {header}", [f"{TAG_PREFIX}{tag}.{n}" for n in names], fn)
-        for m, c in columns.items():
-            if c not in shown:
-                add_own(f"{tag}: {m}", c)
+    for prefix, groups, table in ((TAG_PREFIX, sweep["tags"], TAG_TABLE_COLUMNS),
+                                  (COLLECTIVE_PREFIX, sweep["collectives"],
+                                   COLLECTIVE_TABLE_COLUMNS)):
+        for tag, columns in groups.items():
+            for header, names, fn in table:
+                add(f"{tag}: {header}", [f"{prefix}{tag}.{n}" for n in names], fn)
+            for m, c in columns.items():
+                if c not in shown:
+                    add_own(f"{tag}: {m}", c)
     return out
 
 

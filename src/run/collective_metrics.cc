@@ -41,11 +41,18 @@ Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint3
     const Bytes packets = (f.size + mtu - 1) / mtu;
     const Bytes data = (f.size / mtu) * w.Wire(w.DataFrame(mtu)) +
                        (f.size % mtu > 0 ? w.Wire(w.DataFrame(f.size % mtu)) : 0);
-    for (const auto& hop : net.PortPathOf(id, 0)) bits[hop] += 8.0 * static_cast<double>(data);
+    // The hosts' own links only (the first and last hop each way): the fabric between them
+    // counts as non-blocking, so that the slowdown shows what oversubscription and ECMP
+    // collisions cost.
     const double ack_bits = 8.0 * static_cast<double>(w.Wire(w.ack_frame)) *
                             static_cast<double>((packets + net.config().host.ack_interval - 1) /
                                                 net.config().host.ack_interval);
-    for (const auto& hop : net.PortPathOf(id, 1)) bits[hop] += ack_bits;
+    for (int dir = 0; dir < 2; ++dir) {
+      const std::vector<std::pair<int, int>> path = net.PortPathOf(id, dir);
+      const double b = dir == 0 ? 8.0 * static_cast<double>(data) : ack_bits;
+      bits[path.front()] += b;
+      if (path.size() > 1) bits[path.back()] += b;
+    }
   }
   double busiest_ps = 0;
   for (const auto& [hop, b] : bits) {

@@ -30,8 +30,9 @@ struct CollectiveOutcome {
   // One iteration on an idle network (the same for every iteration): the larger of its
   // dependency chain's length, each flow taking Network::IdealDelivery (ACKs sharing the links,
   // as every rank receives while it sends) and a flow complete for its dependents when its
-  // source host sees it (delivered, or acknowledged), and the busiest link's bytes at its rate
-  // (data and the ACKs of it) plus the shortest latency of a flow.
+  // source host sees it (delivered, or acknowledged), and the busiest host link's or NVLink
+  // port's bytes at its rate (data and the ACKs of it) plus the shortest latency of a flow: the
+  // fabric between the hosts counts as non-blocking.
   Time ideal = 0;
   std::vector<CollectiveIteration> iterations;
   // The slowest finished iteration (-1: none) and its flows that were latest against their own

@@ -1,11 +1,11 @@
 """`dcqcn report` end to end: run the built dcqcn on a small scenario with every time series,
 report it and check the figures and index.html; the same for small sweeps (and --runs, and a
-sweep over seeds); the figures' data on hand-made run and sweep folders (time axis, flow
-selection, PFC paused fraction, FCT slowdown per size bin, seed means with confidence intervals,
-the metrics read from summary.json and sweep.csv); the PFC pause-interval logic on a synthetic
-pfc.csv; the sweep's axis parsing; the unit parser against tests/core/units_test.cc's cases; the
-report modules' structure (one command line, no import between the run, sweep and fluid reports);
-the command line; error cases. ctest runs it as
+sweep over seeds) and for a run and a sweep with a collective; the figures' data on hand-made run
+and sweep folders (time axis, flow selection, PFC paused fraction, FCT slowdown per size bin, seed
+means with confidence intervals, the metrics read from summary.json and sweep.csv); the PFC
+pause-interval logic on a synthetic pfc.csv; the sweep's axis parsing; the unit parser against
+tests/core/units_test.cc's cases; the report modules' structure (one command line, no import
+between the run, sweep and fluid reports); the command line; error cases. ctest runs it as
 report_test with DCQCN_BINARY (the built dcqcn) and DCQCN_PYTHON_DIR (python/) set; by hand, from
 tests/python:
 
@@ -202,6 +202,13 @@ class ReportEndToEndTest(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("incast, victim", r.stderr)
 
+    def test_no_collective_figures_without_collectives(self):
+        page = read_text(os.path.join(self.report, "index.html"))
+        for name in ("collective_iterations", "collective_late_flows"):
+            self.assertFalse(os.path.exists(os.path.join(self.report, f"{name}.png")), name)
+            self.assertNotIn(f'src="{name}.png"', page)
+        self.assertNotIn('class="tags collectives"', page)
+
     def test_script_found_without_env(self):
         # A build-tree binary finds python/ through the source dir compiled into it.
         env = {k: v for k, v in os.environ.items() if k != "DCQCN_PYTHON_DIR"}
@@ -269,6 +276,7 @@ class SweepReportTest(unittest.TestCase):
     def test_figures_are_real_pngs(self):
         for name in SWEEP_ALWAYS:
             self.assertIn(f"{name}.png", self.pngs)
+        self.assertNotIn("collective_busbw.png", self.pngs)  # no collective in this sweep
         for png in self.pngs:
             name = png[:-len(".png")]
             self.assertIn(name, dcqcn_sweep_report.SWEEP_FIGURES)
@@ -1312,6 +1320,160 @@ class SeedSweepTest(unittest.TestCase):
         r = run([BINARY, "report", self.sweep_dir, "--tags", "victim"])
         self.assertEqual(r.returncode, 1)
         self.assertIn("on a sweep folder they need --runs", r.stderr)
+
+
+# An AllReduce over every host of a small leaf-spine, twice, tagged dp (not its default tag, so
+# that the sweep report must read it from the runs' summaries).
+COLLECTIVE_SCENARIO = """name = "collective-test"
+duration = "20ms"
+[topology]
+type = "leaf_spine"
+leaves = 2
+spines = 2
+hosts_per_leaf = 4
+link_rate = "100Gbps"
+link_delay = "1us"
+[[collective]]
+op = "allreduce"
+size = "2MB"
+iterations = 2
+tag = "dp"
+"""
+
+
+class CollectiveReportTest(unittest.TestCase):
+    """A run with a collective: its iteration times against the ideal, the late flows of its
+    slowest iteration with the busiest link each crossed, and its table; and a sweep of its size,
+    its bus bandwidth against the size."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="dcqcn_collective_report_test_")
+        cls.run_dir = os.path.join(cls.tmp, "run")
+        cls.sweep_dir = os.path.join(cls.tmp, "sweep")
+        if not os.path.exists(BINARY):
+            return
+        scenario = os.path.join(cls.tmp, "s.toml")
+        write_text(scenario, COLLECTIVE_SCENARIO)
+        sim = run([BINARY, "run", scenario, "--out", cls.run_dir, "--quiet"])
+        assert sim.returncode == 0, sim.stderr
+        # The size second: the bus bandwidth figure must put it on its x axis all the same.
+        sim = run([BINARY, "sweep", scenario, "--vary", "cc.algorithm=dcqcn,none",
+                   "--vary", "collective.0.size=1MB,2MB,4MB", "--out", cls.sweep_dir, "--quiet"])
+        assert sim.returncode == 0, sim.stderr
+        with open(os.path.join(cls.run_dir, "summary.json")) as f:
+            cls.collective = json.load(f)["collectives"][0]
+
+    @classmethod
+    def tearDownClass(cls):
+        plt.close("all")
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def setUp(self):
+        require_binary(self)
+
+    def test_figures_and_table(self):
+        page = read_text(dcqcn_run_report.build_report(self.run_dir))
+        report = os.path.join(self.run_dir, "report")
+        for name in ("collective_iterations", "collective_late_flows"):
+            width, height = png_size(os.path.join(report, f"{name}.png"))
+            self.assertGreaterEqual(width, 600, name)
+            self.assertGreaterEqual(height, 250, name)
+            self.assertIn(f'src="{name}.png"', page)
+        table = page[page.index('<table class="tags collectives">'):]
+        table = table[:table.index("</table>")]
+        c = self.collective
+        row = table[table.index("<td>dp</td>"):]
+        self.assertIn("<td>dp</td><td>allreduce</td><td>ring</td><td class=\"v\">8</td>"
+                      '<td class="v">2MB</td><td class="v">2 of 2</td>', row)
+        self.assertIn(f'<td class="v">{c["mean"]["busbw_gbps"]:.2f}</td>', row)
+        self.assertIn(f'<td class="v">{c["mean"]["slowdown"]:.3f}</td>', row)
+
+    def test_iteration_times_against_the_ideal(self):
+        run_data = dcqcn_run_report.load_run(self.run_dir)
+        fig, caption = dcqcn_run_report.fig_collective_iterations(run_data)
+        ax = fig.axes[0]
+        self.assertEqual(ax.get_ylabel(), "iteration time (\u00b5s)")  # 2 MB take 0.37 ms
+        lines = ax.get_lines()
+        measured = [ln for ln in lines if ln.get_linestyle() == "-"]
+        ideal = [ln for ln in lines if ln.get_linestyle() == "--"]
+        self.assertEqual(len(measured), 1)
+        np.testing.assert_allclose(measured[0].get_xdata(), [0, 1])
+        np.testing.assert_allclose(measured[0].get_ydata(),
+                                   [it["time_ns"] / 1e3 for it in self.collective["iterations"]])
+        np.testing.assert_allclose(ideal[0].get_ydata(),
+                                   [self.collective["ideal_time_ns"] / 1e3] * 2)
+        self.assertIn("ideal", caption)
+
+    def test_late_flows_name_their_busiest_link(self):
+        run_data = dcqcn_run_report.load_run(self.run_dir)
+        fig, caption = dcqcn_run_report.fig_collective_late_flows(run_data)
+        self.assertIsNotNone(fig, caption)
+        ax = fig.axes[0]
+        late = self.collective["slowest_iteration"]["late_flows"]
+        np.testing.assert_allclose([p.get_width() for p in ax.patches],
+                                   [f["slowdown"] for f in late])
+        links = pd.read_csv(os.path.join(self.run_dir, "links.csv"))
+        labels = [t.get_text() for t in ax.get_yticklabels()]
+        for f, label in zip(late, labels):
+            self.assertTrue(label.startswith(f"flow {f['flow_id']} h{f['src']}\u2192h{f['dst']} "
+                                             "on "), label)
+            # The port of its path that links.csv says sent the largest share of its rate.
+            hops = [(h.split(":")[0], int(h.split(":")[1])) for h in f["path"]]
+            util = {(n, p): u for n, p, u in zip(links["node"], links["port"],
+                                                 links["utilisation"])}
+            node, port = max(hops, key=lambda k: util[k])
+            self.assertIn(f" on {node} port {port} \u2192 ", label)
+            self.assertTrue(label.endswith(f"({100 * util[(node, port)]:.0f}%)"), label)
+        k = self.collective["slowest_iteration"]["iteration"]
+        self.assertIn(f"slowest iteration {k}", ax.get_title())
+
+    def test_no_late_flow_figure_when_every_flow_is_on_time(self):
+        copy = os.path.join(self.tmp, "on_time")
+        shutil.copytree(self.run_dir, copy, ignore=shutil.ignore_patterns("report"))
+        path = os.path.join(copy, "summary.json")
+        summary = json.loads(read_text(path))
+        for f in summary["collectives"][0]["slowest_iteration"]["late_flows"]:
+            f["slowdown"] = 1.005
+        write_text(path, json.dumps(summary))
+        page = read_text(dcqcn_run_report.build_report(copy))
+        self.assertNotIn('src="collective_late_flows.png"', page)
+        self.assertFalse(os.path.exists(os.path.join(copy, "report", "collective_late_flows.png")))
+        k = summary["collectives"][0]["slowest_iteration"]["iteration"]
+        self.assertIn(f"No late-flow figure: no flow of iteration {k} of dp (its collective&#x27;s "
+                      "slowest) took more than 1% longer than its ideal.", page)
+        self.assertIn('src="collective_iterations.png"', page)
+
+    def test_bus_bandwidth_against_size(self):
+        sweep = dcqcn_sweep_report.read_sweep(self.sweep_dir)
+        self.assertEqual(sweep["x"].key, "cc.algorithm")  # the other figures' axis
+        self.assertEqual(dcqcn_sweep_report.collective_size_keys(sweep),
+                         {"dp": "collective.0.size"})
+        fig, caption = dcqcn_sweep_report.fig_collective_busbw(sweep)
+        ax = fig.axes[0]
+        self.assertEqual(ax.get_xscale(), "log")
+        self.assertEqual(ax.get_xlabel(), "collective.0.size (MB), log scale")
+        self.assertIn("bus bandwidth (Gb/s)", ax.get_ylabel())
+        df = sweep["table"]
+        lines = [ln for ln in ax.get_lines() if ln.get_marker() not in (None, "None", "")]
+        self.assertEqual(len(lines), 2)  # one per algorithm
+        for line, algo in zip(lines, ("dcqcn", "none")):
+            rows = df[df["cc.algorithm"] == algo]
+            expected = dict(zip(rows["collective.0.size"],
+                                rows["collective.dp.mean.busbw_gbps"]))
+            np.testing.assert_allclose(line.get_xdata(), [1, 2, 4])
+            np.testing.assert_allclose(line.get_ydata(),
+                                       [expected[s] for s in ("1MB", "2MB", "4MB")])
+        self.assertEqual([t.get_text() for t in ax.get_legend().get_texts()],
+                         ["cc.algorithm = dcqcn", "cc.algorithm = none"])
+        self.assertIn("in place of the other figures' cc.algorithm", caption)
+        page = read_text(dcqcn_sweep_report.build_sweep_report(self.sweep_dir))
+        self.assertIn('src="collective_busbw.png"', page)
+        table = page[page.index('<table class="sweep">'):page.index("</table>")]
+        for header in ("dp: iterations finished", "dp: mean busbw (Gb/s)", "dp: mean slowdown",
+                       "dp: mean time (ms)"):
+            self.assertIn(f"<th>{header}</th>", table)
+        self.assertNotIn("<th>collective.dp.mean.busbw_gbps</th>", table)
 
 
 class ErrorTest(unittest.TestCase):
