@@ -160,7 +160,9 @@ def _sets(set=None, seed=None):
 class Result:
     """A run's output: summary (dict), flows (DataFrame), timeseries (dict of DataFrames, one
     per series the run recorded: rate, queue, pfc, throughput), resolved (dict: the scenario
-    with every default), links (DataFrame) and out (the folder, or None when it was temporary)."""
+    with every default), links (DataFrame), collectives (DataFrame of collectives.csv: one row per
+    collective and iteration; None without [[collective]]) and out (the folder, or None when it
+    was temporary)."""
 
     def __init__(self, folder, out):
         self.out = out
@@ -168,6 +170,8 @@ class Result:
             self.summary = json.load(f)
         self.flows = pd.read_csv(os.path.join(folder, "flows.csv"), keep_default_na=True)
         self.links = pd.read_csv(os.path.join(folder, "links.csv"))
+        collectives = os.path.join(folder, "collectives.csv")
+        self.collectives = pd.read_csv(collectives) if os.path.exists(collectives) else None
         with open(os.path.join(folder, "resolved.toml"), "rb") as f:
             self.resolved = tomllib.load(f)
         self.timeseries = {}

@@ -85,6 +85,19 @@ void PrintSummary(const nlohmann::json& j, const std::string& out_dir) {
                tag, m["flows"].get<int>(), m["finished"].get<int>(), Num(t["min"]), Num(t["mean"]),
                Num(t["max"]), Num(m["jain_fairness"], 1, 4));
   }
+  if (j.contains("collectives")) {
+    for (const nlohmann::json& c : j["collectives"]) {
+      const nlohmann::json& m = c["mean"];
+      fmt::print(
+          "  collective {}: {} {} over {} ranks, {} of {} iterations finished, mean {} ms (ideal "
+          "{} ms, slowdown {}), busbw {} Gb/s\n",
+          c["tag"].get<std::string>(), c["op"].get<std::string>(),
+          c["algorithm"].get<std::string>(), c["ranks"].size(), c["finished_iterations"].get<int>(),
+          c["iterations"].size(), m.is_null() ? "-" : Num(m["time_ns"], 1e-6, 3),
+          Num(c["ideal_time_ns"], 1e-6, 3), m.is_null() ? "-" : Num(m["slowdown"]),
+          m.is_null() ? "-" : Num(m["busbw_gbps"], 1, 1));
+    }
+  }
   const nlohmann::json& conv = j["convergence"];
   if (conv["time_ns"].is_number()) {
     fmt::print("  converged {} ms after the last change of the active flows (at {} ms{})\n",
@@ -300,9 +313,13 @@ int main(int argc, char** argv) {
       size_t waiting = 0;
       for (uint32_t id = 0; id < s.flows.size(); ++id) waiting += s.flow_after.waits(id) ? 1 : 0;
       fmt::print(
-          stderr, "{}: ok ({}, {}, {}{})\n", check_file, count(s.topology.hosts, "host", "hosts"),
+          stderr, "{}: ok ({}, {}, {}{}{})\n", check_file, count(s.topology.hosts, "host", "hosts"),
           count(s.topology.switches, "switch", "switches"), count(s.flows.size(), "flow", "flows"),
-          waiting > 0 ? fmt::format(", {} waiting for others", waiting) : "");
+          waiting > 0 ? fmt::format(", {} waiting for others", waiting) : "",
+          s.collectives.empty()
+              ? ""
+              : fmt::format(", {} of them from {}", s.flows.size() - s.collective_begin,
+                            count(s.collectives.size(), "collective", "collectives")));
       fmt::print(stderr, "{}", dcqcn::PortSettingsText(net, check_ports));
       for (const std::string& w : dcqcn::BufferWarnings(s)) fmt::print(stderr, "warning: {}\n", w);
     } else if (*fluid) {

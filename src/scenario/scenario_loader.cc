@@ -246,6 +246,10 @@ class Loader {
   void ReadPoissonWorkload(const Section& sec, Scenario& s) const;
   void ReadHpccFileTopology(const Section& sec, TopologyConfig& topo) const;
   std::string ResolvePath(std::string_view key, const std::string& path) const;
+  // The tables of the array of tables `key` ([[flow]], [[collective]]), each checked against
+  // `schema` and named "key[i]"; none when absent.
+  std::vector<Section> TablesOf(const Section& root, std::string_view key,
+                                const TableSchema& schema) const;
   // [[collective]] tables, each expanded into flows after every other flow.
   void ReadCollectives(const Section& root, Scenario& s);
   void CheckReachability(const Scenario& s, const toml::node* workload_node) const;
@@ -1069,24 +1073,35 @@ void Loader::ReadPcap(const Section& sec, const Topology& topo, PcapConfig& pcap
   }
 }
 
-void Loader::ReadFlows(const Section& root, Scenario& s) {
-  const toml::node* node = root.Get("flow");
-  if (node == nullptr) return;
-  const toml::array* flows = node->as_array();
-  if (flows == nullptr) {
-    Fail("flow", node,
-         fmt::format("expected [[flow]] tables (an array of tables), got {}", Got(*node)));
+std::vector<Section> Loader::TablesOf(const Section& root, std::string_view key,
+                                      const TableSchema& schema) const {
+  std::vector<Section> sections;
+  const toml::node* node = root.Get(key);
+  if (node == nullptr) return sections;
+  const toml::array* tables = node->as_array();
+  if (tables == nullptr) {
+    Fail(key, node,
+         fmt::format("expected [[{}]] tables (an array of tables), got {}", key, Got(*node)));
   }
+  for (size_t i = 0; i < tables->size(); ++i) {
+    Section sec{tables->get(i)->as_table(), fmt::format("{}[{}]", key, i)};
+    if (sec.table == nullptr) {
+      Fail(sec.path, tables->get(i), fmt::format("expected a table, got {}", Got(*tables->get(i))));
+    }
+    CheckKeys(sec, schema);
+    sections.push_back(sec);
+  }
+  return sections;
+}
+
+void Loader::ReadFlows(const Section& root, Scenario& s) {
+  const std::vector<Section> tables = TablesOf(root, "flow", kFlowSchema);
   const int hosts = s.topology.hosts;
   const std::string host_range = "a host index";    // ReadInt adds the range
   std::unordered_map<std::string, uint32_t> by_id;  // [[flow]] id -> flow index
   std::vector<Waiting> waiting;                     // the flows with `after`
-  for (size_t i = 0; i < flows->size(); ++i) {
-    Section f{flows->get(i)->as_table(), fmt::format("flow[{}]", i)};
-    if (f.table == nullptr) {
-      Fail(f.path, flows->get(i), fmt::format("expected a table, got {}", Got(*flows->get(i))));
-    }
-    CheckKeys(f, kFlowSchema);
+  for (size_t i = 0; i < tables.size(); ++i) {
+    const Section& f = tables[i];
     for (std::string_view required : {"src", "dst", "size"}) {
       if (f.Get(required) == nullptr) {
         Fail(f.Key(required), f.table, "required in every [[flow]]");
@@ -1271,22 +1286,12 @@ void Loader::ResolveDependencies(const std::vector<Waiting>& waiting,
 
 void Loader::ReadCollectives(const Section& root, Scenario& s) {
   s.collective_begin = static_cast<uint32_t>(s.flows.size());
-  const toml::node* node = root.Get("collective");
-  if (node == nullptr) return;
-  const toml::array* tables = node->as_array();
-  if (tables == nullptr) {
-    Fail("collective", node,
-         fmt::format("expected [[collective]] tables (an array of tables), got {}", Got(*node)));
-  }
+  const std::vector<Section> tables = TablesOf(root, "collective", kCollectiveSchema);
   const CollectiveHosts where{s.topology.hosts,
                               s.topology.type == "rail" ? s.topology.gpus_per_server : 0};
   uint64_t total = s.flows.size();
-  for (size_t i = 0; i < tables->size(); ++i) {
-    Section sec{tables->get(i)->as_table(), fmt::format("collective[{}]", i)};
-    if (sec.table == nullptr) {
-      Fail(sec.path, tables->get(i), fmt::format("expected a table, got {}", Got(*tables->get(i))));
-    }
-    CheckKeys(sec, kCollectiveSchema);
+  for (size_t i = 0; i < tables.size(); ++i) {
+    const Section& sec = tables[i];
     for (std::string_view required : {"op", "size"}) {
       if (sec.Get(required) == nullptr) {
         Fail(sec.Key(required), sec.table, "required in every [[collective]]");

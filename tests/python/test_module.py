@@ -62,6 +62,15 @@ def test_a_scenario_is_a_path_text_or_dict(tmp_path):
     assert (tmp_path / "kept" / "flows.csv").exists()
 
 
+def test_collectives_come_as_a_dataframe():
+    r = dcqcn.run({"topology": {"type": "star", "hosts": 4},
+                   "collective": [{"op": "allreduce", "size": "1MB", "iterations": 2}]})
+    assert list(r.collectives["iteration"]) == [0, 1]
+    assert (r.collectives["slowdown"] > 0.98).all()
+    assert r.summary["collectives"][0]["op"] == "allreduce"
+    assert dcqcn.run(INCAST).collectives is None
+
+
 def test_input_errors_carry_the_clis_message(tmp_path):
     with pytest.raises(dcqcn.InputError, match=r"topology\.hosts: expected an integer"):
         dcqcn.run({"topology": {"type": "star", "hosts": "x"}})
