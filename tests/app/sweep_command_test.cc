@@ -73,6 +73,27 @@ TEST_F(SweepCommand, PerTagColumns) {
   EXPECT_EQ(testing::CsvColumn(csv, "fct_slowdown.p50")[0], "");
 }
 
+TEST_F(SweepCommand, CollectiveColumns) {
+  SweepOptions options;
+  options.scenario = Write("c.toml",
+                           "[topology]\ntype = \"star\"\nhosts = 4\n[[collective]]\n"
+                           "op = \"allreduce\"\nsize = \"1MB\"\ntag = \"dp\"\n")
+                         .string();
+  options.vary = {"collective.0.size=1MB,4MB"};
+  options.out_dir = (dir_ / "out").string();
+  options.quiet = true;
+  ASSERT_EQ(RunSweepCommand(options), 0);
+  const std::string csv = (dir_ / "out/sweep.csv").string();
+  const auto busbw = testing::CsvColumn(csv, "collective.dp.mean.busbw_gbps");
+  const auto finished = testing::CsvColumn(csv, "collective.dp.finished_iterations");
+  const auto slowdown = testing::CsvColumn(csv, "collective.dp.mean.slowdown");
+  ASSERT_EQ(busbw.size(), 2u);
+  EXPECT_EQ(finished[0], "1");
+  // A larger size amortises the steps' latency: more bus bandwidth, nearer the ideal.
+  EXPECT_GT(std::stod(busbw[1]), std::stod(busbw[0]));
+  for (const std::string& v : slowdown) EXPECT_NEAR(std::stod(v), 1.0, 0.02) << v;
+}
+
 TEST_F(SweepCommand, TooManyRunsIsAnInputErrorBeforeAnythingIsBuilt) {
   // 100^4 = 100 million combinations: refused at once, naming --vary and the list sizes.
   std::string values;

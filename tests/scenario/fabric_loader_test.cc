@@ -182,13 +182,27 @@ TEST(FabricLoader, RailDefaultsKeysAndErrors) {
   EXPECT_NE(ErrorOf("type = \"star\"\nspines = 3\n")
                 .find("only used when topology.type = \"leaf_spine\" or \"rail\""),
             std::string::npos);
+  // NVLink: rail only, a positive rate, a delay of zero or more.
+  s = Load("type = \"rail\"\nnvlink_rate = \"900Gbps\"\nnvlink_delay = \"500ns\"\n");
+  EXPECT_EQ(s.topology.nvlink_rate, 900 * kGbps);
+  EXPECT_EQ(s.topology.nvlink_delay, 500 * kNanosecond);
+  EXPECT_EQ(ToNetworkConfig(s).nvlink.rate, 900 * kGbps);
+  EXPECT_EQ(ToNetworkConfig(Load("type = \"leaf_spine\"\n")).nvlink.rate, 0);
+  EXPECT_NE(ErrorOf("type = \"leaf_spine\"\nnvlink_rate = \"1Tbps\"\n")
+                .find("topology.nvlink_rate: only used when topology.type = \"rail\""),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("type = \"rail\"\nnvlink_rate = \"0Gbps\"\n").find("topology.nvlink_rate"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("type = \"rail\"\nnvlink_delay = \"-1us\"\n").find("topology.nvlink_delay"),
+            std::string::npos);
 }
 
 TEST(FabricLoader, ResolvedTomlRoundTrips) {
   ExpectRoundTrip("type = \"rail\"\n");
   ExpectRoundTrip(
       "type = \"rail\"\nservers = 6\ngpus_per_server = 4\nservers_per_leaf = 4\nspines = 3\n"
-      "oversubscription = 1.5\nlink_rate = \"200Gbps\"\n");
+      "oversubscription = 1.5\nlink_rate = \"200Gbps\"\nnvlink_rate = \"1.8Tbps\"\n"
+      "nvlink_delay = \"300ns\"\n");
   ExpectRoundTrip("type = \"leaf_spine\"\n");
   ExpectRoundTrip(
       "type = \"leaf_spine\"\nleaves = 5\nspines = 3\nhosts = 35\nlink_rate = \"25Gbps\"\n"

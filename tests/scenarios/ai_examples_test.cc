@@ -12,6 +12,17 @@
 namespace dcqcn {
 namespace {
 
+// Whole-example physics takes tens of seconds under the sanitizers: the Release pass checks it,
+// and the collectives' code runs instrumented in tests/scenarios/collectives_test.cc.
+class AiExamples : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#ifdef DCQCN_SANITIZED
+    GTEST_SKIP() << "the Release pass runs the examples";
+#endif
+  }
+};
+
 nlohmann::json RunExample(const std::string& example, const std::vector<std::string>& sets) {
   const Scenario s =
       LoadScenarioFile(std::string(DCQCN_SOURCE_DIR) + "/examples/ai/" + example, sets);
@@ -31,7 +42,7 @@ double MeanSlowdown(const nlohmann::json& j, int collective = 0) {
 // The flat ring's fabric hops (GPU 7 of a server to GPU 0 of the next: rail 7's leaf to rail
 // 0's, 16 flows over 8 spines) collide under ECMP; the hierarchical AllReduce keeps every
 // inter-server hop on its rail's leaf and takes its ideal time.
-TEST(AiExamples, RingAllReduceHierarchicalAvoidsTheSpinesTheFlatRingCollidesOn) {
+TEST_F(AiExamples, RingAllReduceHierarchicalAvoidsTheSpinesTheFlatRingCollidesOn) {
   for (const char* cc : {"none", "dcqcn"}) {
     SCOPED_TRACE(cc);
     const std::string algorithm = std::string("cc.algorithm=") + cc;
@@ -48,7 +59,7 @@ TEST(AiExamples, RingAllReduceHierarchicalAvoidsTheSpinesTheFlatRingCollidesOn) 
 
 // Every iteration is a 24-to-1 incast at each NIC: PFC alone pauses the fabric; DCQCN (paper)
 // avoids every PAUSE but takes longer.
-TEST(AiExamples, MoeAllToAllPausesUnderPfcAloneAndDcqcnAvoidsItAtACost) {
+TEST_F(AiExamples, MoeAllToAllPausesUnderPfcAloneAndDcqcnAvoidsItAtACost) {
   const nlohmann::json pfc = RunExample("moe_alltoall.toml", {"cc.algorithm=none"});
   const nlohmann::json dcqcn = RunExample("moe_alltoall.toml", {});
   EXPECT_GT(pfc["pfc_pause_frames"].get<int>(), 100);
@@ -59,7 +70,7 @@ TEST(AiExamples, MoeAllToAllPausesUnderPfcAloneAndDcqcnAvoidsItAtACost) {
 // Two jobs interleaved on the same leaves share the 2:1 oversubscribed uplinks: their mean
 // iteration time is at least 10% longer than when each has the fabric to itself (job B started
 // after job A has finished), over 50% longer under PFC alone.
-TEST(AiExamples, TwoJobsSharingTheFabricSlowEachOtherDown) {
+TEST_F(AiExamples, TwoJobsSharingTheFabricSlowEachOtherDown) {
   for (const char* cc : {"none", "dcqcn"}) {
     SCOPED_TRACE(cc);
     const std::string algorithm = std::string("cc.algorithm=") + cc;
@@ -77,7 +88,7 @@ TEST(AiExamples, TwoJobsSharingTheFabricSlowEachOtherDown) {
 
 // ECMP hashes each cross-leaf hop onto one of two uplinks; more channels (queue pairs that hash
 // independently) spread them and shorten the AllReduce.
-TEST(AiExamples, EcmpCollisionsShrinkWithMoreChannels) {
+TEST_F(AiExamples, EcmpCollisionsShrinkWithMoreChannels) {
   for (const char* cc : {"none", "dcqcn"}) {
     SCOPED_TRACE(cc);
     const std::string algorithm = std::string("cc.algorithm=") + cc;
