@@ -1,6 +1,8 @@
 // Helpers shared by tests: programmatic scenarios that do not go through the TOML loader.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -9,6 +11,7 @@
 
 #include "core/error.h"
 #include "scenario/scenario.h"
+#include "scenario/scenario_loader.h"
 
 namespace dcqcn::testing {
 
@@ -24,6 +27,20 @@ std::string InputErrorOf(F&& f) {
     return std::string("wrong exception type: ") + e.what();
   }
   return "";
+}
+
+// Loading `text` (named `source`) with `overrides` must fail with an InputError whose message
+// holds every one of `parts` (the key, "FILE:LINE", ...).
+inline void ExpectLoadError(const std::string& text, const std::string& source,
+                            const std::vector<std::string>& parts,
+                            const std::vector<std::string>& overrides = {}) {
+  const std::string message = InputErrorOf([&] { LoadScenarioText(text, source, overrides); });
+  ASSERT_FALSE(message.empty()) << "accepted:\n" << text;
+  for (const std::string& part : parts) {
+    EXPECT_NE(message.find(part), std::string::npos)
+        << "message lacks \"" << part << "\": " << message << "\nfor:\n"
+        << text;
+  }
 }
 
 // Poisson WebSearch traffic and frequent incasts of short flows on a k = 4 fat tree, 1 ms of

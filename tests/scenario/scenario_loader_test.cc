@@ -32,13 +32,7 @@ std::string ErrorOf(const std::string& text, const std::vector<std::string>& ove
 // Loading must fail with a message containing every one of `parts` (key, "test.toml:LINE", ...).
 void ExpectError(const std::string& text, const std::vector<std::string>& parts,
                  const std::vector<std::string>& overrides = {}) {
-  const std::string message = ErrorOf(text, overrides);
-  ASSERT_FALSE(message.empty()) << "accepted:\n" << text;
-  for (const std::string& part : parts) {
-    EXPECT_NE(message.find(part), std::string::npos)
-        << "message lacks \"" << part << "\": " << message << "\nfor:\n"
-        << text;
-  }
+  testing::ExpectLoadError(text, "test.toml", parts, overrides);
 }
 
 TEST(ScenarioLoader, OnlyFlowsGivesStructDefaults) {
