@@ -331,14 +331,35 @@ CollectiveProblem CheckCollective(const CollectiveConfig& c, const CollectiveHos
 }
 
 uint64_t CollectiveFlowCount(const CollectiveConfig& c, const CollectiveHosts& where) {
-  const std::vector<int> hosts = RankHosts(c, where);
+  // Counted, not built: an all-to-all of every host of a large fabric is billions of flows.
+  const uint64_t n = c.all_ranks ? static_cast<uint64_t>(where.hosts) : c.ranks.size();
+  const uint64_t halves = c.op == CollectiveOp::kAllReduce ? 2 : 1;
   uint64_t per_channel = 0;
   if (c.pxn) {
-    const uint64_t n = hosts.size();
     per_channel = 2 * n * (n - 1);  // at most: every transfer relayed
   } else {
-    for (const Step& s : ChannelSteps(c, hosts, std::max(1, where.gpus_per_server), 1)) {
-      per_channel += s.size();
+    switch (c.algorithm) {
+      case CollectiveAlgorithm::kRing:
+        per_channel = halves * (n - 1) * n;
+        break;
+      case CollectiveAlgorithm::kHalvingDoubling: {
+        uint64_t log = 0;
+        while ((uint64_t{1} << log) < n) ++log;
+        per_channel = halves * log * n;
+        break;
+      }
+      case CollectiveAlgorithm::kDirect:
+        per_channel = n * (n - 1);
+        break;
+      case CollectiveAlgorithm::kHierarchical: {
+        // g GPUs on each of n / g servers: 2 (allreduce) or 1 intra-server phases of g - 1
+        // steps, the rail rings' steps, n flows a step.
+        const uint64_t g = ByServer(RankHosts(c, where), where.gpus_per_server)[0].size();
+        const uint64_t servers = n / g;
+        const uint64_t intra = c.op == CollectiveOp::kAllReduce ? 2 : 1;
+        per_channel = (intra * (g - 1) + halves * (servers - 1)) * n;
+        break;
+      }
     }
   }
   return per_channel * static_cast<uint64_t>(c.channels) * static_cast<uint64_t>(c.iterations);

@@ -194,6 +194,30 @@ TEST(Collectives, PxnRelaysThroughTheSendersGpuOnTheDestinationsRail) {
   EXPECT_LE(e.flows.size(), CollectiveFlowCount(c, {4, 2}));
 }
 
+TEST(Collectives, FlowCountIsWhatExpansionMakesWithoutBuildingIt) {
+  std::vector<std::pair<CollectiveConfig, CollectiveHosts>> cases;
+  for (CollectiveOp op : {CollectiveOp::kAllReduce, CollectiveOp::kReduceScatter,
+                          CollectiveOp::kAllGather, CollectiveOp::kAllToAll}) {
+    for (CollectiveAlgorithm a :
+         {CollectiveAlgorithm::kRing, CollectiveAlgorithm::kHalvingDoubling,
+          CollectiveAlgorithm::kDirect, CollectiveAlgorithm::kHierarchical}) {
+      CollectiveConfig c = Config(op, a, {}, 1 << 20);
+      c.all_ranks = true;
+      c.channels = 2;
+      c.iterations = 3;
+      if (Implements(a, op)) cases.push_back({c, {16, 4}});
+    }
+  }
+  for (const auto& [c, where] : cases) {
+    SCOPED_TRACE(std::string(Name(c.op)) + " " + std::string(Name(c.algorithm)));
+    EXPECT_EQ(CollectiveFlowCount(c, where), Expand(c, where).flows.size());
+  }
+  // An all-to-all of 100,000 hosts: 10^10 flows per iteration, counted at once.
+  CollectiveConfig huge = Config(CollectiveOp::kAllToAll, CollectiveAlgorithm::kDirect, {}, 1);
+  huge.all_ranks = true;
+  EXPECT_EQ(CollectiveFlowCount(huge, {100000, 0}), uint64_t{100000} * 99999);
+}
+
 TEST(Collectives, CheckRefusesWhatTheAlgorithmCannotDo) {
   auto problem = [](CollectiveConfig c, CollectiveHosts where) {
     const CollectiveProblem p = CheckCollective(c, where);
