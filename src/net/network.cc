@@ -410,11 +410,15 @@ Time Network::IdealFct(uint32_t id) const {
     base_rtt += 2 * l.delay + w.TxTime(w.DataFrame(mtu), l.rate) + w.TxTime(w.ack_frame, l.rate);
     bottleneck = bottleneck == 0 ? l.rate : std::min(bottleneck, l.rate);
   }
+  return base_rtt + SerializationTime(DataWireBytes(id), bottleneck);
+}
+
+Bytes Network::DataWireBytes(uint32_t id) const {
+  const WireFormat& w = config_.wire;
+  const Bytes mtu = config_.host.mtu;
   const Bytes size = config_.flows[id].size;
-  Bytes full = size / mtu;
-  Bytes rest = size % mtu;
-  Bytes wire = full * w.Wire(w.DataFrame(mtu)) + (rest > 0 ? w.Wire(w.DataFrame(rest)) : 0);
-  return base_rtt + SerializationTime(wire, bottleneck);
+  return (size / mtu) * w.Wire(w.DataFrame(mtu)) +
+         (size % mtu > 0 ? w.Wire(w.DataFrame(size % mtu)) : 0);
 }
 
 Time Network::IdealLatency(uint32_t id) const {
@@ -436,9 +440,7 @@ Time Network::IdealDelivery(uint32_t id, bool acks_share_links) const {
     bottleneck = bottleneck == 0 ? l.rate : std::min(bottleneck, l.rate);
   const Bytes full_frame = w.Wire(w.DataFrame(mtu));
   const Bytes first = w.Wire(w.DataFrame(std::min(size, mtu)));
-  const Bytes wire =
-      (size / mtu) * full_frame + (size % mtu > 0 ? w.Wire(w.DataFrame(size % mtu)) : 0);
-  double rest = static_cast<double>(wire - first);
+  double rest = static_cast<double>(DataWireBytes(id) - first);
   if (acks_share_links) {
     rest *= 1.0 +
             static_cast<double>(w.Wire(w.ack_frame)) /

@@ -114,6 +114,9 @@ class Network {
   // other way (a rank that receives as fast as it sends, as in every collective). The scenario's
   // wire format without a congestion-control header, as IdealFct.
   Time IdealDelivery(uint32_t id, bool acks_share_links) const;
+  // The wire bytes of flow `id`'s data frames (payload, headers, preamble and gap), in the
+  // scenario's wire format without a congestion-control header.
+  Bytes DataWireBytes(uint32_t id) const;
   // Its latency part: the first packet's time over the path (NVLink: its delay).
   Time IdealLatency(uint32_t id) const;
   // From its last byte's delivery to its sender's getting the ACK: the ACK's path, delays and

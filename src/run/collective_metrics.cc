@@ -39,8 +39,7 @@ Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint3
       continue;
     }
     const Bytes packets = (f.size + mtu - 1) / mtu;
-    const Bytes data = (f.size / mtu) * w.Wire(w.DataFrame(mtu)) +
-                       (f.size % mtu > 0 ? w.Wire(w.DataFrame(f.size % mtu)) : 0);
+    const Bytes data = net.DataWireBytes(id);
     // The hosts' own links only (the first and last hop each way): the fabric between them
     // counts as non-blocking, so that the slowdown shows what oversubscription and ECMP
     // collisions cost.
@@ -64,8 +63,8 @@ Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint3
   return std::max(chain, load);
 }
 
-double Gbps(Bytes bytes, Time t) {
-  return t > 0 ? 8.0 * static_cast<double>(bytes) / (static_cast<double>(t) / 1e3) : 0;
+double Gbps(Bytes bytes, double t) {  // t in ps
+  return t > 0 ? 8.0 * static_cast<double>(bytes) / (t / 1e3) : 0;
 }
 
 std::string CollectiveTag(const Scenario& s, size_t i) {
@@ -167,8 +166,8 @@ nlohmann::json CollectivesJson(const Scenario& s, const std::vector<CollectiveOu
     if (finished > 0) {
       const double t = sum_time / finished;
       mean = {{"time_ns", t / 1e3},
-              {"algbw_gbps", 8.0 * static_cast<double>(cfg.size) / (t / 1e3)},
-              {"busbw_gbps", 8.0 * static_cast<double>(cfg.size) / (t / 1e3) * factor},
+              {"algbw_gbps", Gbps(cfg.size, t)},
+              {"busbw_gbps", Gbps(cfg.size, t) * factor},
               {"slowdown", sum_slowdown / finished}};
     }
     j["mean"] = std::move(mean);
