@@ -1,5 +1,8 @@
-// The discrete-event loop: events run in time order, and events at equal times in the order they
-// were scheduled (first-in-first-out), so every run is deterministic for a seed.
+// The discrete-event loop: events run in time order, and events at equal times in an order that
+// depends only on who scheduled them: (time, the handler whose event was running when it was
+// scheduled, that handler's own count). A handler's count advances only with its own events, so
+// the order does not depend on how the handlers' events interleave: a run split over several
+// event loops (partitions) orders each handler's events exactly as one loop does.
 #pragma once
 
 #include <cstdint>
@@ -10,12 +13,24 @@
 
 namespace dcqcn {
 
+class Simulator;
+
 // Anything that receives events. `kind` and `arg` are the target's own encoding (e.g. a timer
 // id and a generation number for lazy cancellation).
 class EventHandler {
  public:
+  EventHandler() = default;
+  // A copy would share the original's place in the event order.
+  EventHandler(const EventHandler&) = delete;
+  EventHandler& operator=(const EventHandler&) = delete;
   virtual ~EventHandler() = default;
   virtual void HandleEvent(uint32_t kind, uint64_t arg) = 0;
+
+ private:
+  friend class Simulator;
+  // The order key of the next event scheduled while this handler's event runs: its id (from
+  // Simulator::Enroll) above its count (from 1). 0: not enrolled yet.
+  uint64_t next_order_ = 0;
 };
 
 // 32 bytes: the kind and a flag share a word with the scheduling order.
@@ -26,9 +41,13 @@ struct Event {
   // the run loop prefetches while the two events before this one run.
   static constexpr uint64_t kHotArg = uint64_t{1} << kKindBits;
   static constexpr int kOrderShift = kKindBits + 1;
+  // The order key: the scheduling handler's id above its count (Simulator).
+  static constexpr int kIdBits = 24;  // handlers per run
+  static constexpr int kCountBits = 64 - kOrderShift - kIdBits;
+  static constexpr uint64_t kCountMask = (uint64_t{1} << kCountBits) - 1;
   Time time;
-  // (scheduling order << kOrderShift) | flag | kind. The order breaks ties between equal times
-  // (first in, first out); it is unique, so the flag and kind bits never decide.
+  // (order key << kOrderShift) | flag | kind. The key breaks ties between equal times; it is
+  // unique, so the flag and kind bits never decide.
   uint64_t order_kind;
   EventHandler* target;
   uint64_t arg;
@@ -71,21 +90,10 @@ class EventQueue {
     }
     return e;
   }
-  // Pushes an event whose `kind` holds only the kind and flag; Push adds the next place in the
-  // scheduling order. `time` must not be before the last event popped. (Fields, not an Event:
-  // they stay in registers, so the slow paths are tail calls.)
-  void Push(Time time, uint64_t kind, EventHandler* target, uint64_t arg) {
-    PushOrdered(time, seq_++ << Event::kOrderShift | kind, target, arg);
-  }
-  // `n` consecutive places in the scheduling order, for events pushed later with PushOrdered;
-  // returns the first.
-  uint64_t Reserve(uint64_t n) {
-    const uint64_t first = seq_;
-    seq_ += n;
-    return first;
-  }
-  // Pushes with `order_kind`'s order as given (from Reserve), as if it had been pushed then.
-  void PushOrdered(Time time, uint64_t order_kind, EventHandler* target, uint64_t arg) {
+  // Pushes an event; `order_kind` as Event's, its key unique among pending events. `time` must
+  // not be before the last event popped. (Fields, not an Event: they stay in registers, so the
+  // slow paths are tail calls.)
+  void Push(Time time, uint64_t order_kind, EventHandler* target, uint64_t arg) {
     // The common case inline: a later slot of the wheel with room, appended unsorted. (With the
     // room checked here, the inline path makes no call, so it saves and restores no registers.)
     // One unsigned comparison: window_ + kSlotWidth <= time < window_ + kHorizon.
@@ -153,6 +161,9 @@ class EventQueue {
   // The current slot, a slot that must grow, beyond the horizon, or before the wheel.
   [[gnu::noinline]] void PushSlow(Time time, uint64_t order_kind, EventHandler* target,
                                   uint64_t arg);
+  // Sorts a short slot (Advance).
+  static constexpr uint32_t kInsertionSortMax = 32;
+  static void InsertionSort(Event* first, Event* last);
   // Moves the heap's events that the wheel reaches, from window `w` on, into the wheel.
   void PullFar(Time w);
   // The current slot is used up: move to the next slot holding events (pulling in heap events
@@ -167,8 +178,7 @@ class EventQueue {
   Event* end_ = nullptr;
   size_t size_ = 0;  // events pending elsewhere: in the wheel's other slots, and in far_
   Time window_ = 0;  // start of the current slot's time window
-  uint64_t seq_ = 0;
-  Slot* cur_;  // the current slot: &slots_[SlotOf(window_)]
+  Slot* cur_;        // the current slot: &slots_[SlotOf(window_)]
   std::vector<Slot> slots_;
   std::vector<uint64_t> occupied_;                 // bit per slot (except the current one)
   std::vector<Slot> spare_;                        // empty buffers, the last freed last
@@ -179,13 +189,21 @@ class EventQueue {
 
 class Simulator final {
  public:
+  Simulator();
   Time Now() const { return now_; }
+  // Gives `h` the next handler id. The network enrolls each of its handlers as it builds them,
+  // so that however its nodes are later spread over event loops, they are numbered alike; a
+  // handler not enrolled is enrolled when its first event runs.
+  void Enroll(EventHandler& h) { EnrollFrom(next_id_, kObserverIds, h); }
+  // An observer of the whole network (a sampler): its events at an instant run after every
+  // enrolled handler's, in the order observers were enrolled.
+  void EnrollObserver(EventHandler& h) { EnrollFrom(next_observer_id_, 2 * kObserverIds, h); }
   // Schedules at absolute time `at` (>= Now()); `kind` < 16. Inline: it runs about once per
   // packet hop.
   [[gnu::always_inline]] void Schedule(Time at, EventHandler* target, uint32_t kind, uint64_t arg) {
     if (at < now_ || kind > Event::kKindMask) [[unlikely]]
       BadSchedule(at, kind);
-    queue_.Push(at, kind, target, arg);
+    queue_.Push(at, acting_->next_order_++ << Event::kOrderShift | kind, target, arg);
   }
   // Schedule with `arg` = `hot`, a pointer the handler reads first: the run loop prefetches it
   // two events ahead.
@@ -193,17 +211,40 @@ class Simulator final {
                                           const void* hot) {
     if (at < now_ || kind > Event::kKindMask) [[unlikely]]
       BadSchedule(at, kind);
-    queue_.Push(at, kind | Event::kHotArg, target, reinterpret_cast<uint64_t>(hot));
+    queue_.Push(at, acting_->next_order_++ << Event::kOrderShift | kind | Event::kHotArg, target,
+                reinterpret_cast<uint64_t>(hot));
   }
   void ScheduleIn(Time delay, EventHandler* target, uint32_t kind, uint64_t arg) {
     Schedule(now_ + delay, target, kind, arg);
   }
-  // Places in the order of events at equal times, reserved now for events scheduled later
-  // (ScheduleReserved): such an event runs as if it had been scheduled at the reservation. So a
-  // long list of future events (flow starts) can be scheduled one at a time, in the order and
-  // with the results of scheduling them all at once, without holding them all.
-  uint64_t ReserveOrder(uint64_t n) { return queue_.Reserve(n); }
-  void ScheduleReserved(Time at, EventHandler* target, uint32_t kind, uint64_t arg, uint64_t order);
+  // Schedule with the order key (`as`'s id, `count` in the upper half of its counts, which its
+  // own count never reaches) instead of the acting handler's next: for events whose place must
+  // not depend on when they were scheduled (a link's arrivals, at most one per instant: count
+  // 0; flow starts: count = flow id). `as` must be enrolled; `count` < 2^(kCountBits - 1).
+  [[gnu::always_inline]] void ScheduleKeyed(Time at, EventHandler* target, uint32_t kind,
+                                            uint64_t arg, const EventHandler& as, uint64_t count,
+                                            bool hot = false) {
+    if (at < now_ || kind > Event::kKindMask) [[unlikely]]
+      BadSchedule(at, kind);
+    const uint64_t key = (as.next_order_ & ~Event::kCountMask) | kKeyedCounts | count;
+    queue_.Push(at, key << Event::kOrderShift | kind | (hot ? Event::kHotArg : 0), target, arg);
+  }
+  // While it lives, what is scheduled counts as `h`'s (a flow start runs as its sender's NIC,
+  // whoever started it). Restores the previous acting handler.
+  class ActingAs {
+   public:
+    ActingAs(Simulator& sim, EventHandler& h) : sim_(sim), previous_(sim.acting_) {
+      if (h.next_order_ == 0) sim.Enroll(h);
+      sim.acting_ = &h;
+    }
+    ~ActingAs() { sim_.acting_ = previous_; }
+    ActingAs(const ActingAs&) = delete;
+    ActingAs& operator=(const ActingAs&) = delete;
+
+   private:
+    Simulator& sim_;
+    EventHandler* previous_;
+  };
   // Runs events with time <= until, at most `max_events` of them.
   void RunUntil(Time until, uint64_t max_events = UINT64_MAX);
   // Runs one event; returns false when none is pending.
@@ -218,15 +259,35 @@ class Simulator final {
   const Event& next_event() { return queue_.top(); }
 
  private:
+  // What outside the event loop schedules (setup, tests) counts as this handler's (the first id).
+  class Outside final : public EventHandler {
+    void HandleEvent(uint32_t, uint64_t) override {}
+  };
+  static constexpr uint64_t kKeyedCounts = (Event::kCountMask >> 1) + 1;  // ScheduleKeyed's half
+  // Observers' ids lie above every other handler's.
+  static constexpr uint64_t kObserverIds = uint64_t{1} << (Event::kIdBits - 1);
+  void EnrollFrom(uint64_t& next, uint64_t end, EventHandler& h);
   [[noreturn]] void BadSchedule(Time at, uint32_t kind) const;
+  // Enrolls a handler on its first event, or throws when its count is nearly used up.
+  void Unusual(EventHandler& h);
   void Execute(const Event& e) {
     now_ = e.time;
     ++executed_;
-    e.target->HandleEvent(e.kind(), e.arg);
+    EventHandler& h = *e.target;
+    // One test for both: not enrolled (0 - 1 sets every bit), or its own half of the counts
+    // nearly used up (a handler schedules far fewer than 2^33 events per event).
+    if (((h.next_order_ - 1) & kKeyedCounts >> 1) != 0) [[unlikely]]
+      Unusual(h);
+    acting_ = &h;
+    h.HandleEvent(e.kind(), e.arg);
   }
   EventQueue queue_;
   Time now_ = 0;
   uint64_t executed_ = 0;
+  Outside outside_;
+  EventHandler* acting_ = &outside_;  // the handler whose event runs (or outside_)
+  uint64_t next_id_ = 1;
+  uint64_t next_observer_id_ = kObserverIds;
 };
 
 }  // namespace dcqcn

@@ -17,7 +17,9 @@ namespace dcqcn {
 class EgressPort : public EventHandler {
  public:
   EgressPort(Simulator* sim, NetStats* stats, int node_id, int port_index)
-      : sim_(sim), stats_(stats), node_id_(node_id), port_index_(port_index) {}
+      : sim_(sim), stats_(stats), node_id_(node_id), port_index_(port_index) {
+    sim->Enroll(*this);
+  }
   ~EgressPort() override = default;
 
   // Cables the port: its link, of `rate` and `delay`, to `peer`'s port `peer_port`.

@@ -40,6 +40,7 @@ void FlowAfter::Resize(size_t num_flows) { row_of.resize(num_flows, kNoRow); }
 FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> specs,
                                    const FlowAfter& after, std::function<void(uint32_t)> start)
     : sim_(sim), specs_(specs), after_(after), start_(std::move(start)) {
+  sim->Enroll(*this);
   const size_t n = specs.size();
   const size_t rows = after.rows();
   if (after.row_of.size() > n) {

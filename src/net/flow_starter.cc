@@ -15,7 +15,7 @@ FlowStarter::FlowStarter(Simulator* sim, std::span<const FlowSpec> specs,
   }
   std::stable_sort(order_.begin(), order_.end(),
                    [&](uint32_t a, uint32_t b) { return specs[a].start < specs[b].start; });
-  first_place_ = sim->ReserveOrder(specs.size());
+  sim->Enroll(*this);
   ScheduleNext();
 }
 
@@ -25,7 +25,7 @@ void FlowStarter::ScheduleNext() {
     return;
   }
   const uint32_t id = order_[next_++];
-  sim_->ScheduleReserved(specs_[id].start, this, 0, id, first_place_ + id);
+  sim_->ScheduleKeyed(specs_[id].start, this, 0, id, *this, id);
 }
 
 void FlowStarter::HandleEvent(uint32_t, uint64_t arg) {

@@ -1,7 +1,7 @@
 // Starts the flows at their start times while holding one pending event, not one per flow: a run
-// with millions of flows does not keep millions of events. Each start keeps the place among
-// equal-time events that scheduling every start when the network was built gave it (flow-id
-// order, before any event scheduled later), so the results are the same.
+// with millions of flows does not keep millions of events. A start's place among equal-time
+// events is the starter's, then the flow id's, whenever it was scheduled: the same as if every
+// start had been scheduled when the network was built.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +30,6 @@ class FlowStarter final : public EventHandler {
   std::function<void(uint32_t)> start_;
   std::vector<uint32_t> order_;  // flow ids by (start, id)
   size_t next_ = 0;              // the next flow of order_ to schedule
-  uint64_t first_place_ = 0;     // flow i's place in the event order is first_place_ + i
 };
 
 }  // namespace dcqcn

@@ -77,7 +77,7 @@ Time Link::Transmit(Packet* p) {
     last_->next_on_link = p;
     last_->next_arrival = arrival;
   } else {
-    sim_->ScheduleHot(arrival, this, 0, p);
+    ScheduleArrival(arrival, p);
   }
   last_ = p;
   ++in_flight_;
@@ -90,7 +90,7 @@ void Link::HandleEvent(uint32_t, uint64_t arg) {
   if (p == last_) {
     last_ = nullptr;
   } else {
-    sim_->ScheduleHot(p->next_arrival, this, 0, p->next_on_link);
+    ScheduleArrival(p->next_arrival, p->next_on_link);
   }
   ++stats_->packet_hops;
   peer_->Receive(p, peer_port_);

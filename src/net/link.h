@@ -24,7 +24,9 @@ class Link : public EventHandler {
         ps_per_byte_(8 * kSecond % rate == 0 ? 8 * kSecond / rate : 0),
         gap_(wire.gap),
         whole_ns_(wire.whole_ns),
-        rate_(rate) {}
+        rate_(rate) {
+    sim->Enroll(*this);
+  }
 
   // Starts sending `p` now; returns the serialization time (when the sender is free again).
   // The packet arrives whole at the peer after serialization plus propagation delay.
@@ -44,6 +46,11 @@ class Link : public EventHandler {
 
  private:
   friend struct LinkLayout;  // link.cc: static_asserts of the order below
+  // A link's arrivals are ordered among equal-time events by the link alone (one arrival per
+  // instant), whoever sent the packet and whichever event loop it ran in.
+  void ScheduleArrival(Time at, Packet* p) {
+    sim_->ScheduleKeyed(at, this, 0, reinterpret_cast<uint64_t>(p), *this, 0, /*hot=*/true);
+  }
   // What an arrival reads, first: the run loop prefetches a handler's first 64 bytes.
   // Then what a transmission reads; the rate (for uncommon rates) and the arrival tap last.
   Packet* last_ = nullptr;  // the packet sent last, while it is in flight

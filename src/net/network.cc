@@ -229,6 +229,9 @@ void Network::StartFlow(uint32_t id) {
   // Retire before creating, so that a retired flow's slot serves this one.
   if (finished_.size() >= next_retire_) RetireFinished();
   const FlowSpec& spec = config_.flows[id];
+  // What the start schedules counts as the sender's NIC's, whether the starter or a dependency
+  // started it: each host's events keep their order however the hosts are spread over loops.
+  Simulator::ActingAs acting(sim_, *hosts_[spec.src]);
   if (OverNvlink(id)) {
     nvlink_->Start(id, spec.src, spec.dst, spec.size);
     return;

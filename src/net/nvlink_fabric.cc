@@ -18,7 +18,9 @@ NvlinkFabric::NvlinkFabric(Simulator* sim, NvlinkConfig config, int hosts,
       servers_(config.enabled() ? static_cast<size_t>((hosts + config.gpus_per_server - 1) /
                                                       config.gpus_per_server)
                                 : 0),
-      on_delivered_(std::move(on_delivered)) {}
+      on_delivered_(std::move(on_delivered)) {
+  sim->Enroll(*this);
+}
 
 void NvlinkFabric::Start(uint32_t id, int src, int dst, Bytes size) {
   const int server = src / config_.gpus_per_server;

@@ -35,7 +35,9 @@ RdmaNic::RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostCo
       wire_(wire),
       flows_(flows),
       pause_until_resume_(pause_until_resume),
-      port_(sim, stats, this, host_id) {}
+      port_(sim, stats, this, host_id) {
+  sim->Enroll(*this);
+}
 
 void RdmaNic::StartFlow(Flow& f) {
   f.line_rate = port_.rate();

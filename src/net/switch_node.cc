@@ -148,7 +148,9 @@ SwitchNode::SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool, FlowTa
       config_(config),
       node_id_(node_id),
       hash_seed_(Rng(seed, 0x5157000 + node_id).Next()),
-      rng_(seed, 0x5157 + node_id) {}
+      rng_(seed, 0x5157 + node_id) {
+  sim->Enroll(refresh_timers_);
+}
 
 SwitchPort& SwitchNode::AddPort() {
   return ports_.emplace_back(sim_, stats_, this, node_id_, static_cast<int>(ports_.size()));
@@ -283,12 +285,12 @@ void SwitchNode::SendPfc(int port, int prio, bool pause) {
     // is above XON.
     uint64_t arg =
         (static_cast<uint64_t>(gen) << 32) | static_cast<uint32_t>(port * kNumPriorities + prio);
-    sim_->Schedule(sim_->Now() + RefreshInterval(port), this, 0, arg);
+    sim_->Schedule(sim_->Now() + RefreshInterval(port), &refresh_timers_, 0, arg);
   }
   ports_[port].Enqueue(f);
 }
 
-void SwitchNode::HandleEvent(uint32_t, uint64_t arg) {
+void SwitchNode::Refresh(uint64_t arg) {
   uint32_t slot = static_cast<uint32_t>(arg);
   uint32_t gen = static_cast<uint32_t>(arg >> 32);
   if (gen != refresh_gen_[slot]) return;  // a RESUME or newer PAUSE superseded this timer

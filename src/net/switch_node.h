@@ -69,7 +69,7 @@ class SwitchPort : public EgressPort {
   double integral_sq_ = 0;  // sum of queue bytes^2 x ps
 };
 
-class alignas(64) SwitchNode : public Node, public EventHandler {
+class alignas(64) SwitchNode : public Node {
  public:
   // `flows`: the flows in flight, told when one of their packets is dropped.
   SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool, FlowTable* flows,
@@ -95,7 +95,6 @@ class alignas(64) SwitchNode : public Node, public EventHandler {
   void SetPushTelemetry(bool on) { push_telemetry_ = on; }
 
   void Receive(Packet* p, int port) override;
-  void HandleEvent(uint32_t kind, uint64_t arg) override;  // PFC refresh timers
 
   // Called by a port when `p` leaves queue `queue`.
   void OnDequeue(int port, int queue, Packet* p);
@@ -113,6 +112,17 @@ class alignas(64) SwitchNode : public Node, public EventHandler {
   const SwitchPort& port(int i) const { return ports_[i]; }
 
  private:
+  // PFC refresh timers: a handler apart, so that the node's first line holds what packets read.
+  class RefreshTimers final : public EventHandler {
+   public:
+    explicit RefreshTimers(SwitchNode* node) : node_(node) {}
+    void HandleEvent(uint32_t, uint64_t arg) override { node_->Refresh(arg); }
+
+   private:
+    SwitchNode* node_;
+  };
+  // A refresh timer expired: pause again if still congested.
+  void Refresh(uint64_t arg);
   void SendPfc(int port, int prio, bool pause);
   Time PauseDuration(int port) const;
   Time RefreshInterval(int port) const;
@@ -141,6 +151,7 @@ class alignas(64) SwitchNode : public Node, public EventHandler {
   int index_ = 0;
   std::vector<uint32_t> refresh_gen_;  // per (port, prio): generation of the refresh timer
   Bytes refresh_lead_ = 0;             // PauseRefreshLeadBytes of the largest data frame (InitMmu)
+  RefreshTimers refresh_timers_{this};
 };
 
 }  // namespace dcqcn

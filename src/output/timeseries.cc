@@ -12,6 +12,7 @@ namespace dcqcn {
 
 TimeSeriesSampler::TimeSeriesSampler(Network* net, const OutputConfig& config)
     : net_(net), config_(config) {
+  net_->sim().EnrollObserver(*this);
   if (!config_.ts_queue && !config_.ts_throughput && !config_.ts_rate) return;
   // A flow is sampled once more after it finished (its last delivered bytes).
   if (samples_flows()) net_->HoldFinishedFlows(config_.interval);
@@ -21,7 +22,9 @@ TimeSeriesSampler::TimeSeriesSampler(Network* net, const OutputConfig& config)
       ports_.push_back({static_cast<int>(sw), p, {}, {}, 0});
     }
   }
-  net_->sim().Schedule(net_->first_start(), this, 0, 0);
+  // Keyed by the sampler, not by the setup that schedules it: at the first start's instant it
+  // samples after the flows started, as an observer.
+  net_->sim().ScheduleKeyed(net_->first_start(), this, 0, 0, *this, 0);
 }
 
 void TimeSeriesSampler::HandleEvent(uint32_t, uint64_t) {

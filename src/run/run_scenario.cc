@@ -18,7 +18,7 @@ namespace {
 // Restarts the switch ports' statistics when the warm-up period ends.
 class WarmupEnd : public EventHandler {
  public:
-  explicit WarmupEnd(Network* net) : net_(net) {}
+  explicit WarmupEnd(Network* net) : net_(net) { net->sim().EnrollObserver(*this); }
   void HandleEvent(uint32_t, uint64_t) override {
     for (auto& sw : net_->switches()) {
       for (int p = 0; p < sw->num_ports(); ++p) sw->port(p).StartStatistics();
@@ -55,7 +55,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   // Queue statistics count over the active interval, after the warm-up.
   WarmupEnd warmup(&net);
   if (s.output.warmup < s.duration - net.first_start()) {
-    sim.Schedule(net.first_start() + s.output.warmup, &warmup, 0, 0);
+    sim.ScheduleKeyed(net.first_start() + s.output.warmup, &warmup, 0, 0, warmup, 0);
   }
 
   // Run in slices so the progress line stays live and a stop request is seen without a check

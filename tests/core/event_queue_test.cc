@@ -1,8 +1,9 @@
-// Event queue and simulator: ordering, FIFO ties, lazy cancellation.
+// Event queue and simulator: ordering, ties by the scheduling handler's key, lazy cancellation.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
+#include <string>
 #include <vector>
 
 #include "core/error.h"
@@ -31,6 +32,91 @@ TEST(EventQueueTest, PopsInTimeOrderAndFifoOnTies) {
   std::vector<std::pair<Time, uint64_t>> expected = {{10, 2}, {10, 4}, {10, 5}, {20, 3}, {30, 1}};
   EXPECT_EQ(r.seen, expected);
   EXPECT_EQ(sim.events_executed(), 5u);
+}
+
+// Two handlers that, from events of their own, schedule labelled events at one instant T.
+struct Scheduler : EventHandler {
+  Simulator* sim = nullptr;
+  std::vector<std::string>* log = nullptr;
+  std::string name;
+  void HandleEvent(uint32_t kind, uint64_t arg) override {
+    if (kind == 1) {
+      log->push_back(name + std::to_string(arg));
+      return;
+    }
+    // kind 0: schedule `arg` labelled events at T.
+    for (uint64_t i = 0; i < arg; ++i) sim->Schedule(1000, this, 1, next++);
+  }
+  uint64_t next = 0;
+};
+
+TEST(SimulatorOrderTest, EqualTimesRunByTheSchedulingHandlerThenItsCountHoweverInterleaved) {
+  // a (enrolled first) and b each schedule three events for T, in two sessions at different
+  // times; the two runs interleave the sessions differently, yet run the events at T alike:
+  // a's in its order, then b's.
+  auto run = [](Time a_first, Time a_second, Time b_first, Time b_second) {
+    Simulator sim;
+    std::vector<std::string> log;
+    Scheduler a, b;
+    a.sim = b.sim = &sim;
+    a.log = b.log = &log;
+    a.name = "a";
+    b.name = "b";
+    sim.Enroll(a);
+    sim.Enroll(b);
+    sim.Schedule(a_first, &a, 0, 2);
+    sim.Schedule(a_second, &a, 0, 1);
+    sim.Schedule(b_first, &b, 0, 1);
+    sim.Schedule(b_second, &b, 0, 2);
+    sim.RunUntil(kTimeNever);
+    return log;
+  };
+  const std::vector<std::string> expected = {"a0", "a1", "a2", "b0", "b1", "b2"};
+  EXPECT_EQ(run(10, 20, 30, 40), expected);
+  EXPECT_EQ(run(40, 50, 10, 20), expected);
+  EXPECT_EQ(run(10, 40, 20, 30), expected);
+}
+
+TEST(SimulatorOrderTest, KeyedEventsActingAsAndObserversKeepTheirPlaces) {
+  Simulator sim;
+  std::vector<std::string> log;
+  Scheduler observer, a, b;
+  for (Scheduler* s : {&observer, &a, &b}) {
+    s->sim = &sim;
+    s->log = &log;
+  }
+  observer.name = "observer";
+  a.name = "a";
+  b.name = "b";
+  sim.EnrollObserver(observer);  // enrolled first, yet after every handler at an instant
+  sim.Enroll(a);
+  sim.Enroll(b);
+  // Keyed as a's, in count order, though scheduled from outside in the other order.
+  sim.ScheduleKeyed(1000, &a, 1, 7, a, 2);
+  sim.ScheduleKeyed(1000, &a, 1, 6, a, 1);
+  sim.ScheduleKeyed(1000, &observer, 1, 0, observer, 0);
+  {
+    // Scheduled from outside but as b's: after a's.
+    Simulator::ActingAs acting(sim, b);
+    sim.Schedule(1000, &b, 1, 9);
+  }
+  sim.Schedule(1000, &b, 1, 8);  // from outside (the first id): first
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(log, (std::vector<std::string>{"b8", "a6", "a7", "b9", "observer0"}));
+}
+
+TEST(SimulatorOrderTest, AHandlerNotEnrolledIsEnrolledAtItsFirstEvent) {
+  Simulator sim;
+  std::vector<std::string> log;
+  Scheduler late, early;
+  late.sim = early.sim = &sim;
+  late.log = early.log = &log;
+  late.name = "late";
+  early.name = "early";
+  sim.Schedule(10, &early, 0, 1);  // early's first event enrolls it, then late's
+  sim.Schedule(20, &late, 0, 1);
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(log, (std::vector<std::string>{"early0", "late0"}));
 }
 
 TEST(EventQueueTest, KindsRideWithTheOrderWithoutDecidingIt) {
@@ -71,15 +157,20 @@ TEST(EventQueueTest, HotPointerEventsKeepTheirPlaceAndPointer) {
   EXPECT_THROW(sim.ScheduleHot(20, &k, 16, &a), InvariantError);
 }
 
-TEST(EventQueueTest, MatchesAStableSortOnRandomInput) {
-  // Equal times must come out in insertion order (arg = insertion index).
+// A unique order key that does not follow the push order (a bijection of the push index), so
+// that the queue is seen to order equal times by key, not by arrival.
+uint64_t ScrambledKey(uint64_t i) {
+  return (i * 0x9E3779B97F4A7C15ull) >> (Event::kOrderShift + 8);
+}
+
+TEST(EventQueueTest, MatchesASortByTimeAndKeyOnRandomInput) {
   EventQueue q;
   Rng rng(42);
-  std::vector<std::pair<Time, uint64_t>> ref;
+  std::vector<std::pair<Time, uint64_t>> ref;  // (time, key)
   for (uint64_t i = 0; i < 20000; ++i) {
     Time t = static_cast<Time>(rng.Below(500));
-    q.Push(t, 0, nullptr, i);
-    ref.push_back({t, i});
+    q.Push(t, ScrambledKey(i) << Event::kOrderShift, nullptr, ScrambledKey(i));
+    ref.push_back({t, ScrambledKey(i)});
   }
   std::sort(ref.begin(), ref.end());
   for (const auto& [t, index] : ref) {
@@ -97,7 +188,7 @@ TEST(EventQueueTest, HoldModelMatchesAReferenceQueue) {
   Rng rng(9);
   uint64_t index = 0;
   auto push = [&](Time t) {
-    q.Push(t, 0, nullptr, index);
+    q.Push(t, index << Event::kOrderShift, nullptr, index);
     ref.insert(std::upper_bound(ref.begin(), ref.end(), std::make_pair(t, index)),
                std::make_pair(t, index));
     ++index;
@@ -119,32 +210,21 @@ TEST(EventQueueTest, HoldModelMatchesAReferenceQueue) {
 TEST(EventQueueTest, EveryPushPathMatchesAReferenceQueue) {
   // Each push goes one of the queue's ways, chosen at random: at the time just popped (into the
   // slot being run, which then grows), within the same nanosecond, a later slot of the wheel
-  // (its first event takes a spare buffer; a busy one grows), beyond the wheel's horizon (the
-  // heap), or with an order reserved earlier. Every pop and the
-  // count must match a reference kept sorted by (time, order).
+  // (its first event takes a spare buffer; a busy one grows) or beyond the wheel's horizon (the
+  // heap), with keys in no particular order. Every pop and the count must match a reference
+  // kept sorted by (time, key).
   EventQueue q;
-  std::vector<std::pair<Time, uint64_t>> ref;  // (time, order), sorted
+  std::vector<std::pair<Time, uint64_t>> ref;  // (time, key), sorted
   Rng rng(11);
-  std::vector<uint64_t> reserved;
+  uint64_t pushed = 0;
   auto push = [&](Time t) {
-    uint64_t order;
-    if (!reserved.empty() && rng.Below(8) == 0) {
-      order = reserved.back();
-      reserved.pop_back();
-      q.PushOrdered(t, order << Event::kOrderShift, nullptr, order);
-    } else {
-      order = q.Reserve(1);  // the order Push would have given
-      q.PushOrdered(t, order << Event::kOrderShift, nullptr, order);
-    }
-    ref.insert(std::upper_bound(ref.begin(), ref.end(), std::make_pair(t, order)),
-               std::make_pair(t, order));
+    const uint64_t key = ScrambledKey(pushed++);
+    q.Push(t, key << Event::kOrderShift, nullptr, key);
+    ref.insert(std::upper_bound(ref.begin(), ref.end(), std::make_pair(t, key)),
+               std::make_pair(t, key));
   };
   for (int i = 0; i < 50; ++i) push(static_cast<Time>(rng.Below(100000)));
   for (int i = 0; i < 50000; ++i) {
-    if (rng.Below(16) == 0) {
-      const uint64_t first = q.Reserve(4);
-      for (uint64_t k = 0; k < 4; ++k) reserved.push_back(first + k);
-    }
     Event e = q.Pop();
     ASSERT_EQ(e.time, ref.front().first) << i;
     ASSERT_EQ(e.arg, ref.front().second) << i;

@@ -223,7 +223,9 @@ TEST(FlowDependenciesTest, StarterLeavesWaitingFlowsOutAndTheOthersKeepTheirPlac
         if (id == 0) act.At(sim.Now() + 10, [&] { deps.OnDelivered(0); });
       },
       [&](uint32_t id) { return deps.Waits(id); });
-  act.At(t, [&] { order.push_back({sim.Now(), "event"}); });
+  Actions late(&sim);  // enrolled after the starter: its event at t runs after the starts
+  sim.Enroll(late);
+  late.At(0, [&] { late.At(t, [&] { order.push_back({sim.Now(), "event"}); }); });
   sim.RunUntil(kTimeNever);
   EXPECT_EQ(order, (std::vector<std::pair<Time, std::string>>{
                        {t, "flow 0"}, {t, "flow 2"}, {t, "event"}, {t + 10, "flow 1"}}));

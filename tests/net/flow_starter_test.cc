@@ -74,40 +74,41 @@ TEST(FlowStarterTest, NoFlowsScheduleNothing) {
   EXPECT_EQ(sim.pending(), 0u);
 }
 
-TEST(FlowStarterTest, EqualTimesRunInTheOrderOfSchedulingEveryStartAtConstruction) {
-  // At one instant: an event scheduled before the starter was made runs first; then the
-  // flows, in id order, even before an event that flow 0's start schedules for that instant;
-  // then an event scheduled after the starter was made, then flow 0's.
+TEST(FlowStarterTest, EqualTimeStartsRunInIdOrderAtTheStartersPlace) {
+  // At one instant the starts run in flow-id order with the starter's place: after what a
+  // handler enrolled before the starter scheduled, before what one enrolled after it did,
+  // whenever each was scheduled (`early` and `late` schedule from their own events at 0).
   Simulator sim;
-  Actions act(&sim);
+  Actions early(&sim);
+  sim.Enroll(early);
   const Time t = 7 * kMicrosecond;
   std::vector<std::string> order;
-  act.At(t, [&] { order.push_back("before"); });
   const std::vector<FlowSpec> specs = Starts({t, t, t});
-  FlowStarter starter(&sim, specs, [&](uint32_t id) {
-    order.push_back("flow " + std::to_string(id));
-    if (id == 0) act.At(t, [&] { order.push_back("from flow 0"); });
-  });
-  act.At(t, [&] { order.push_back("after"); });
+  FlowStarter starter(&sim, specs,
+                      [&](uint32_t id) { order.push_back("flow " + std::to_string(id)); });
+  Actions late(&sim);
+  sim.Enroll(late);
+  late.At(0, [&] { late.At(t, [&] { order.push_back("late"); }); });
+  early.At(0, [&] { early.At(t, [&] { order.push_back("early"); }); });
   sim.RunUntil(kTimeNever);
-  EXPECT_EQ(order, (std::vector<std::string>{"before", "flow 0", "flow 1", "flow 2", "after",
-                                             "from flow 0"}));
+  EXPECT_EQ(order, (std::vector<std::string>{"early", "flow 0", "flow 1", "flow 2", "late"}));
 }
 
 TEST(FlowStarterTest, ALaterStartKeepsItsPlaceThoughScheduledLate) {
   // Flow 0 starts at 2 t, flow 1 at t: flow 0's start is scheduled only when flow 1's runs,
-  // after the event at 2 t scheduled once the starter was made, yet runs before it. For t =
-  // 1 us (within the event queue's wheel) and 1 s (beyond it, in its heap).
+  // after a handler enrolled after the starter scheduled an event at 2 t, yet runs before it.
+  // For t = 1 us (within the event queue's wheel) and 1 s (beyond it, in its heap).
   for (const Time t : {1 * kMicrosecond, 1 * kSecond}) {
     SCOPED_TRACE(t);
     Simulator sim;
-    Actions act(&sim);
     std::vector<std::pair<Time, std::string>> order;
     const std::vector<FlowSpec> specs = Starts({2 * t, t});
     FlowStarter starter(&sim, specs, [&](uint32_t id) {
       order.push_back({sim.Now(), "flow " + std::to_string(id)});
     });
-    act.At(2 * t, [&] { order.push_back({sim.Now(), "event"}); });
+    Actions late(&sim);
+    sim.Enroll(late);
+    late.At(0, [&] { late.At(2 * t, [&] { order.push_back({sim.Now(), "event"}); }); });
     sim.RunUntil(kTimeNever);
     EXPECT_EQ(order, (std::vector<std::pair<Time, std::string>>{
                          {t, "flow 1"}, {2 * t, "flow 0"}, {2 * t, "event"}}));

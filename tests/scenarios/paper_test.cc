@@ -93,12 +93,14 @@ TEST(PaperTest, FlowsConvergeToTheirFairShareAfterJoining) {
   nlohmann::json j = RunInto(Example("convergence.toml"), dir);
   // The last flow joins at 40 ms and the first leaves at about 60 ms: convergence is measured
   // from that last change. The remaining three flows settle within 15% of their mean (over
-  // 5 ms windows) and stay so until the run ends at 120 ms.
+  // 5 ms windows) and stay so until the run ends at 120 ms. When f0 leaves is chaotic: 60.6,
+  // 69.2 and 75.4 ms for seeds 1-3 with equal-time events in scheduling order, 66.5, 64.1
+  // and 59.1 ms in the per-handler order (seed 1 is the example's).
   const nlohmann::json& c = j["convergence"];
   ASSERT_FALSE(j["convergence_time_ns"].is_null()) << c.dump();
   EXPECT_EQ(c["flows"], 3);
   EXPECT_GT(c["period_from_ns"].get<double>(), 55e6);
-  EXPECT_LT(c["period_from_ns"].get<double>(), 65e6);
+  EXPECT_LT(c["period_from_ns"].get<double>(), 70e6);
   EXPECT_EQ(c["period_to_ns"].get<double>(), 120e6);
   EXPECT_EQ(j["convergence_time_ns"].get<double>(), c["time_ns"].get<double>());
   EXPECT_LT(j["convergence_time_ns"].get<double>(), 120e6 - 60e6 - 2 * 5e6);

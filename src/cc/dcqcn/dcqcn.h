@@ -22,7 +22,9 @@ namespace dcqcn {
 class DcqcnCc : public CongestionControl, public EventHandler {
  public:
   DcqcnCc(const CcEnv& env, const DcqcnParams* params)
-      : sim_(env.sim), host_(env.host), p_(params) {}
+      : sim_(env.sim), host_(env.host), p_(params) {
+    sim_->Enroll(*this);
+  }
   // With cnp_on_ack (HPCC's DCQCN) the receiver reports marks as a bit on the ACK.
   static CcNeeds Needs(const DcqcnParams& p) { return {.cnp_on_ack = p.cnp_on_ack}; }
   // The counters summary.json shows under "cc", by their index.
