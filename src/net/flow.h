@@ -36,21 +36,24 @@ struct Flow : CcFlow {
   Sched sched = kIdle;    // idle, in the NIC's ready ring, or in its pacer heap
   uint32_t high_psn = 0;  // one past the highest PSN ever sent (retransmission count)
   Bytes window = 0;       // most bytes in flight at line rate (host.window); 0 = no limit
+  // Its packets (data, ACK, NACK, CNP) in queues, on links or in the NICs' control queues are
+  // counted in two halves, each written by one side only: data sent less ACK, NACK and CNP
+  // taken in (here), and the receiver's receiver_packets. Their sum less what switches dropped
+  // is what is left (Network::PacketsOut): the flow retires only when nothing is.
+  int32_t sender_packets = 0;
 
   // Receiver (responder) side.
-  uint32_t rcv_nxt = 0;       // next expected PSN
-  uint32_t since_ack = 0;     // in-order packets since the last ACK
-  bool nack_pending = false;  // a NACK for rcv_nxt was sent; wait for it to be filled
+  uint32_t rcv_nxt = 0;          // next expected PSN
+  uint32_t since_ack = 0;        // in-order packets since the last ACK
+  bool nack_pending = false;     // a NACK for rcv_nxt was sent; wait for it to be filled
+  int32_t receiver_packets = 0;  // ACK, NACK and CNP sent less data taken in (sender_packets)
 
-  // Its packets (data, ACK, NACK, CNP) in queues, on links or in the NICs' control queues: the
-  // flow retires only when none is left.
-  uint32_t packets_out = 0;
-
-  // The egress port its packets take at each switch of their path, learnt from the first
-  // packet that passes: routes are static and a switch's choice depends only on the flow and
-  // the direction, so every packet of a direction visits the same switches. Index [0] is data,
-  // [1] ACK, NACK and CNP (from the receiver back); then the switch's place along the path. It
-  // spares each hop the route table, which on a large fabric is rarely in cache.
+  // The egress port its packets take at each switch of their path, filled when it starts
+  // (Network::FillRouteCache) and only read by the switches: routes are static and a switch's
+  // choice depends only on the flow and the direction, so every packet of a direction visits
+  // the same switches. Index [0] is data, [1] ACK, NACK and CNP (from the receiver back); then
+  // the switch's place along the path. It spares each hop the route table, which on a large
+  // fabric is rarely in cache.
   static constexpr int kRouteCacheHops = 8;
   static constexpr uint16_t kUnrouted = UINT16_MAX;
   using RouteCache = std::array<std::array<uint16_t, kRouteCacheHops>, 2>;

@@ -243,6 +243,7 @@ void Network::StartFlow(uint32_t id) {
   f.priority = static_cast<uint8_t>(spec.priority);
   f.sport = sports_[id];
   f.total_packets = static_cast<uint32_t>((spec.size + config_.host.mtu - 1) / config_.host.mtu);
+  FillRouteCache(f);
   if (need_base_rtt_) {
     const BaseRtt b = FlowBaseRtt(id);
     f.base_rtt = b.rtt;
@@ -274,8 +275,9 @@ void Network::RetireFinished() {
   size_t kept = 0;
   for (const uint32_t id : finished_) {
     Flow& f = flows_[id];
-    if (f.packets_out == 0 && f.sched == Flow::kIdle && now - f.finish > hold_ &&
+    if (PacketsOut(f) == 0 && f.sched == Flow::kIdle && now - f.finish > hold_ &&
         hosts_[f.dst]->cc().ReceiverIdle(f)) {
+      stats_.dropped_by_flow.erase(id);
       hosts_[f.src]->cc().ReleaseSender(f);
       hosts_[f.dst]->cc().ReleaseReceiver(f);
       outcomes_[id] = {f.finish, f.bytes_delivered};
@@ -353,6 +355,27 @@ void Network::WalkPath(const Packet& probe, Visit&& visit) const {
     visit(node, port);
     node = adjacency_[node][port].first;
     if (node >= num_hosts) port = switches_[node - num_hosts]->RoutePort(probe);
+  }
+}
+
+int64_t Network::PacketsOut(const Flow& f) const {
+  int64_t n = int64_t{f.sender_packets} + f.receiver_packets;
+  if (!stats_.dropped_by_flow.empty()) {
+    const auto dropped = stats_.dropped_by_flow.find(f.id);
+    if (dropped != stats_.dropped_by_flow.end()) n -= dropped->second;
+  }
+  return n;
+}
+
+void Network::FillRouteCache(Flow& f) const {
+  const int num_hosts = config_.topology.hosts;
+  for (int dir = 0; dir < 2; ++dir) {
+    int hop = 0;  // switches passed
+    WalkPath(RouteProbe(f.id, dir), [&](int node, int port) {
+      if (node < num_hosts) return;  // the source host's own link
+      if (hop < Flow::kRouteCacheHops) f.route_cache[dir][hop] = static_cast<uint16_t>(port);
+      ++hop;
+    });
   }
 }
 

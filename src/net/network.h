@@ -145,6 +145,12 @@ class Network {
   BaseRtt FlowBaseRtt(uint32_t id) const;
   // Throws InputError if a flow's base RTT or BDP is too small for HPCC's update.
   void CheckBaseRtts() const;
+  // `f`'s packets left in the network: what its sender and receiver sent less what they took
+  // in and what switches dropped.
+  int64_t PacketsOut(const Flow& f) const;
+  // Fills `f`'s route cache, both ways, as its switches' route tables choose: at its start, so
+  // that switches only read a flow's state (which a run split over event loops needs).
+  void FillRouteCache(Flow& f) const;
   // Creates flow `id`'s state and starts it on its sender's NIC.
   void StartFlow(uint32_t id);
   // NVLink transfer `id` arrived: it is delivered and, as NVLink needs no ACK, finished.

@@ -149,7 +149,8 @@ Packet* RdmaNic::NewPacket(PacketType type, Flow& f) {
   Packet* p = pool_->Allocate();
   p->type = type;
   p->flow = f.id;
-  ++f.packets_out;
+  // Data comes from the flow's sender, ACK, NACK and CNP from its receiver.
+  ++(type == PacketType::kData ? f.sender_packets : f.receiver_packets);
   return p;
 }
 
@@ -220,7 +221,7 @@ void RdmaNic::Receive(Packet* p, int) {
     return;
   }
   Flow& f = (*flows_)[p->flow];  // in flight: this packet is one of its packets out
-  --f.packets_out;
+  --(p->type == PacketType::kData ? f.receiver_packets : f.sender_packets);
   switch (p->type) {
     case PacketType::kData:
       ReceiveData(f, p);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "core/units.h"
@@ -34,6 +35,9 @@ struct NetStats {
   uint64_t cnps_sent = 0;
   uint64_t cnps_received = 0;
   Bytes max_queue_bytes = 0;  // largest egress data queue (one port, all classes)
+  // Packets dropped of flows not yet retired, by flow id: the switches' part of a flow's count
+  // of packets left (Network::PacketsOut), kept apart so that switches write no flow state.
+  std::unordered_map<uint32_t, uint32_t> dropped_by_flow;
   bool log_pfc = false;
   std::vector<PfcEvent> pfc_log;
 };

@@ -195,11 +195,10 @@ int SwitchNode::RoutePort(const Packet& p) const {
 int SwitchNode::CachedRoutePort(Packet& p) {
   const int hop = p.switch_hops;
   if (hop < UINT8_MAX) ++p.switch_hops;
-  Flow* f = flows_->find(p.flow);
-  if (hop >= Flow::kRouteCacheHops || f == nullptr) return RoutePort(p);
-  uint16_t& port = f->route_cache[p.type == PacketType::kData ? 0 : 1][hop];
-  if (port == Flow::kUnrouted) port = static_cast<uint16_t>(RoutePort(p));
-  return port;
+  const Flow* f = flows_->find(p.flow);
+  if (hop >= Flow::kRouteCacheHops || f == nullptr) [[unlikely]]
+    return RoutePort(p);
+  return f->route_cache[p.type == PacketType::kData ? 0 : 1][hop];
 }
 
 void SwitchNode::Receive(Packet* p, int in_port) {
@@ -218,7 +217,7 @@ void SwitchNode::Receive(Packet* p, int in_port) {
   if (arrival == Mmu::Arrival::kDrop) {
     ++stats_->drops;
     stats_->payload_dropped += p->payload;
-    --(*flows_)[p->flow].packets_out;
+    ++stats_->dropped_by_flow[p->flow];
     pool_->Free(p);
     return;
   }

@@ -71,7 +71,7 @@ class SwitchPort : public EgressPort {
 
 class alignas(64) SwitchNode : public Node {
  public:
-  // `flows`: the flows in flight, told when one of their packets is dropped.
+  // `flows`: the flows in flight, whose route caches it reads (it writes no flow state).
   SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool, FlowTable* flows,
              const SwitchConfig& config, int node_id, int num_ports, uint64_t seed);
 
@@ -106,8 +106,8 @@ class alignas(64) SwitchNode : public Node {
   // RED thresholds of port `p` (by its link rate).
   const EcnConfig& port_ecn(int p) const { return port_ecn_[p]; }
   int RoutePort(const Packet& p) const;
-  // RoutePort, from the flow's route cache when an earlier packet of the flow and direction
-  // has passed this hop; counts the hop on the packet.
+  // RoutePort, read from the flow's route cache (filled at its start) within its first
+  // Flow::kRouteCacheHops switches; counts the hop on the packet.
   int CachedRoutePort(Packet& p);
   const SwitchPort& port(int i) const { return ports_[i]; }
 

@@ -25,14 +25,14 @@ TEST(FlowTable, ARetiredFlowsSlotServesTheNextFlowFresh) {
   Flow& a = table.Create(0);
   a.snd_nxt = 7;
   a.cc_sender_slot = 3;
-  a.packets_out = 2;
+  a.sender_packets = 2;
   table.Retire(0);
   Flow& b = table.Create(1);
   EXPECT_EQ(&b, &a);    // the same memory...
   EXPECT_EQ(b.id, 1u);  // ...holding a new flow
   EXPECT_EQ(b.snd_nxt, 0u);
   EXPECT_EQ(b.cc_sender_slot, UINT32_MAX);
-  EXPECT_EQ(b.packets_out, 0u);
+  EXPECT_EQ(b.sender_packets, 0);
   EXPECT_EQ(table.find(0), nullptr);  // the old id stays retired
   EXPECT_EQ(table.peak(), 1u);
 }

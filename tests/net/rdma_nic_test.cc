@@ -163,7 +163,7 @@ class Peer : public Node {
       headers[p->psn] = p->cc_header;
       p->cc_header = 0;  // kept for the ACK
     }
-    --(*flows_)[p->flow].packets_out;  // it reached its receiver
+    --(*flows_)[p->flow].receiver_packets;  // it reached its receiver
     pool_->Free(p);
   }
   std::vector<Sent> arrivals;
@@ -225,7 +225,7 @@ struct NicBench {
       p->psn = psn;
       p->size = static_cast<uint32_t>(type == PacketType::kCnp ? kCnpFrameBytes : kAckFrameBytes);
       if (fill) fill(*p);
-      ++flows[flow].packets_out;  // as the NIC at the other end counts it
+      ++flows[flow].receiver_packets;  // as the NIC at the other end counts it
       nic->Receive(p, 0);
     });
   }
@@ -579,7 +579,7 @@ TEST_F(RdmaNicTest, ReceiverAcksEveryNthNacksAGapOnceAndReacksDuplicates) {
   EXPECT_EQ(stats.payload_delivered, 5000);
   EXPECT_EQ(stats.nacks, 1u);
   EXPECT_EQ(cc->Of(Hook::kData).size(), 8u);
-  EXPECT_EQ(f.packets_out, 0u);  // every ACK reached the peer
+  EXPECT_EQ(f.sender_packets + f.receiver_packets, 0);  // every ACK reached the peer
 }
 
 TEST_F(RdmaNicTest, WithCnpOnAckOnlyAPacketThatTriggersAnAckReportsItsMark) {

@@ -1,6 +1,6 @@
 // A flow's route cache (Flow::route_cache) holds, for each switch along each direction of its
-// path, the port the switch's route table chooses: the first packet fills it, every later
-// packet reads it, and CheckRouteCaches catches an entry that disagrees.
+// path, the port the switch's route table chooses: the flow's start fills it, every packet reads
+// it, and CheckRouteCaches catches an entry that disagrees.
 #include <gtest/gtest.h>
 
 #include <string>
