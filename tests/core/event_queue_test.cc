@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -36,8 +37,10 @@ TEST(EventQueueTest, PopsInTimeOrderAndFifoOnTies) {
 
 // Two handlers that, from events of their own, schedule labelled events at one instant T.
 struct Scheduler : EventHandler {
-  Simulator* sim = nullptr;
-  std::vector<std::string>* log = nullptr;
+  Scheduler(Simulator* sim, std::vector<std::string>* log, std::string name)
+      : sim(sim), log(log), name(std::move(name)) {}
+  Simulator* sim;
+  std::vector<std::string>* log;
   std::string name;
   void HandleEvent(uint32_t kind, uint64_t arg) override {
     if (kind == 1) {
@@ -57,11 +60,7 @@ TEST(SimulatorOrderTest, EqualTimesRunByTheSchedulingHandlerThenItsCountHoweverI
   auto run = [](Time a_first, Time a_second, Time b_first, Time b_second) {
     Simulator sim;
     std::vector<std::string> log;
-    Scheduler a, b;
-    a.sim = b.sim = &sim;
-    a.log = b.log = &log;
-    a.name = "a";
-    b.name = "b";
+    Scheduler a(&sim, &log, "a"), b(&sim, &log, "b");
     sim.Enroll(a);
     sim.Enroll(b);
     sim.Schedule(a_first, &a, 0, 2);
@@ -80,14 +79,7 @@ TEST(SimulatorOrderTest, EqualTimesRunByTheSchedulingHandlerThenItsCountHoweverI
 TEST(SimulatorOrderTest, KeyedEventsActingAsAndObserversKeepTheirPlaces) {
   Simulator sim;
   std::vector<std::string> log;
-  Scheduler observer, a, b;
-  for (Scheduler* s : {&observer, &a, &b}) {
-    s->sim = &sim;
-    s->log = &log;
-  }
-  observer.name = "observer";
-  a.name = "a";
-  b.name = "b";
+  Scheduler observer(&sim, &log, "observer"), a(&sim, &log, "a"), b(&sim, &log, "b");
   sim.EnrollObserver(observer);  // enrolled first, yet after every handler at an instant
   sim.Enroll(a);
   sim.Enroll(b);
@@ -108,11 +100,7 @@ TEST(SimulatorOrderTest, KeyedEventsActingAsAndObserversKeepTheirPlaces) {
 TEST(SimulatorOrderTest, AHandlerNotEnrolledIsEnrolledAtItsFirstEvent) {
   Simulator sim;
   std::vector<std::string> log;
-  Scheduler late, early;
-  late.sim = early.sim = &sim;
-  late.log = early.log = &log;
-  late.name = "late";
-  early.name = "early";
+  Scheduler late(&sim, &log, "late"), early(&sim, &log, "early");
   sim.Schedule(10, &early, 0, 1);  // early's first event enrolls it, then late's
   sim.Schedule(20, &late, 0, 1);
   sim.RunUntil(kTimeNever);
