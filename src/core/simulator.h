@@ -201,18 +201,13 @@ class Simulator final {
   // Schedules at absolute time `at` (>= Now()); `kind` < 16. Inline: it runs about once per
   // packet hop.
   [[gnu::always_inline]] void Schedule(Time at, EventHandler* target, uint32_t kind, uint64_t arg) {
-    if (at < now_ || kind > Event::kKindMask) [[unlikely]]
-      BadSchedule(at, kind);
-    queue_.Push(at, acting_->next_order_++ << Event::kOrderShift | kind, target, arg);
+    Push(at, acting_->next_order_++, kind, 0, target, arg);
   }
   // Schedule with `arg` = `hot`, a pointer the handler reads first: the run loop prefetches it
   // two events ahead.
   [[gnu::always_inline]] void ScheduleHot(Time at, EventHandler* target, uint32_t kind,
                                           const void* hot) {
-    if (at < now_ || kind > Event::kKindMask) [[unlikely]]
-      BadSchedule(at, kind);
-    queue_.Push(at, acting_->next_order_++ << Event::kOrderShift | kind | Event::kHotArg, target,
-                reinterpret_cast<uint64_t>(hot));
+    Push(at, acting_->next_order_++, kind, Event::kHotArg, target, reinterpret_cast<uint64_t>(hot));
   }
   void ScheduleIn(Time delay, EventHandler* target, uint32_t kind, uint64_t arg) {
     Schedule(now_ + delay, target, kind, arg);
@@ -224,17 +219,15 @@ class Simulator final {
   [[gnu::always_inline]] void ScheduleKeyed(Time at, EventHandler* target, uint32_t kind,
                                             uint64_t arg, const EventHandler& as, uint64_t count,
                                             bool hot = false) {
-    if (at < now_ || kind > Event::kKindMask) [[unlikely]]
-      BadSchedule(at, kind);
-    const uint64_t key = (as.next_order_ & ~Event::kCountMask) | kKeyedCounts | count;
-    queue_.Push(at, key << Event::kOrderShift | kind | (hot ? Event::kHotArg : 0), target, arg);
+    Push(at, (as.next_order_ & ~Event::kCountMask) | kKeyedCounts | count, kind,
+         hot ? Event::kHotArg : 0, target, arg);
   }
   // While it lives, what is scheduled counts as `h`'s (a flow start runs as its sender's NIC,
   // whoever started it). Restores the previous acting handler.
   class ActingAs {
    public:
     ActingAs(Simulator& sim, EventHandler& h) : sim_(sim), previous_(sim.acting_) {
-      if (h.next_order_ == 0) sim.Enroll(h);
+      sim.EnsureEnrolled(h);
       sim.acting_ = &h;
     }
     ~ActingAs() { sim_.acting_ = previous_; }
@@ -268,16 +261,26 @@ class Simulator final {
   static constexpr uint64_t kObserverIds = uint64_t{1} << (Event::kIdBits - 1);
   void EnrollFrom(uint64_t& next, uint64_t end, EventHandler& h);
   [[noreturn]] void BadSchedule(Time at, uint32_t kind) const;
-  // Enrolls a handler on its first event, or throws when its count is nearly used up.
+  // Every event's way into the queue: `key` its order key, `flag` 0 or Event::kHotArg.
+  [[gnu::always_inline]] void Push(Time at, uint64_t key, uint32_t kind, uint64_t flag,
+                                   EventHandler* target, uint64_t arg) {
+    if (at < now_ || kind > Event::kKindMask) [[unlikely]]
+      BadSchedule(at, kind);
+    queue_.Push(at, key << Event::kOrderShift | kind | flag, target, arg);
+  }
+  // Enrolls `h` unless it is; throws when its own half of the counts is nearly used up (a
+  // handler schedules far fewer than 2^33 events per event). One test for both in the common
+  // case: not enrolled (0 - 1 sets every bit), or the half's top bit reached.
+  void EnsureEnrolled(EventHandler& h) {
+    if (((h.next_order_ - 1) & kKeyedCounts >> 1) != 0) [[unlikely]]
+      Unusual(h);
+  }
   void Unusual(EventHandler& h);
   void Execute(const Event& e) {
     now_ = e.time;
     ++executed_;
     EventHandler& h = *e.target;
-    // One test for both: not enrolled (0 - 1 sets every bit), or its own half of the counts
-    // nearly used up (a handler schedules far fewer than 2^33 events per event).
-    if (((h.next_order_ - 1) & kKeyedCounts >> 1) != 0) [[unlikely]]
-      Unusual(h);
+    EnsureEnrolled(h);
     acting_ = &h;
     h.HandleEvent(e.kind(), e.arg);
   }

@@ -367,14 +367,21 @@ int64_t Network::PacketsOut(const Flow& f) const {
   return n;
 }
 
-void Network::FillRouteCache(Flow& f) const {
+template <class Visit>
+void Network::WalkCachedHops(uint32_t id, int direction, Visit&& visit) const {
   const int num_hosts = config_.topology.hosts;
+  int hop = 0;  // switches passed
+  WalkPath(RouteProbe(id, direction), [&](int node, int port) {
+    if (node < num_hosts) return;  // the source host's own link
+    if (hop < Flow::kRouteCacheHops) visit(hop, node, port);
+    ++hop;
+  });
+}
+
+void Network::FillRouteCache(Flow& f) const {
   for (int dir = 0; dir < 2; ++dir) {
-    int hop = 0;  // switches passed
-    WalkPath(RouteProbe(f.id, dir), [&](int node, int port) {
-      if (node < num_hosts) return;  // the source host's own link
-      if (hop < Flow::kRouteCacheHops) f.route_cache[dir][hop] = static_cast<uint16_t>(port);
-      ++hop;
+    WalkCachedHops(f.id, dir, [&](int hop, int, int port) {
+      f.route_cache[dir][hop] = static_cast<uint16_t>(port);
     });
   }
 }
@@ -382,16 +389,12 @@ void Network::FillRouteCache(Flow& f) const {
 void Network::CheckRouteCaches() const {
   // Every port a flow's route cache holds is the one the switch at that place of its path
   // would choose from its route table.
-  const int num_hosts = config_.topology.hosts;
   for (uint32_t id = 0; id < num_flows(); ++id) {
     const Flow* f = flows_.find(id);
     if (f == nullptr) continue;
     for (int dir = 0; dir < 2; ++dir) {
-      int hop = 0;  // switches passed
-      WalkPath(RouteProbe(id, dir), [&](int node, int port) {
-        if (node < num_hosts) return;  // the source host's own link
-        const uint16_t cached = hop < Flow::kRouteCacheHops ? f->route_cache[dir][hop] : port;
-        ++hop;
+      WalkCachedHops(id, dir, [&](int hop, int node, int port) {
+        const uint16_t cached = f->route_cache[dir][hop];
         if (cached != Flow::kUnrouted && cached != port) {
           throw InvariantError(fmt::format(
               "flow {}: its route cache sends {} packets out of port {} at {}, the route table "

@@ -141,6 +141,10 @@ class Network {
   // destination: the host's own, then the port each switch routes it to.
   template <class Visit>
   void WalkPath(const Packet& probe, Visit&& visit) const;
+  // Calls visit(hop, node, port) for each switch of flow `id`'s path in `direction` that its
+  // route cache covers (the first Flow::kRouteCacheHops): its place, and the port it routes to.
+  template <class Visit>
+  void WalkCachedHops(uint32_t id, int direction, Visit&& visit) const;
   // Flow `id`'s base RTT and BDP, per host.base_rtt.
   BaseRtt FlowBaseRtt(uint32_t id) const;
   // Throws InputError if a flow's base RTT or BDP is too small for HPCC's update.
