@@ -5,12 +5,14 @@
 # examples, the paper's scenarios, WebSearch on a k = 4 fat tree under DCQCN, DCTCP, TIMELY, HPCC
 # and none, with a slow CNP generator, without PFC (drops and timeouts), with time series, with a
 # packet capture, and HPCC ns-3's fat-tree benchmark (its first 0.5 ms, `dcqcn hpcc`).
-# Prints one line per case; exits 1 if any differs or fails.
+# Prints one line per case; exits 1 if any differs or fails. NEW_ARGS (environment) are added to
+# NEW's runs: `NEW_ARGS="--threads 2" bench/same_results.sh B B` checks a split run against one loop.
+# ONLY (environment), a regular expression, runs only the cases whose names match it.
 #   bench/same_results.sh OLD_BINARY NEW_BINARY
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 if (($# != 2)); then
-  sed -n '2,9p' "$0" >&2
+  sed -n '2,11p' "$0" >&2
   exit 2
 fi
 old=$(realpath "$1")
@@ -18,6 +20,7 @@ new=$(realpath "$2")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
+read -r -a new_args <<<"${NEW_ARGS:-}"
 
 # Fields that measure the machine, not the simulation (and flows_in_flight_max, which older
 # builds do not report).
@@ -40,10 +43,11 @@ compare_folders() {  # compare_folders NAME: $work/NAME.old against $work/NAME.n
 case_run() {  # case_run NAME SCENARIO [--set K=V ...]
   local name=$1 b
   shift
+  [[ $name =~ ${ONLY:-.} ]] || return 0
   for b in old new; do
-    local bin=$old
-    [[ $b == new ]] && bin=$new
-    if ! "$bin" run "$@" --out "$work/$name.$b" --quiet >/dev/null 2>"$work/$name.$b.err"; then
+    local bin=$old extra=()
+    [[ $b == new ]] && bin=$new && extra=("${new_args[@]}")
+    if ! "$bin" run "$@" "${extra[@]}" --out "$work/$name.$b" --quiet >/dev/null 2>"$work/$name.$b.err"; then
       echo "$name: $b build failed: $(tail -1 "$work/$name.$b.err")"
       status=1
       return
@@ -66,13 +70,14 @@ case_run ws_lossy "${ws[@]}" --set switch.pfc.enabled=false --set switch.buffer=
 case_run ws_timeseries "${ws[@]}" --set 'output.timeseries=["rate","queue","throughput","pfc"]'
 case_run ws_pcap "${ws[@]}" --set 'output.pcap.points=["h1","s0:1"]'
 
+[[ hpcc_small =~ ${ONLY:-.} ]] || exit $status
 source "$here/bench/hpcc_case.sh"
 mkdir -p "$work/hpcc"
 prepare_hpcc_case "$work/hpcc" 1
 for b in old new; do
-  bin=$old
-  [[ $b == new ]] && bin=$new
-  (cd "$work/hpcc" && "$bin" hpcc "$config" --out "$work/hpcc_small.$b" --quiet >/dev/null 2>&1) ||
+  bin=$old extra=()
+  [[ $b == new ]] && bin=$new && extra=("${new_args[@]}")
+  (cd "$work/hpcc" && "$bin" hpcc "$config" "${extra[@]}" --out "$work/hpcc_small.$b" --quiet >/dev/null 2>&1) ||
     { echo "hpcc_small: $b build failed"; status=1; }
 done
 [[ -d $work/hpcc_small.old && -d $work/hpcc_small.new ]] && compare_folders hpcc_small

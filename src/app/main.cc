@@ -136,6 +136,10 @@ int main(int argc, char** argv) {
   bool check_invariants = false;
   run->add_flag("--check-invariants", check_invariants,
                 "verify packet conservation and buffer accounting every 1024 events (slower)");
+  int run_threads = 1;
+  run->add_option("--threads", run_threads,
+                  "split the run over N threads (racks); the results are the same for any N")
+      ->check(CLI::PositiveNumber);
   bool force = false;
   run->add_flag("--force", force,
                 "replace an --out folder even if it holds files that are not a dcqcn result");
@@ -164,6 +168,10 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber);
   sweep->add_option("--out", sweep_opts.out_dir, "output folder (default results/<name>-sweep/)");
   sweep->add_option("--jobs", sweep_opts.jobs, "runs in parallel")->check(CLI::PositiveNumber);
+  sweep
+      ->add_option("--threads", sweep_opts.threads,
+                   "split each run over N threads (the results are the same for any N)")
+      ->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", sweep_opts.quiet, "print nothing but errors");
   sweep->add_flag("--force", sweep_opts.force,
                   "replace an --out folder even if it holds files that are not a dcqcn result");
@@ -204,6 +212,9 @@ int main(int argc, char** argv) {
                    "output folder, also for the FCT and PFC files (default results/<config "
                    "stem>/, and the config's paths)");
   hpcc->add_flag("--quiet", hpcc_opts.quiet, "print nothing but errors");
+  hpcc->add_option("--threads", hpcc_opts.threads,
+                   "split the run over N threads (racks); the results are the same for any N")
+      ->check(CLI::PositiveNumber);
   hpcc->add_option("--model", hpcc_opts.model,
                    "hpcc (default): that simulator's wire format and timing; native: ours")
       ->check(CLI::IsMember({"hpcc", "native"}));
@@ -273,6 +284,7 @@ int main(int argc, char** argv) {
       options.on_progress = [&](const dcqcn::RunProgress& p) { progress.Update(p); };
       options.stop = &g_stop;
       options.check_invariants = check_invariants;
+      options.threads = run_threads;
       nlohmann::json summary = dcqcn::RunScenario(s, options);
       progress.Finish();
       folder.Commit();

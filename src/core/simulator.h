@@ -194,10 +194,25 @@ class Simulator final {
   // Gives `h` the next handler id. The network enrolls each of its handlers as it builds them,
   // so that however its nodes are later spread over event loops, they are numbered alike; a
   // handler not enrolled is enrolled when its first event runs.
-  void Enroll(EventHandler& h) { EnrollFrom(next_id_, kObserverIds, h); }
+  void Enroll(EventHandler& h) { EnrollFrom(*next_id_, kObserverIds, h); }
   // An observer of the whole network (a sampler): its events at an instant run after every
   // enrolled handler's, in the order observers were enrolled.
-  void EnrollObserver(EventHandler& h) { EnrollFrom(next_observer_id_, 2 * kObserverIds, h); }
+  void EnrollObserver(EventHandler& h) { EnrollFrom(*next_observer_id_, 2 * kObserverIds, h); }
+  // This loop is one of several running one network (one per thread): it takes its handler ids
+  // from `first`'s, so that the handlers are numbered in build order whichever loop runs them.
+  // Only while building: enrollment is not thread-safe.
+  void ShareIdsWith(Simulator& first) {
+    next_id_ = first.next_id_;
+    next_observer_id_ = first.next_observer_id_;
+  }
+  // The order key of the event running now (0 outside events): what records made during
+  // events in several loops are merged by, to the order one loop would have made them in.
+  uint64_t running_order() const { return running_; }
+  // Moves the clock on to `t` with nothing run: a loop of a split run that has run every event
+  // up to `t`, so that what reads Now() there (an observer's reading of a port) sees `t`.
+  void AdvanceTo(Time t) {
+    if (t > now_) now_ = t;
+  }
   // Schedules at absolute time `at` (>= Now()); `kind` < 16. Inline: it runs about once per
   // packet hop.
   [[gnu::always_inline]] void Schedule(Time at, EventHandler* target, uint32_t kind, uint64_t arg) {
@@ -278,6 +293,7 @@ class Simulator final {
   void Unusual(EventHandler& h);
   void Execute(const Event& e) {
     now_ = e.time;
+    running_ = e.order_kind;
     ++executed_;
     EventHandler& h = *e.target;
     EnsureEnrolled(h);
@@ -289,8 +305,10 @@ class Simulator final {
   uint64_t executed_ = 0;
   Outside outside_;
   EventHandler* acting_ = &outside_;  // the handler whose event runs (or outside_)
-  uint64_t next_id_ = 1;
-  uint64_t next_observer_id_ = kObserverIds;
+  uint64_t running_ = 0;
+  // The next ids, here or in the loop this one shares them with (ShareIdsWith).
+  std::shared_ptr<uint64_t> next_id_ = std::make_shared<uint64_t>(1);
+  std::shared_ptr<uint64_t> next_observer_id_ = std::make_shared<uint64_t>(kObserverIds);
 };
 
 }  // namespace dcqcn

@@ -64,8 +64,8 @@ void EgressPort::HandleEvent(uint32_t, uint64_t gen) {
 void EgressPort::OnPauseFrame(int priority, int quanta, bool until_resume) {
   Time now = sim_->Now();
   if (stats_->log_pfc) {
-    stats_->pfc_log.push_back(
-        {now, node_id_, port_index_, static_cast<uint8_t>(priority), quanta != 0});
+    stats_->pfc_log.push_back({now, node_id_, port_index_, static_cast<uint8_t>(priority),
+                               quanta != 0, sim_->running_order()});
   }
   if (!paused_until_) paused_until_ = std::make_unique<std::array<Time, kNumPriorities>>();
   std::array<Time, kNumPriorities>& until = *paused_until_;

@@ -22,9 +22,15 @@ class EgressPort : public EventHandler {
   }
   ~EgressPort() override = default;
 
-  // Cables the port: its link, of `rate` and `delay`, to `peer`'s port `peer_port`.
-  void Connect(Rate rate, Time delay, Node* peer, int peer_port, const WireFormat& wire) {
-    link_.emplace(sim_, stats_, rate, delay, peer, peer_port, wire);
+  // Cables the port: its link, of `rate` and `delay`, to `peer`'s port `peer_port`. In a run
+  // split over threads, `peer_sim` and `peer_stats` are the peer's thread's (the arrivals run
+  // there) and `outbox` the sender's for that thread when it is another (else null).
+  void Connect(Rate rate, Time delay, Node* peer, int peer_port, const WireFormat& wire,
+               Simulator* peer_sim = nullptr, NetStats* peer_stats = nullptr,
+               std::vector<Crossing>* outbox = nullptr) {
+    link_.emplace(peer_sim != nullptr ? peer_sim : sim_,
+                  peer_stats != nullptr ? peer_stats : stats_, rate, delay, peer, peer_port, wire);
+    link_->SetOutbox(outbox);
   }
   Link& link() { return *link_; }
   const Link& link() const { return *link_; }
@@ -58,7 +64,7 @@ class EgressPort : public EventHandler {
   // wakes up when the next packet may follow (what Kick does once it has a packet).
   void Send(Packet* p, Time now);
   // Send when the owner knows that nothing else waits (NextReadyTime would say kTimeNever).
-  void SendAlone(Packet* p, Time now) { busy_until_ = now + link_->Transmit(p); }
+  void SendAlone(Packet* p, Time now) { busy_until_ = now + link_->Transmit(p, now); }
   Simulator* sim_;
   NetStats* stats_;
 

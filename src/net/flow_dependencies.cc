@@ -38,8 +38,13 @@ void FlowAfter::Add(std::span<const uint32_t> after, Time delay) {
 void FlowAfter::Resize(size_t num_flows) { row_of.resize(num_flows, kNoRow); }
 
 FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> specs,
-                                   const FlowAfter& after, std::function<void(uint32_t)> start)
-    : sim_(sim), specs_(specs), after_(after), start_(std::move(start)) {
+                                   const FlowAfter& after, std::function<void(uint32_t)> start,
+                                   std::vector<Simulator*> host_sims)
+    : sim_(sim),
+      host_sims_(std::move(host_sims)),
+      specs_(specs),
+      after_(after),
+      start_(std::move(start)) {
   sim->Enroll(*this);
   const size_t n = specs.size();
   const size_t rows = after.rows();
@@ -98,20 +103,21 @@ void FlowDependencies::Complete(uint32_t id, int host) {
     if (row_host_[r] != host || --unfinished_[r] != 0) continue;
     // The last prerequisite: each of the row's flows starts after its delay, and not before its
     // own start.
-    const Time now = sim_->Now();
+    Simulator* sim = SimOf(host);
+    const Time now = sim->Now();
     for (uint32_t k = row_flow_offsets_[r]; k < row_flow_offsets_[r + 1]; ++k) {
       const uint32_t d = row_flows_[k];
       const Time delay = after_.delay(d);
       const Time at =
           std::max(specs_[d].start, delay > kTimeNever - now ? kTimeNever : now + delay);
-      if (at < kTimeNever) sim_->Schedule(at, this, 0, d);
+      if (at < kTimeNever) sim->Schedule(at, this, 0, d);
     }
   }
 }
 
 void FlowDependencies::HandleEvent(uint32_t, uint64_t arg) {
   const auto id = static_cast<uint32_t>(arg);
-  starts_[id] = sim_->Now();
+  starts_[id] = SimOf(specs_[id].src)->Now();
   start_(id);
 }
 

@@ -65,8 +65,10 @@ class FlowDependencies final : public EventHandler {
   // `after` must outlive the tracker; every prerequisite must be observable (ObservesCompletion)
   // and the flows sharing a row must have one source host, else InvariantError (the scenario
   // layer checks input).
+  // `host_sims`: the event loop of each host, in a run split over threads (a flow's start runs
+  // in its source host's); empty: `sim` for every host.
   FlowDependencies(Simulator* sim, std::span<const FlowSpec> specs, const FlowAfter& after,
-                   std::function<void(uint32_t)> start);
+                   std::function<void(uint32_t)> start, std::vector<Simulator*> host_sims = {});
   bool Waits(uint32_t id) const { return after_.waits(id); }
   // Flow `id`'s last byte reached its receiver in order.
   void OnDelivered(uint32_t id) { Complete(id, specs_[id].dst); }
@@ -80,7 +82,9 @@ class FlowDependencies final : public EventHandler {
   // Flow `id` is complete as host `host` sees it: the rows of flows sent by `host` that wait
   // for it have one prerequisite less.
   void Complete(uint32_t id, int host);
+  Simulator* SimOf(int host) const { return host_sims_.empty() ? sim_ : host_sims_[host]; }
   Simulator* sim_;
+  std::vector<Simulator*> host_sims_;
   std::span<const FlowSpec> specs_;
   const FlowAfter& after_;
   std::function<void(uint32_t)> start_;

@@ -7,8 +7,11 @@ namespace dcqcn {
 
 FlowStarter::FlowStarter(Simulator* sim, std::span<const FlowSpec> specs,
                          std::function<void(uint32_t)> start,
-                         const std::function<bool(uint32_t)>& waits)
-    : sim_(sim), specs_(specs), start_(std::move(start)) {
+                         const std::function<bool(uint32_t)>& waits, const EventHandler* order_as)
+    : sim_(sim),
+      order_as_(order_as != nullptr ? order_as : this),
+      specs_(specs),
+      start_(std::move(start)) {
   order_.reserve(specs.size());
   for (size_t i = 0; i < specs.size(); ++i) {
     if (!waits || !waits(static_cast<uint32_t>(i))) order_.push_back(static_cast<uint32_t>(i));
@@ -25,7 +28,7 @@ void FlowStarter::ScheduleNext() {
     return;
   }
   const uint32_t id = order_[next_++];
-  sim_->ScheduleKeyed(specs_[id].start, this, 0, id, *this, id);
+  sim_->ScheduleKeyed(specs_[id].start, this, 0, id, *order_as_, id);
 }
 
 void FlowStarter::HandleEvent(uint32_t, uint64_t arg) {

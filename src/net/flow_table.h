@@ -1,7 +1,10 @@
 // The flows in flight. A Flow exists from its start until it retires (finished, and no packet of
 // it left in the network), in slots recycled from a pool, so that memory follows the flows in
 // flight rather than all the flows of the workload. Ids are workload indices and never reused:
-// a stale reference to a retired flow (a timer, a pacer entry) finds nothing.
+// a stale reference to a retired flow (a timer, a pacer entry) finds nothing. A run split over
+// threads creates each flow in the thread of its sender and retires flows between windows: each
+// thread has a shard of slots of its own, and only the table of flows by id is shared (each
+// entry is written by one thread at a time).
 #pragma once
 
 #include <cstdint>
@@ -14,8 +17,9 @@ namespace dcqcn {
 
 class FlowTable {
  public:
-  FlowTable() = default;
-  explicit FlowTable(size_t num_flows) : live_(num_flows, nullptr) {}
+  FlowTable() : shards_(1) {}
+  explicit FlowTable(size_t num_flows, size_t shards = 1)
+      : live_(num_flows, nullptr), shards_(shards) {}
   FlowTable(const FlowTable&) = delete;
   FlowTable& operator=(const FlowTable&) = delete;
 
@@ -25,38 +29,53 @@ class FlowTable {
   // Flow `id`, which must be in flight.
   Flow& operator[](uint32_t id) const { return *live_[id]; }
 
-  // A fresh Flow for `id` (which is not in flight), at a stable address until it retires.
-  Flow& Create(uint32_t id) {
-    if (free_.empty()) Grow();
-    Flow* f = free_.back();
-    free_.pop_back();
+  // A fresh Flow for `id` (which is not in flight), at a stable address until it retires,
+  // from shard `shard`'s slots.
+  Flow& Create(uint32_t id, size_t shard = 0) {
+    Shard& s = shards_[shard];
+    if (s.free.empty()) s.Grow();
+    Flow* f = s.free.back();
+    s.free.pop_back();
     *f = Flow{};
     f->id = id;
     live_[id] = f;
-    if (++in_flight_ > peak_) peak_ = in_flight_;
+    if (++s.in_flight > s.peak) s.peak = s.in_flight;
     return *f;
   }
-  void Retire(uint32_t id) {
-    free_.push_back(live_[id]);
+  // Returns flow `id`'s slot to shard `shard`, the one it came from.
+  void Retire(uint32_t id, size_t shard = 0) {
+    Shard& s = shards_[shard];
+    s.free.push_back(live_[id]);
     live_[id] = nullptr;
-    --in_flight_;
+    --s.in_flight;
   }
-  size_t in_flight() const { return in_flight_; }
-  // The most flows in flight at once.
-  size_t peak() const { return peak_; }
+  size_t in_flight() const {
+    int64_t n = 0;
+    for (const Shard& s : shards_) n += s.in_flight;
+    return static_cast<size_t>(n);
+  }
+  // The most flows in flight at once (with several shards, the sum of theirs: a bound).
+  size_t peak() const {
+    size_t n = 0;
+    for (const Shard& s : shards_) n += static_cast<size_t>(s.peak);
+    return n;
+  }
 
  private:
-  void Grow() {
-    constexpr size_t kChunk = 1024;
-    chunks_.push_back(std::make_unique<Flow[]>(kChunk));
-    Flow* c = chunks_.back().get();
-    for (size_t i = kChunk; i-- > 0;) free_.push_back(&c[i]);
-  }
+  struct Shard {
+    void Grow() {
+      constexpr size_t kChunk = 1024;
+      chunks.push_back(std::make_unique<Flow[]>(kChunk));
+      Flow* c = chunks.back().get();
+      for (size_t i = kChunk; i-- > 0;) free.push_back(&c[i]);
+    }
+    std::vector<std::unique_ptr<Flow[]>> chunks;
+    std::vector<Flow*> free;
+    int64_t in_flight = 0;
+    int64_t peak = 0;
+  };
   std::vector<Flow*> live_;
-  std::vector<std::unique_ptr<Flow[]>> chunks_;
-  std::vector<Flow*> free_;
-  size_t in_flight_ = 0;
-  size_t peak_ = 0;
+  std::vector<Shard> shards_;
 };
 
 }  // namespace dcqcn

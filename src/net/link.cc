@@ -24,7 +24,8 @@ struct LinkLayout {
   // The rate and the arrival tap come after everything else a transmission (Transmit) reads.
   static constexpr size_t kTransmitted =
       std::max({offsetof(Link, delay_), offsetof(Link, busy_bytes_), offsetof(Link, ps_per_byte_),
-                offsetof(Link, send_tap_), offsetof(Link, gap_), offsetof(Link, whole_ns_)});
+                offsetof(Link, send_tap_), offsetof(Link, outbox_), offsetof(Link, gap_),
+                offsetof(Link, whole_ns_)});
   static_assert(offsetof(Link, rate_) > kTransmitted);
   static_assert(offsetof(Link, tapped_peer_) > kTransmitted);
 };
@@ -56,10 +57,10 @@ void Link::SetArrivalTap(PacketTap* tap) {
   peer_ = tap ? tapped_peer_.get() : node;
 }
 
-Time Link::Transmit(Packet* p) {
+Time Link::Transmit(Packet* p, Time now) {
   if (send_tap_ != nullptr) [[unlikely]]
-    send_tap_->OnPacket(*p, sim_->Now());
-  Bytes wire = p->size + gap_;
+    send_tap_->OnPacket(*p, now);
+  const Bytes wire = Bytes{p->size} + gap_;
   busy_bytes_ += wire;
   Time tx;
   if (ps_per_byte_ != 0) {
@@ -68,19 +69,16 @@ Time Link::Transmit(Packet* p) {
   } else {
     tx = WireFormat::WireTime(wire, rate_, whole_ns_);
   }
-  Time arrival = sim_->Now() + tx + delay_;
+  const Time arrival = now + tx + delay_;
   // Transmissions on one link are serialized and the delay is constant, so arrivals are
   // monotonic: the packets in flight arrive in the order they were sent. (A packet's successor
   // fields are read only when a later packet was sent after it: what a packet carries from its
   // previous link is never read.)
-  if (last_ != nullptr) {
-    last_->next_on_link = p;
-    last_->next_arrival = arrival;
+  if (outbox_ != nullptr) [[unlikely]] {
+    outbox_->push_back({this, arrival, p});
   } else {
-    ScheduleArrival(arrival, p);
+    Enqueue(arrival, p);
   }
-  last_ = p;
-  ++in_flight_;
   return tx;
 }
 

@@ -1,8 +1,12 @@
 // One direction of a cable. Only the first in-flight packet's arrival is scheduled (one pending
 // event per link, not one per packet); each packet in flight knows the one sent after it.
+// A link between two threads of a split run has a sending half (Transmit, in the sender's thread)
+// and a receiving half (the packets in flight and their arrivals, in the peer's thread): what it
+// sends waits in an outbox until the window ends, then the peer's thread takes it in (Enqueue).
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "core/simulator.h"
 #include "net/headers.h"
@@ -12,8 +16,18 @@
 
 namespace dcqcn {
 
+class Link;
+
+// A packet sent on a link into another thread's part of the network, not yet taken in there.
+struct Crossing {
+  Link* link;
+  Time arrival;
+  Packet* packet;
+};
+
 class Link : public EventHandler {
  public:
+  // `sim` and `stats` are the peer's: the arrivals run and are counted there.
   Link(Simulator* sim, NetStats* stats, Rate rate, Time delay, Node* peer, int peer_port,
        const WireFormat& wire = {})
       : peer_(peer),
@@ -22,15 +36,30 @@ class Link : public EventHandler {
         sim_(sim),
         delay_(delay),
         ps_per_byte_(8 * kSecond % rate == 0 ? 8 * kSecond / rate : 0),
-        gap_(wire.gap),
+        gap_(static_cast<uint32_t>(wire.gap)),
         whole_ns_(wire.whole_ns),
         rate_(rate) {
     sim->Enroll(*this);
   }
 
-  // Starts sending `p` now; returns the serialization time (when the sender is free again).
-  // The packet arrives whole at the peer after serialization plus propagation delay.
-  Time Transmit(Packet* p);
+  // Starts sending `p` at `now` (the sender's clock); returns the serialization time (when the
+  // sender is free again). The packet arrives whole at the peer after serialization plus
+  // propagation delay.
+  Time Transmit(Packet* p, Time now);
+  // The link crosses into another thread: what it sends goes to `outbox` (the sender's, for the
+  // peer's thread), for that thread to Enqueue between windows.
+  void SetOutbox(std::vector<Crossing>* outbox) { outbox_ = outbox; }
+  // Puts `p`, arriving at `arrival`, in flight behind the packets already in flight.
+  void Enqueue(Time arrival, Packet* p) {
+    if (last_ != nullptr) {
+      last_->next_on_link = p;
+      last_->next_arrival = arrival;
+    } else {
+      ScheduleArrival(arrival, p);
+    }
+    last_ = p;
+    ++in_flight_;
+  }
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
   // Packet captures: a tap that sees what this link's sender sends (when it starts sending),
@@ -63,7 +92,8 @@ class Link : public EventHandler {
   Bytes busy_bytes_ = 0;
   Time ps_per_byte_;  // exact picoseconds per byte (common rates), 0 = divide per packet
   PacketTap* send_tap_ = nullptr;
-  Bytes gap_;      // wire bytes per frame besides the frame (preamble and gap)
+  std::vector<Crossing>* outbox_ = nullptr;  // a link into another thread's part (SetOutbox)
+  uint32_t gap_;   // wire bytes per frame besides the frame (preamble and gap; beside whole_ns_)
   bool whole_ns_;  // transmit times truncated to whole ns (WireFormat::whole_ns)
   Rate rate_;
   std::unique_ptr<Node> tapped_peer_;  // the arrival tap in front of the peer, if any

@@ -33,7 +33,10 @@ Bytes PortHeadroom(const PfcConfig& pfc, Rate rate, Time delay, Bytes mtu_frame)
 }
 
 Network::Network(NetworkConfig config)
-    : config_(std::move(config)), wire_(config_.wire), flows_(config_.flows.size()) {
+    : config_(std::move(config)),
+      wire_(config_.wire),
+      placement_(PlaceOnThreads(config_.topology, config_.nvlink.enabled() ? 1 : config_.threads)),
+      flows_(config_.flows.size(), static_cast<size_t>(placement_.threads)) {
   const NetworkConfig& s = config_;
   const Topology& topo = s.topology;
   // Congestion control's own header (HPCC's INT, TIMELY's time stamp) on data and ACKs.
@@ -46,6 +49,16 @@ Network::Network(NetworkConfig config)
   const int num_hosts = topo.hosts;
   const int num_nodes = topo.num_nodes();
   stats_.log_pfc = s.log_pfc;
+  const int threads = placement_.threads;
+  for (int t = 0; t < threads; ++t) {
+    parts_.push_back(std::make_unique<Part>(&cc_headers_));
+    Part& part = *parts_.back();
+    if (t > 0) part.sim.ShareIdsWith(parts_[0]->sim);
+    part.stats.log_pfc = s.log_pfc;
+    part.outbox.resize(threads);
+    for (auto& sealed : part.sealed) sealed.resize(threads);
+  }
+  observers_.ShareIdsWith(parts_[0]->sim);
 
   // Each node's ports, one per cable. Port numbers are 16-bit (routes, packets' ingress port):
   // check before building anything.
@@ -72,12 +85,15 @@ Network::Network(NetworkConfig config)
     }
   }
   for (int h = 0; h < num_hosts; ++h) {
-    hosts_.push_back(std::make_unique<RdmaNic>(&sim_, &stats_, &pool_, s.host, h, &flows_,
-                                               s.sw.pfc.pause_until_resume, wire_));
+    Part& part = PartOf(h);
+    hosts_.push_back(std::make_unique<RdmaNic>(&part.sim, &part.stats, &part.pool, s.host, h,
+                                               &flows_, s.sw.pfc.pause_until_resume, wire_));
   }
   for (int sw = 0; sw < topo.switches; ++sw) {
-    switches_.push_back(std::make_unique<SwitchNode>(
-        &sim_, &stats_, &pool_, &flows_, s.sw, num_hosts + sw, num_ports[num_hosts + sw], s.seed));
+    Part& part = PartOf(num_hosts + sw);
+    switches_.push_back(std::make_unique<SwitchNode>(&part.sim, &part.stats, &part.pool, &flows_,
+                                                     s.sw, num_hosts + sw,
+                                                     num_ports[num_hosts + sw], s.seed));
   }
 
   // Ports and links. A switch port's index is its order among the switch's cables.
@@ -98,8 +114,16 @@ Network::Network(NetworkConfig config)
     int ib = static_cast<int>(adjacency_[l.b].size());
     adjacency_[l.b].push_back({l.a, ia});
     adjacency_[l.a][ia].second = ib;
-    pa.Connect(l.rate, l.delay, node_at(l.b), ib, wire_);
-    pb.Connect(l.rate, l.delay, node_at(l.a), ia, wire_);
+    // A link's arrivals run in its peer's thread; one into another thread sends by outbox.
+    auto connect = [&](EgressPort& port, int from, int to, int to_port) {
+      Part& peer = PartOf(to);
+      const int thread = placement_.thread_of[to];
+      std::vector<Crossing>* outbox =
+          thread != placement_.thread_of[from] ? &PartOf(from).outbox[thread] : nullptr;
+      port.Connect(l.rate, l.delay, node_at(to), to_port, wire_, &peer.sim, &peer.stats, outbox);
+    };
+    connect(pa, l.a, l.b, ib);
+    connect(pb, l.b, l.a, ia);
   }
 
   // Buffers: reserve and headroom for every priority that carries data.
@@ -122,13 +146,15 @@ Network::Network(NetworkConfig config)
     }
   }
   if (s.nvlink.enabled()) {
-    nvlink_ = std::make_unique<NvlinkFabric>(&sim_, s.nvlink, topo.hosts,
+    nvlink_ = std::make_unique<NvlinkFabric>(&parts_[0]->sim, s.nvlink, topo.hosts,
                                              [this](uint32_t id) { NvlinkDelivered(id); });
   }
   BuildRoutes();
 
-  for (auto& h : hosts_) {
-    h->SetCongestionControl(s.cc->Make(CcEnv{&sim_, h.get(), s.host.mtu, s.flow_rates}), needs);
+  for (int h = 0; h < num_hosts; ++h) {
+    RdmaNic* nic = hosts_[h].get();
+    nic->SetCongestionControl(s.cc->Make(CcEnv{&PartOf(h).sim, nic, s.host.mtu, s.flow_rates}),
+                              needs);
   }
   for (auto& sw : switches_) sw->SetPushTelemetry(needs.telemetry);
 
@@ -174,26 +200,43 @@ Network::Network(NetworkConfig config)
   // Flows that wait for others start when the last of them completes, as their source host sees
   // it: delivered to it, or acknowledged to it.
   if (s.after != nullptr && !s.after->empty()) {
-    dependencies_ = std::make_unique<FlowDependencies>(&sim_, config_.flows, *s.after,
-                                                       [this](uint32_t id) { StartFlow(id); });
+    std::vector<Simulator*> host_sims;
+    if (threads > 1) {
+      for (int h = 0; h < num_hosts; ++h) host_sims.push_back(&PartOf(h).sim);
+    }
+    dependencies_ = std::make_unique<FlowDependencies>(
+        &parts_[0]->sim, config_.flows, *s.after, [this](uint32_t id) { StartFlow(id); },
+        std::move(host_sims));
   }
   delivered_at_.assign(s.flows.size(), -1);
-  for (auto& h : hosts_) {
-    h->SetOnFlowDone([this](Flow& f) {
-      ++flows_done_;
-      last_finish_ = std::max(last_finish_, f.finish);
-      finished_.push_back(f.id);
+  for (int h = 0; h < num_hosts; ++h) {
+    Part* part = &PartOf(h);
+    hosts_[h]->SetOnFlowDone([this, part](Flow& f) {
+      ++part->flows_done;
+      part->last_finish = std::max(part->last_finish, f.finish);
+      part->finished.push_back(f.id);
       if (dependencies_ != nullptr) dependencies_->OnAcked(f.id);
     });
-    h->SetOnFlowDelivered([this](Flow& f) {
-      delivered_at_[f.id] = sim_.Now();
+    hosts_[h]->SetOnFlowDelivered([this, part](Flow& f) {
+      delivered_at_[f.id] = part->sim.Now();
       if (dependencies_ != nullptr) dependencies_->OnDelivered(f.id);
     });
   }
-  std::function<bool(uint32_t)> waits;
-  if (dependencies_ != nullptr) waits = [this](uint32_t id) { return dependencies_->Waits(id); };
-  starter_ = std::make_unique<FlowStarter>(
-      &sim_, config_.flows, [this](uint32_t id) { StartFlow(id); }, waits);
+  // A starter per thread for its hosts' flows, all ordering their starts as the first.
+  for (int t = 0; t < threads; ++t) {
+    std::function<bool(uint32_t)> waits;
+    if (threads > 1) {
+      waits = [this, t](uint32_t id) {
+        return placement_.thread_of[config_.flows[id].src] != t ||
+               (dependencies_ != nullptr && dependencies_->Waits(id));
+      };
+    } else if (dependencies_ != nullptr) {
+      waits = [this](uint32_t id) { return dependencies_->Waits(id); };
+    }
+    starters_.push_back(std::make_unique<FlowStarter>(
+        &parts_[t]->sim, config_.flows, [this](uint32_t id) { StartFlow(id); }, waits,
+        t == 0 ? nullptr : starters_[0].get()));
+  }
   first_start_ = kTimeNever;
   for (uint32_t id = 0; id < num_flows(); ++id) {
     if (dependencies_ == nullptr || !dependencies_->Waits(id)) {
@@ -226,17 +269,19 @@ void Network::CheckBaseRtts() const {
 }
 
 void Network::StartFlow(uint32_t id) {
-  // Retire before creating, so that a retired flow's slot serves this one.
-  if (finished_.size() >= next_retire_) RetireFinished();
   const FlowSpec& spec = config_.flows[id];
+  Part& part = PartOf(spec.src);
+  // Retire before creating, so that a retired flow's slot serves this one. (Split over threads,
+  // flows retire between windows.)
+  if (parts_.size() == 1 && part.finished.size() >= next_retire_) RetireFinished();
   // What the start schedules counts as the sender's NIC's, whether the starter or a dependency
   // started it: each host's events keep their order however the hosts are spread over loops.
-  Simulator::ActingAs acting(sim_, *hosts_[spec.src]);
+  Simulator::ActingAs acting(part.sim, *hosts_[spec.src]);
   if (OverNvlink(id)) {
     nvlink_->Start(id, spec.src, spec.dst, spec.size);
     return;
   }
-  Flow& f = flows_.Create(id);
+  Flow& f = flows_.Create(id, static_cast<size_t>(placement_.thread_of[spec.src]));
   f.src = spec.src;
   f.dst = spec.dst;
   f.size = spec.size;
@@ -254,12 +299,13 @@ void Network::StartFlow(uint32_t id) {
 }
 
 void Network::NvlinkDelivered(uint32_t id) {
-  const Time now = sim_.Now();
+  Part& part = *parts_[0];  // NVLink runs are not split
+  const Time now = part.sim.Now();
   outcomes_[id] = {now, config_.flows[id].size};
-  stats_.payload_delivered += config_.flows[id].size;
+  part.stats.payload_delivered += config_.flows[id].size;
   delivered_at_[id] = now;
-  ++flows_done_;
-  last_finish_ = std::max(last_finish_, now);
+  ++part.flows_done;
+  part.last_finish = std::max(part.last_finish, now);
   if (dependencies_ != nullptr) {
     dependencies_->OnDelivered(id);
     dependencies_->OnAcked(id);
@@ -271,24 +317,28 @@ void Network::RetireFinished() {
   // sender is not in its NIC's ready ring or pacer (stale pacer entries find nothing), its
   // receiver has no CNP still to send, and the hold has passed. Its RTO timer may still be
   // pending: for a finished flow it does nothing, and for a retired one it finds nothing.
-  const Time now = sim_.Now();
-  size_t kept = 0;
-  for (const uint32_t id : finished_) {
-    Flow& f = flows_[id];
-    if (PacketsOut(f) == 0 && f.sched == Flow::kIdle && now - f.finish > hold_ &&
-        hosts_[f.dst]->cc().ReceiverIdle(f)) {
-      stats_.dropped_by_flow.erase(id);
-      hosts_[f.src]->cc().ReleaseSender(f);
-      hosts_[f.dst]->cc().ReleaseReceiver(f);
-      outcomes_[id] = {f.finish, f.bytes_delivered};
-      flows_.Retire(id);
-    } else {
-      finished_[kept++] = id;
+  const Time now = Now();
+  size_t kept_in_all = 0;
+  for (auto& part : parts_) {
+    size_t kept = 0;
+    for (const uint32_t id : part->finished) {
+      Flow& f = flows_[id];
+      if (PacketsOut(f) == 0 && f.sched == Flow::kIdle && now - f.finish > hold_ &&
+          hosts_[f.dst]->cc().ReceiverIdle(f)) {
+        for (auto& p : parts_) p->stats.dropped_by_flow.erase(id);
+        hosts_[f.src]->cc().ReleaseSender(f);
+        hosts_[f.dst]->cc().ReleaseReceiver(f);
+        outcomes_[id] = {f.finish, f.bytes_delivered};
+        flows_.Retire(id, static_cast<size_t>(placement_.thread_of[f.src]));
+      } else {
+        part->finished[kept++] = id;
+      }
     }
+    part->finished.resize(kept);
+    kept_in_all += kept;
   }
-  finished_.resize(kept);
   // Amortised: the flows kept are looked at again only after as many more have finished.
-  next_retire_ = std::max(kMinRetireBatch, 2 * kept);
+  next_retire_ = std::max(kMinRetireBatch, 2 * kept_in_all);
 }
 
 void Network::BuildRoutes() {
@@ -331,8 +381,14 @@ Link& Network::LinkAt(int node, int port) const {
 
 void Network::Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive) {
   const auto [peer, peer_port] = this->peer(node, port);
-  LinkAt(node, port).SetSendTap(on_send);
-  LinkAt(peer, peer_port).SetArrivalTap(on_receive);
+  // Split over threads, a tap sees what it is shown in order between windows (MergeRecords).
+  auto in = [&](PacketTap* tap, int at) -> PacketTap* {
+    if (tap == nullptr || parts_.size() == 1) return tap;
+    deferred_taps_.push_back(std::make_unique<DeferredTap>(&PartOf(at), tap));
+    return deferred_taps_.back().get();
+  };
+  LinkAt(node, port).SetSendTap(in(on_send, node));
+  LinkAt(peer, peer_port).SetArrivalTap(in(on_receive, peer));
 }
 
 Packet Network::RouteProbe(uint32_t id, int direction) const {
@@ -360,9 +416,11 @@ void Network::WalkPath(const Packet& probe, Visit&& visit) const {
 
 int64_t Network::PacketsOut(const Flow& f) const {
   int64_t n = int64_t{f.sender_packets} + f.receiver_packets;
-  if (!stats_.dropped_by_flow.empty()) {
-    const auto dropped = stats_.dropped_by_flow.find(f.id);
-    if (dropped != stats_.dropped_by_flow.end()) n -= dropped->second;
+  for (const auto& part : parts_) {
+    const auto& dropped_by_flow = part->stats.dropped_by_flow;
+    if (dropped_by_flow.empty()) continue;
+    const auto dropped = dropped_by_flow.find(f.id);
+    if (dropped != dropped_by_flow.end()) n -= dropped->second;
   }
   return n;
 }
@@ -511,10 +569,12 @@ int64_t Network::PacketsInNetwork() {
 
 void Network::CheckInvariants(bool drained) {
   int64_t in_network = PacketsInNetwork();
-  if (in_network != pool_.live()) {
+  int64_t live = 0;
+  for (const auto& part : parts_) live += part->pool.live();
+  if (in_network != live) {
     throw InvariantError(
         fmt::format("packet conservation: {} packets allocated but {} found in queues and links",
-                    pool_.live(), in_network));
+                    live, in_network));
   }
   // Buffer accounting: every data-class byte a switch holds in its egress queues is charged to
   // one ingress (port, priority) of its MMU, and no more; the queues fit in the buffer.
@@ -538,10 +598,11 @@ void Network::CheckInvariants(bool drained) {
     if (in_network != 0) {
       throw InvariantError(fmt::format("{} packets left in a drained network", in_network));
     }
-    if (stats_.payload_sent != stats_.payload_received + stats_.payload_dropped) {
+    const NetStats& st = stats();
+    if (st.payload_sent != st.payload_received + st.payload_dropped) {
       throw InvariantError(
           fmt::format("byte conservation: {} payload bytes sent, {} received, {} dropped",
-                      stats_.payload_sent, stats_.payload_received, stats_.payload_dropped));
+                      st.payload_sent, st.payload_received, st.payload_dropped));
     }
     for (auto& sw : switches_) {
       if (!sw->mmu().Empty()) {

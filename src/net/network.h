@@ -2,14 +2,24 @@
 // and flows, sharing one simulator, packet pool and set of counters. A flow's transport and
 // congestion-control state exists only while it is in flight (FlowTable); what outlives it is its
 // spec and its outcome (finish time, bytes delivered).
+//
+// With NetworkConfig::threads > 1 the nodes are split over threads (ThreadPlacement), each with
+// its own simulator, pool and counters (a Part), run in windows of simulated time no longer than
+// the smallest delay between two threads' nodes, side by side; what crosses between threads is
+// taken in between windows, and observers (sim(): samplers) run there too. Results are the same
+// byte for byte as with one thread: events are ordered by keys that do not depend on the
+// interleaving (Simulator), and what parts record is merged by those keys.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <memory>
 #include <utility>
 #include <vector>
 
 #include "cc/cc_algorithm.h"
 #include "core/simulator.h"
+#include "core/thread_team.h"
 #include "net/base_rtt.h"
 #include "net/flow.h"
 #include "net/flow_dependencies.h"
@@ -23,6 +33,7 @@
 #include "net/routing.h"
 #include "net/stats.h"
 #include "net/switch_node.h"
+#include "net/thread_placement.h"
 
 namespace dcqcn {
 
@@ -32,9 +43,24 @@ class Network {
   // cannot be built (e.g. no route between a flow's hosts, buffer too small).
   explicit Network(NetworkConfig config);
 
-  Simulator& sim() { return sim_; }
-  NetStats& stats() { return stats_; }
-  const NetStats& stats() const { return stats_; }
+  // The simulator of the whole run: with one thread, the one every node runs on; split over
+  // threads, the one observers (samplers, the warm-up's end) run on, between windows. Run with
+  // RunUntil below, which runs every thread.
+  Simulator& sim() { return parts_.size() == 1 ? parts_[0]->sim : observers_; }
+  // The counters (split over threads: summed when RunUntil returns).
+  NetStats& stats() { return parts_.size() == 1 ? parts_[0]->stats : stats_; }
+  const NetStats& stats() const { return parts_.size() == 1 ? parts_[0]->stats : stats_; }
+  // Runs events with time <= until, stopping once about `max_events` have run (split over
+  // threads: at the end of the window that passes it).
+  void RunUntil(Time until, uint64_t max_events = UINT64_MAX);
+  // The time of the last event run, the events run, pending, and the next one's time.
+  Time Now() const;
+  uint64_t events_executed() const;
+  size_t pending() const;
+  Time next_time();
+  // Threads the run is split over (1: not split), and how.
+  int threads() const { return static_cast<int>(parts_.size()); }
+  const ThreadPlacement& placement() const { return placement_; }
   // Every flow of the workload, by id.
   size_t num_flows() const { return config_.flows.size(); }
   const FlowSpec& flow_spec(uint32_t id) const { return config_.flows[id]; }
@@ -60,23 +86,31 @@ class Network {
   // that flows sent by its receiver wait for.
   Time flow_delivered_at(uint32_t id) const { return delivered_at_[id]; }
   // The last finish so far (0 = none).
-  Time last_finish() const { return last_finish_; }
+  Time last_finish() const {
+    Time last = 0;
+    for (const auto& part : parts_) last = std::max(last, part->last_finish);
+    return last;
+  }
   // A finished flow stays in flight until `hold` after its finish (and until its last packet
   // is gone): the time series samples a flow one interval past its finish.
   void HoldFinishedFlows(Time hold) { hold_ = std::max(hold_, hold); }
-  PacketPool& pool() { return pool_; }
+  PacketPool& pool() { return parts_[0]->pool; }
   std::vector<std::unique_ptr<SwitchNode>>& switches() { return switches_; }
   const std::vector<std::unique_ptr<SwitchNode>>& switches() const { return switches_; }
   std::vector<std::unique_ptr<RdmaNic>>& hosts() { return hosts_; }
   // The config it was built from.
   const NetworkConfig& config() const { return config_; }
-  int flows_done() const { return flows_done_; }
+  int flows_done() const {
+    int done = 0;
+    for (const auto& part : parts_) done += part->flows_done;
+    return done;
+  }
   // The first start of a flow that waits for nothing: the origin of the run's active interval (HPCC
   // inputs start at 2 s).
   Time first_start() const { return first_start_; }
   // Congestion-control event counts summed over every NIC.
   CcCounters cc_counters() const;
-  bool all_done() const { return flows_done_ == static_cast<int>(num_flows()); }
+  bool all_done() const { return flows_done() == static_cast<int>(num_flows()); }
   // Headroom the MMU of switch `sw` reserves on `port` per lossless priority.
   Bytes headroom(int sw, int port) const { return switches_[sw]->mmu().headroom(port); }
 
@@ -130,6 +164,50 @@ class Network {
   void CheckInvariants(bool drained);
 
  private:
+  // What the nodes one thread runs share: their event loop, counters and packets, the flows
+  // they finished, and what they sent into other threads' parts in the current window.
+  struct TapRecord {
+    Time time;
+    uint64_t order;  // the key of the event that saw it (Simulator::running_order)
+    PacketTap* tap;
+    Packet packet;
+  };
+  struct Part {
+    explicit Part(CcHeaderStore* headers) : pool(headers) {}
+    Simulator sim;
+    NetStats stats;
+    PacketPool pool;
+    std::vector<uint32_t> finished;  // finished flows sent from here, not yet retired
+    int flows_done = 0;
+    Time last_finish = 0;
+    // By destination thread: what links sent there in this window, and in the last (sealed
+    // at its end, two by window parity, for that thread to take in at the next one's start).
+    std::vector<std::vector<Crossing>> outbox;
+    std::array<std::vector<std::vector<Crossing>>, 2> sealed;
+    Time sealed_first = kTimeNever;  // the earliest arrival sealed in the last window
+    std::vector<TapRecord> taps;     // what taps saw, to be shown them in order between windows
+  };
+  // A tap of a split run: records what it sees in its part, for the real one to see later.
+  class DeferredTap final : public PacketTap {
+   public:
+    DeferredTap(Part* part, PacketTap* tap) : part_(part), tap_(tap) {}
+    void OnPacket(const Packet& p, Time now) override {
+      part_->taps.push_back({now, part_->sim.running_order(), tap_, p});
+    }
+
+   private:
+    Part* part_;
+    PacketTap* tap_;
+  };
+  Part& PartOf(int node) const { return *parts_[placement_.thread_of[node]]; }
+  // Split over threads: one window up to `limit` on every thread.
+  void RunWindow(Time limit);
+  // Thread `t`'s start of a window: it takes in what other threads sent it in the last one.
+  void TakeIn(int t, int parity);
+  // Thread `t`'s end of a window: it seals what it sent.
+  void Seal(int t, int parity);
+  // Between windows: the records the parts made (counters, PFC logs, taps) as one run's.
+  void MergeRecords();
   void BuildRoutes();
   // The link node `node` sends on from port `port` (the nodes are owned through pointers, so
   // a const network can hand out a mutable link: only Tap does).
@@ -163,9 +241,14 @@ class Network {
   void RetireFinished();
   NetworkConfig config_;
   WireFormat wire_;  // config_.wire with congestion control's header added
-  Simulator sim_;
-  NetStats stats_;
-  PacketPool pool_;
+  ThreadPlacement placement_;
+  CcHeaderStore cc_headers_;                  // shared by the parts' pools
+  std::vector<std::unique_ptr<Part>> parts_;  // one per thread
+  Simulator observers_;                       // split over threads: the observers' (sim())
+  NetStats stats_;                            // split over threads: the parts' counters, merged
+  std::unique_ptr<ThreadTeam> team_;
+  int window_parity_ = 0;
+  std::vector<std::unique_ptr<DeferredTap>> deferred_taps_;
   FlowTable flows_;
   // Per flow: its UDP source port, and the outcome of a retired flow.
   std::vector<uint16_t> sports_;
@@ -174,7 +257,6 @@ class Network {
     Bytes delivered = 0;
   };
   std::vector<Outcome> outcomes_;
-  std::vector<uint32_t> finished_;  // finished flows not yet retired
   static constexpr size_t kMinRetireBatch = 256;
   size_t next_retire_ = kMinRetireBatch;  // retire when finished_ reaches this many
   Time hold_ = 0;
@@ -184,14 +266,13 @@ class Network {
   std::vector<std::unique_ptr<RdmaNic>> hosts_;
   std::vector<std::unique_ptr<SwitchNode>> switches_;
   std::unique_ptr<RouteTable> routes_;
-  HpccEcmpKeys hpcc_keys_;                          // switch.ecmp_hash = "hpcc" only
-  std::unique_ptr<FlowDependencies> dependencies_;  // null when no flow waits
-  std::unique_ptr<NvlinkFabric> nvlink_;            // null without NVLink
-  std::unique_ptr<FlowStarter> starter_;
-  std::vector<Time> delivered_at_;  // per flow: flow_delivered_at
+  HpccEcmpKeys hpcc_keys_;                              // switch.ecmp_hash = "hpcc" only
+  std::unique_ptr<FlowDependencies> dependencies_;      // null when no flow waits
+  std::unique_ptr<NvlinkFabric> nvlink_;                // null without NVLink
+  std::vector<std::unique_ptr<FlowStarter>> starters_;  // one per thread
+  std::vector<Time> delivered_at_;                      // per flow: flow_delivered_at
   // For every node, its ports' peers: (peer node, peer port).
   std::vector<std::vector<std::pair<int, int>>> adjacency_;
-  int flows_done_ = 0;
   Time first_start_ = 0;
 };
 

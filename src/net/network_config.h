@@ -37,6 +37,9 @@ struct NetworkConfig {
   // Multi-GPU servers' NVLink: flows between GPUs of one server take it, not the NICs.
   NvlinkConfig nvlink;
   bool log_pfc = false;  // keep every PFC frame (timeseries/pfc.csv, HPCC's PFC file)
+  // Threads to split the run over (1: one event loop; at most one per rack). NVLink runs use
+  // one: a server's crossbar is shared by GPUs a rail fabric puts on different racks.
+  int threads = 1;
 };
 
 }  // namespace dcqcn

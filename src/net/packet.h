@@ -2,6 +2,7 @@
 // in steady state.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -52,8 +53,39 @@ struct CcHeader {
   IntStack telemetry;
 };
 
+// Congestion-control headers, in chunks that never move: the pools of a run split over threads
+// share one store, since a header allocated by one thread's pool is read by and freed into
+// another's (each pool keeps its own free indices, so the store only hands out chunks).
+class CcHeaderStore {
+ public:
+  static constexpr int kChunkBits = 12;
+  static constexpr uint32_t kMaxChunks = 1 << 14;  // 2^26 headers in flight
+  CcHeaderStore() : chunks_(kMaxChunks) {}
+  CcHeader& operator[](uint32_t i) { return chunks_[i >> kChunkBits][i & kIndexMask]; }
+  // A new chunk's indices, [first, first + kChunkSize); index 0 (none) is never handed out.
+  uint32_t NewChunk() {
+    const uint32_t c = next_chunk_.fetch_add(1, std::memory_order_relaxed);
+    if (c >= kMaxChunks)
+      throw InvariantError("more than 2^26 congestion-control headers in flight");
+    chunks_[c] = std::make_unique<CcHeader[]>(kChunkSize);
+    return c << kChunkBits;
+  }
+  static constexpr uint32_t kChunkSize = uint32_t{1} << kChunkBits;
+
+ private:
+  static constexpr uint32_t kIndexMask = kChunkSize - 1;
+  std::vector<std::unique_ptr<CcHeader[]>> chunks_;  // sized once: never reallocated
+  std::atomic<uint32_t> next_chunk_{0};
+};
+
+// Packets for one event loop (one thread of a split run, or the whole run). A packet may be freed
+// into another loop's pool than the one it came from: pools only recycle.
 class PacketPool {
  public:
+  // `headers` may be shared with other pools; null: a store of its own.
+  explicit PacketPool(CcHeaderStore* headers = nullptr)
+      : own_headers_(headers == nullptr ? std::make_unique<CcHeaderStore>() : nullptr),
+        headers_(headers == nullptr ? own_headers_.get() : headers) {}
   Packet* Allocate() {
     if (free_.empty()) Grow();
     Packet* p = free_.back();
@@ -71,16 +103,19 @@ class PacketPool {
   // packet that holds it last.
   uint32_t NewCcHeader() {
     if (free_headers_.empty()) {
-      headers_.emplace_back();
-      return static_cast<uint32_t>(headers_.size() - 1);
+      const uint32_t first = headers_->NewChunk();
+      for (uint32_t i = first + CcHeaderStore::kChunkSize; i-- > first;) {
+        if (i != 0) free_headers_.push_back(i);
+      }
     }
     const uint32_t i = free_headers_.back();
     free_headers_.pop_back();
-    headers_[i].telemetry.nhop = 0;
+    (*headers_)[i].telemetry.nhop = 0;
     return i;
   }
-  CcHeader& cc_header(uint32_t i) { return headers_[i]; }
-  // Packets handed out and not yet returned: in queues, on links or in a handler.
+  CcHeader& cc_header(uint32_t i) { return (*headers_)[i]; }
+  // Packets handed out and not yet returned: in queues, on links or in a handler. (In a split
+  // run, per pool: only the sum over the pools counts packets.)
   int64_t live() const { return live_; }
 
  private:
@@ -93,7 +128,8 @@ class PacketPool {
   std::vector<std::unique_ptr<Packet[]>> chunks_;
   std::vector<Packet*> free_;
   int64_t live_ = 0;
-  std::vector<CcHeader> headers_ = std::vector<CcHeader>(1);  // slot 0 means "none"
+  std::unique_ptr<CcHeaderStore> own_headers_;
+  CcHeaderStore* headers_;
   std::vector<uint32_t> free_headers_;
 };
 

@@ -1,6 +1,7 @@
 // Network-wide counters, written by the components and read by the outputs and invariant checks.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -16,6 +17,9 @@ struct PfcEvent {
   int32_t port;
   uint8_t priority;
   bool pause;  // false = resume
+  // The order key of the event that logged it (Simulator::running_order): a run split over
+  // threads merges its threads' logs by (time, order), the order one loop logs them in.
+  uint64_t order = 0;
 };
 
 struct NetStats {
@@ -40,6 +44,34 @@ struct NetStats {
   std::unordered_map<uint32_t, uint32_t> dropped_by_flow;
   bool log_pfc = false;
   std::vector<PfcEvent> pfc_log;
+
+  // The counters of the threads of a split run, as one: sums, and the largest queue. (The
+  // drops by flow and the PFC logs are combined where they are read.)
+  void SetCountersToSumOf(const std::vector<const NetStats*>& parts) {
+    NetStats sum;
+    for (const NetStats* p : parts) {
+      sum.packet_hops += p->packet_hops;
+      sum.data_packets_sent += p->data_packets_sent;
+      sum.payload_sent += p->payload_sent;
+      sum.payload_received += p->payload_received;
+      sum.payload_delivered += p->payload_delivered;
+      sum.payload_dropped += p->payload_dropped;
+      sum.drops += p->drops;
+      sum.retransmitted_packets += p->retransmitted_packets;
+      sum.timeouts += p->timeouts;
+      sum.nacks += p->nacks;
+      sum.pfc_pause_frames += p->pfc_pause_frames;
+      sum.pfc_resume_frames += p->pfc_resume_frames;
+      sum.ecn_marked_packets += p->ecn_marked_packets;
+      sum.cnps_sent += p->cnps_sent;
+      sum.cnps_received += p->cnps_received;
+      sum.max_queue_bytes = std::max(sum.max_queue_bytes, p->max_queue_bytes);
+    }
+    sum.dropped_by_flow.swap(dropped_by_flow);
+    sum.log_pfc = log_pfc;
+    sum.pfc_log.swap(pfc_log);
+    *this = std::move(sum);
+  }
 };
 
 }  // namespace dcqcn

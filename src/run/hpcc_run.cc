@@ -83,6 +83,7 @@ HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
   run.out_dir = folder.path();
   run.on_progress = options.on_progress;
   run.stop = options.stop;
+  run.threads = options.threads;
   HpccFilesSink hpcc_files(fct_path, pfc_path, setup.dports);
   run.extra_sinks = {&hpcc_files};
   result.summary = RunScenario(setup.scenario, run);

@@ -28,6 +28,7 @@ struct HpccCommandOptions {
   // whole-ns transmit times); "native": our RoCEv2 wire format.
   std::string model = "hpcc";
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler: stop, write nothing
+  int threads = 1;                          // threads the run is split over (RunOptions::threads)
 };
 
 struct HpccCommandResult {

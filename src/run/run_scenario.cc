@@ -42,10 +42,11 @@ double ProgressFraction(Time origin, Time end, Time now, int flows_done, int flo
 
 nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   auto wall_start = std::chrono::steady_clock::now();
-  Network net(ToNetworkConfig(s));
+  NetworkConfig config = ToNetworkConfig(s);
+  config.threads = options.threads;
+  Network net(std::move(config));
   // Built: most of the state the run touches is allocated now; the rest follows as it grows.
   KeepHugePages();
-  Simulator& sim = net.sim();
   // The outputs, then whatever the caller adds (the HPCC-format files of `dcqcn hpcc`).
   std::vector<std::unique_ptr<OutputSink>> own_sinks = ScenarioSinks(s);
   std::vector<OutputSink*> sinks;
@@ -55,21 +56,21 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   // Queue statistics count over the active interval, after the warm-up.
   WarmupEnd warmup(&net);
   if (s.output.warmup < s.duration - net.first_start()) {
-    sim.ScheduleKeyed(net.first_start() + s.output.warmup, &warmup, 0, 0, warmup, 0);
+    net.sim().ScheduleKeyed(net.first_start() + s.output.warmup, &warmup, 0, 0, warmup, 0);
   }
 
   // Run in slices so the progress line stays live and a stop request is seen without a check
   // per event; with check_invariants, short slices so that the checks come often.
   const uint64_t slice = options.check_invariants ? 1024 : 1 << 16;
-  while (!net.all_done() && sim.pending() > 0 && sim.next_time() <= s.duration) {
-    sim.RunUntil(s.duration, slice);
+  while (!net.all_done() && net.pending() > 0 && net.next_time() <= s.duration) {
+    net.RunUntil(s.duration, slice);
     KeepHugePages();
     if (options.on_progress) {
       const int total = static_cast<int>(net.num_flows());
       options.on_progress(
-          {sim.Now(), s.duration,
-           ProgressFraction(net.first_start(), s.duration, sim.Now(), net.flows_done(), total),
-           sim.events_executed(), net.flows_done(), total, net.first_start()});
+          {net.Now(), s.duration,
+           ProgressFraction(net.first_start(), s.duration, net.Now(), net.flows_done(), total),
+           net.events_executed(), net.flows_done(), total, net.first_start()});
     }
     if (options.check_invariants) net.CheckInvariants(false);
     if (options.stop != nullptr && options.stop->load()) {
@@ -82,13 +83,13 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
     info.sim_time = net.last_finish();
     // Let what is still in flight (duplicate packets, final PFC RESUMEs) land, then every
     // buffer counter must be back at zero.
-    sim.RunUntil(info.sim_time + s.duration);
-    info.drained = sim.pending() == 0;
+    net.RunUntil(info.sim_time + s.duration);
+    info.drained = net.pending() == 0;
   } else {
     info.sim_time = s.duration;
   }
   net.CheckInvariants(info.drained);
-  info.events = sim.events_executed();
+  info.events = net.events_executed();
   info.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   info.outcomes = FlowOutcomes(net);

@@ -42,6 +42,8 @@ struct RunOptions {
   // that runs: the command line's progress line, the Python module's progress callback and
   // Ctrl-C check.
   std::function<void(const RunProgress&)> on_progress = nullptr;
+  // Threads to split the run over (NetworkConfig::threads): the results are the same for any.
+  int threads = 1;
 };
 
 // How far a run is, in 0..1. It ends when every flow has finished or at `end`, whichever comes

@@ -346,6 +346,7 @@ RunOutcome RunOne(const SweepOptions& options, const SweepPlan& plan, size_t i,
     RunOptions run;
     run.stop = options.stop;
     run.out_dir = run_folder.path();
+    run.threads = options.threads;
     const Scenario s = scenario ? std::move(*scenario) : LoadRun(options, plan, i);
     outcome.name = s.name;
     outcome.summary = RunScenario(s, run);

@@ -20,6 +20,7 @@ struct SweepOptions {
   int seeds = 0;
   std::string out_dir;  // default results/<scenario name>-sweep/
   int jobs = 1;         // runs in parallel
+  int threads = 1;      // threads each run is split over (RunOptions::threads)
   bool quiet = false;
   // Where its messages go (the run layer never prints): `say` gets the closing line of a sweep
   // (stdout on the command line), `note` each run's progress, resumption and failures (stderr).

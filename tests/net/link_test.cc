@@ -42,7 +42,7 @@ struct LinkTest : ::testing::Test, EventHandler {
     Packet* p = pool.Allocate();
     p->psn = static_cast<uint32_t>(psn);
     p->size = 1230;
-    EXPECT_EQ(link.Transmit(p), kTx);
+    EXPECT_EQ(link.Transmit(p, sim.Now()), kTx);
     in_flight_after_send.push_back(link.in_flight());
   }
   std::pair<uint32_t, Time> Arrival(uint32_t psn, Time t) { return {psn, t}; }
@@ -82,6 +82,27 @@ TEST_F(LinkTest, APacketSentAfterTheLastArrivedStartsAfresh) {
   EXPECT_EQ(peer.arrivals[2], Arrival(2, later + 2 * kTx + kDelay));
   const Time third_sent = later + kTx + kDelay + kTx / 2;
   EXPECT_EQ(peer.arrivals[3], Arrival(3, third_sent + kTx + kDelay));
+  EXPECT_EQ(link.in_flight(), 0u);
+}
+
+TEST_F(LinkTest, ALinkIntoAnotherThreadHoldsItsPacketsInTheOutboxUntilTakenIn) {
+  std::vector<Crossing> outbox;
+  link.SetOutbox(&outbox);
+  for (uint32_t psn = 0; psn < 3; ++psn) SendAt(psn * kTx, psn);
+  sim.RunUntil(2 * kTx);
+  // Nothing in flight on the receiving half yet, nothing scheduled: three in the outbox.
+  EXPECT_EQ(in_flight_after_send, (std::vector<size_t>{0, 0, 0}));
+  EXPECT_EQ(sim.pending(), 0u);
+  ASSERT_EQ(outbox.size(), 3u);
+  // The receiving side takes them in (between windows) and they arrive as on a plain link.
+  for (const Crossing& c : outbox) c.link->Enqueue(c.arrival, c.packet);
+  EXPECT_EQ(link.in_flight(), 3u);
+  EXPECT_EQ(sim.pending(), 1u);
+  sim.RunUntil(kTimeNever);
+  ASSERT_EQ(peer.arrivals.size(), 3u);
+  for (uint32_t psn = 0; psn < 3; ++psn) {
+    EXPECT_EQ(peer.arrivals[psn], Arrival(psn, psn * kTx + kTx + kDelay));
+  }
   EXPECT_EQ(link.in_flight(), 0u);
 }
 

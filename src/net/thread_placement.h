@@ -1,0 +1,27 @@
+// Which thread runs each node of a network split over threads. Partitions are racks (an edge
+// switch with its hosts; hosts cabled to each other go together) and every other switch alone, as
+// docs/parallel.md measured best; they go to threads by expected load (the capacity of their
+// links), largest first, each onto the least loaded thread. The placement only decides speed:
+// results do not depend on it (Simulator's order).
+#pragma once
+
+#include <vector>
+
+#include "core/units.h"
+#include "net/topology.h"
+
+namespace dcqcn {
+
+struct ThreadPlacement {
+  std::vector<int> thread_of;  // by node id
+  int threads = 1;
+  // The smallest delay of a link between nodes of two threads: how far one thread may run
+  // ahead of the others (kTimeNever: no such link).
+  Time lookahead = kTimeNever;
+  int partitions = 0;  // racks and lone switches
+};
+
+// `threads` >= 1; with one, every node is on thread 0.
+ThreadPlacement PlaceOnThreads(const Topology& topo, int threads);
+
+}  // namespace dcqcn
