@@ -205,6 +205,11 @@ class Simulator final {
     next_id_ = first.next_id_;
     next_observer_id_ = first.next_observer_id_;
   }
+  // `twin` takes `original`'s place in the event order: a handler split into two halves in two
+  // loops (a link between threads), of which only `twin` runs events.
+  static void TakePlaceOf(EventHandler& twin, const EventHandler& original) {
+    twin.next_order_ = original.next_order_;
+  }
   // The order key of the event running now (0 outside events): what records made during
   // events in several loops are merged by, to the order one loop would have made them in.
   uint64_t running_order() const { return running_; }

@@ -24,13 +24,11 @@ class EgressPort : public EventHandler {
 
   // Cables the port: its link, of `rate` and `delay`, to `peer`'s port `peer_port`. In a run
   // split over threads, `peer_sim` and `peer_stats` are the peer's thread's (the arrivals run
-  // there) and `outbox` the sender's for that thread when it is another (else null).
+  // there).
   void Connect(Rate rate, Time delay, Node* peer, int peer_port, const WireFormat& wire,
-               Simulator* peer_sim = nullptr, NetStats* peer_stats = nullptr,
-               std::vector<Crossing>* outbox = nullptr) {
+               Simulator* peer_sim = nullptr, NetStats* peer_stats = nullptr) {
     link_.emplace(peer_sim != nullptr ? peer_sim : sim_,
                   peer_stats != nullptr ? peer_stats : stats_, rate, delay, peer, peer_port, wire);
-    link_->SetOutbox(outbox);
   }
   Link& link() { return *link_; }
   const Link& link() const { return *link_; }

@@ -12,16 +12,11 @@
 
 namespace dcqcn {
 
-// CcFlow holds the id, the rates and the congestion-control slots.
+// CcFlow holds the id, the rates and the congestion-control slots. Three groups of lines: what
+// the sender writes, what nobody writes after the start (read by the switches and both ends),
+// and what the receiver writes; a run split over threads runs a flow's sender, switches and
+// receiver in different threads, and a line two threads write would bounce between their cores.
 struct Flow : CcFlow {
-  // What the user asked for.
-  int32_t src = 0;
-  int32_t dst = 0;
-  uint32_t total_packets = 0;  // before `size`, in what would be padding
-  Bytes size = 0;
-  uint8_t priority = 3;
-  uint16_t sport = 0;  // UDP source port (ECMP entropy)
-
   // Sender (requester) side.
   // Frame bytes of the packet that left last (0: none yet), from which a rate change re-times
   // the next departure (HPCC ns-3's lastPktSize): after go-back-N it is not PSN snd_nxt - 1.
@@ -41,12 +36,15 @@ struct Flow : CcFlow {
   // taken in (here), and the receiver's receiver_packets. Their sum less what switches dropped
   // is what is left (Network::PacketsOut): the flow retires only when nothing is.
   int32_t sender_packets = 0;
+  Time finish = -1;  // sender received the last ACK (as HPCC's FCT), -1 = not done
 
-  // Receiver (responder) side.
-  uint32_t rcv_nxt = 0;          // next expected PSN
-  uint32_t since_ack = 0;        // in-order packets since the last ACK
-  bool nack_pending = false;     // a NACK for rcv_nxt was sent; wait for it to be filled
-  int32_t receiver_packets = 0;  // ACK, NACK and CNP sent less data taken in (sender_packets)
+  // What the user asked for.
+  alignas(64) int32_t src = 0;
+  int32_t dst = 0;
+  Bytes size = 0;
+  uint32_t total_packets = 0;
+  uint16_t sport = 0;  // UDP source port (ECMP entropy)
+  uint8_t priority = 3;
 
   // The egress port its packets take at each switch of their path, filled when it starts
   // (Network::FillRouteCache) and only read by the switches: routes are static and a switch's
@@ -64,9 +62,12 @@ struct Flow : CcFlow {
   }();
   RouteCache route_cache = kNoRoutes;
 
-  // Measurements.
-  Bytes bytes_delivered = 0;  // in-order payload at the receiver
-  Time finish = -1;           // sender received the last ACK (as HPCC's FCT), -1 = not done
+  // Receiver (responder) side.
+  alignas(64) uint32_t rcv_nxt = 0;  // next expected PSN
+  uint32_t since_ack = 0;            // in-order packets since the last ACK
+  bool nack_pending = false;         // a NACK for rcv_nxt was sent; wait for it to be filled
+  int32_t receiver_packets = 0;      // ACK, NACK and CNP sent less data taken in (sender_packets)
+  Bytes bytes_delivered = 0;         // in-order payload at the receiver
 
   // Bytes before PSN `psn`: HPCC ns-3's byte sequence numbers.
   Bytes BytesBefore(uint32_t psn, Bytes mtu) const {
@@ -83,8 +84,12 @@ struct Flow : CcFlow {
 // conditionally supported and warns; GCC and Clang give the real offsets, which is what we check.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
-static_assert(offsetof(Flow, total_packets) + sizeof(Flow::total_packets) == offsetof(Flow, size),
-              "total_packets fills what would be padding before size");
+static_assert(offsetof(Flow, route_cache) + sizeof(Flow::route_cache) - offsetof(Flow, src) <= 64,
+              "what nobody writes after the start is one line");
+static_assert(offsetof(Flow, bytes_delivered) + sizeof(Flow::bytes_delivered) -
+                      offsetof(Flow, rcv_nxt) <=
+                  64,
+              "what the receiver writes is one line");
 #pragma GCC diagnostic pop
 
 }  // namespace dcqcn

@@ -24,7 +24,7 @@ struct LinkLayout {
   // The rate and the arrival tap come after everything else a transmission (Transmit) reads.
   static constexpr size_t kTransmitted =
       std::max({offsetof(Link, delay_), offsetof(Link, busy_bytes_), offsetof(Link, ps_per_byte_),
-                offsetof(Link, send_tap_), offsetof(Link, outbox_), offsetof(Link, gap_),
+                offsetof(Link, send_tap_), offsetof(Link, crossing_), offsetof(Link, gap_),
                 offsetof(Link, whole_ns_)});
   static_assert(offsetof(Link, rate_) > kTransmitted);
   static_assert(offsetof(Link, tapped_peer_) > kTransmitted);
@@ -74,8 +74,8 @@ Time Link::Transmit(Packet* p, Time now) {
   // monotonic: the packets in flight arrive in the order they were sent. (A packet's successor
   // fields are read only when a later packet was sent after it: what a packet carries from its
   // previous link is never read.)
-  if (outbox_ != nullptr) [[unlikely]] {
-    outbox_->push_back({this, arrival, p});
+  if (crossing_ != nullptr) [[unlikely]] {
+    crossing_->outbox->push_back({crossing_->receiving_half, arrival, p});
   } else {
     Enqueue(arrival, p);
   }

@@ -25,6 +25,14 @@ struct Crossing {
   Packet* packet;
 };
 
+// Where a link into another thread sends: the sender's outbox for that thread, and the link's
+// receiving half there, a twin in the peer's memory with the link's place in the event order
+// (the sending half runs no events), so that the two threads write no line in common.
+struct CrossingRoute {
+  std::vector<Crossing>* outbox;
+  Link* receiving_half;
+};
+
 class Link : public EventHandler {
  public:
   // `sim` and `stats` are the peer's: the arrivals run and are counted there.
@@ -46,9 +54,11 @@ class Link : public EventHandler {
   // sender is free again). The packet arrives whole at the peer after serialization plus
   // propagation delay.
   Time Transmit(Packet* p, Time now);
-  // The link crosses into another thread: what it sends goes to `outbox` (the sender's, for the
-  // peer's thread), for that thread to Enqueue between windows.
-  void SetOutbox(std::vector<Crossing>* outbox) { outbox_ = outbox; }
+  // The link crosses into another thread: what it sends goes to the route's outbox, for that
+  // thread to Enqueue on the receiving half between windows.
+  void SetCrossing(const CrossingRoute* route) { crossing_ = route; }
+  // The half whose events deliver what this link sends: itself, or its twin in another thread.
+  Link& receiving_half() { return crossing_ != nullptr ? *crossing_->receiving_half : *this; }
   // Puts `p`, arriving at `arrival`, in flight behind the packets already in flight.
   void Enqueue(Time arrival, Packet* p) {
     if (last_ != nullptr) {
@@ -70,7 +80,9 @@ class Link : public EventHandler {
 
   Rate rate() const { return rate_; }
   Time delay() const { return delay_; }
-  size_t in_flight() const { return in_flight_; }
+  size_t in_flight() const {
+    return crossing_ != nullptr ? crossing_->receiving_half->in_flight_ : in_flight_;
+  }
   Bytes busy_bytes() const { return busy_bytes_; }  // wire bytes sent so far (utilisation)
 
  private:
@@ -92,7 +104,7 @@ class Link : public EventHandler {
   Bytes busy_bytes_ = 0;
   Time ps_per_byte_;  // exact picoseconds per byte (common rates), 0 = divide per packet
   PacketTap* send_tap_ = nullptr;
-  std::vector<Crossing>* outbox_ = nullptr;  // a link into another thread's part (SetOutbox)
+  const CrossingRoute* crossing_ = nullptr;  // a link into another thread (SetCrossing)
   uint32_t gap_;   // wire bytes per frame besides the frame (preamble and gap; beside whole_ns_)
   bool whole_ns_;  // transmit times truncated to whole ns (WireFormat::whole_ns)
   Rate rate_;

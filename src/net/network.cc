@@ -114,13 +114,19 @@ Network::Network(NetworkConfig config)
     int ib = static_cast<int>(adjacency_[l.b].size());
     adjacency_[l.b].push_back({l.a, ia});
     adjacency_[l.a][ia].second = ib;
-    // A link's arrivals run in its peer's thread; one into another thread sends by outbox.
+    // A link's arrivals run in its peer's thread; one into another thread sends by outbox to
+    // its receiving half there.
     auto connect = [&](EgressPort& port, int from, int to, int to_port) {
       Part& peer = PartOf(to);
+      port.Connect(l.rate, l.delay, node_at(to), to_port, wire_, &peer.sim, &peer.stats);
       const int thread = placement_.thread_of[to];
-      std::vector<Crossing>* outbox =
-          thread != placement_.thread_of[from] ? &PartOf(from).outbox[thread] : nullptr;
-      port.Connect(l.rate, l.delay, node_at(to), to_port, wire_, &peer.sim, &peer.stats, outbox);
+      if (thread == placement_.thread_of[from]) return;
+      receiving_halves_.push_back(std::make_unique<Link>(&peer.sim, &peer.stats, l.rate, l.delay,
+                                                         node_at(to), to_port, wire_));
+      Simulator::TakePlaceOf(*receiving_halves_.back(), port.link());
+      crossing_routes_.push_back(std::make_unique<CrossingRoute>(
+          CrossingRoute{&PartOf(from).outbox[thread], receiving_halves_.back().get()}));
+      port.link().SetCrossing(crossing_routes_.back().get());
     };
     connect(pa, l.a, l.b, ib);
     connect(pb, l.b, l.a, ia);
@@ -388,7 +394,7 @@ void Network::Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive)
     return deferred_taps_.back().get();
   };
   LinkAt(node, port).SetSendTap(in(on_send, node));
-  LinkAt(peer, peer_port).SetArrivalTap(in(on_receive, peer));
+  LinkAt(peer, peer_port).receiving_half().SetArrivalTap(in(on_receive, peer));
 }
 
 Packet Network::RouteProbe(uint32_t id, int direction) const {

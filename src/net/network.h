@@ -172,7 +172,7 @@ class Network {
     PacketTap* tap;
     Packet packet;
   };
-  struct Part {
+  struct alignas(64) Part {
     explicit Part(CcHeaderStore* headers) : pool(headers) {}
     Simulator sim;
     NetStats stats;
@@ -249,6 +249,9 @@ class Network {
   std::unique_ptr<ThreadTeam> team_;
   int window_parity_ = 0;
   std::vector<std::unique_ptr<DeferredTap>> deferred_taps_;
+  // Links between threads: their receiving halves, and the way there.
+  std::vector<std::unique_ptr<Link>> receiving_halves_;
+  std::vector<std::unique_ptr<CrossingRoute>> crossing_routes_;
   FlowTable flows_;
   // Per flow: its UDP source port, and the outcome of a retired flow.
   std::vector<uint16_t> sports_;

@@ -86,14 +86,19 @@ TEST_F(LinkTest, APacketSentAfterTheLastArrivedStartsAfresh) {
 }
 
 TEST_F(LinkTest, ALinkIntoAnotherThreadHoldsItsPacketsInTheOutboxUntilTakenIn) {
+  // The receiving half, as a split run builds it in the peer's thread.
+  Link receiving{&sim, &stats, kRate, kDelay, &peer, 3, WireFormat{.gap = 20}};
+  Simulator::TakePlaceOf(receiving, link);
   std::vector<Crossing> outbox;
-  link.SetOutbox(&outbox);
+  const CrossingRoute route{&outbox, &receiving};
+  link.SetCrossing(&route);
   for (uint32_t psn = 0; psn < 3; ++psn) SendAt(psn * kTx, psn);
   sim.RunUntil(2 * kTx);
   // Nothing in flight on the receiving half yet, nothing scheduled: three in the outbox.
   EXPECT_EQ(in_flight_after_send, (std::vector<size_t>{0, 0, 0}));
   EXPECT_EQ(sim.pending(), 0u);
   ASSERT_EQ(outbox.size(), 3u);
+  EXPECT_EQ(outbox[0].link, &receiving);
   // The receiving side takes them in (between windows) and they arrive as on a plain link.
   for (const Crossing& c : outbox) c.link->Enqueue(c.arrival, c.packet);
   EXPECT_EQ(link.in_flight(), 3u);
@@ -104,6 +109,7 @@ TEST_F(LinkTest, ALinkIntoAnotherThreadHoldsItsPacketsInTheOutboxUntilTakenIn) {
     EXPECT_EQ(peer.arrivals[psn], Arrival(psn, psn * kTx + kTx + kDelay));
   }
   EXPECT_EQ(link.in_flight(), 0u);
+  EXPECT_EQ(link.busy_bytes(), 3 * 1250);  // the sending half counts what it sent
 }
 
 }  // namespace
