@@ -1,15 +1,36 @@
-// Two barriers per round: one releases the workers onto the work, one waits for them all.
+// Rounds of work on a team of threads: a release to start, a count down to end.
 #include "core/thread_team.h"
 
 namespace dcqcn {
 
-ThreadTeam::ThreadTeam(int threads) : start_(threads), end_(threads), errors_(threads) {
+namespace {
+
+// Returns once `a` no longer holds `old`: spins for about 50 us, then sleeps (std::atomic::wait).
+template <class T>
+T AwaitChange(const std::atomic<T>& a, T old) {
+  constexpr int kSpins = 1000;
+  for (int i = 0; i < kSpins; ++i) {
+    const T now = a.load(std::memory_order_acquire);
+    if (now != old) return now;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+  T now;
+  while ((now = a.load(std::memory_order_acquire)) == old) a.wait(old, std::memory_order_acquire);
+  return now;
+}
+
+}  // namespace
+
+ThreadTeam::ThreadTeam(int threads) : errors_(threads) {
   for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i] { Worker(i); });
 }
 
 ThreadTeam::~ThreadTeam() {
-  stop_ = true;
-  start_.arrive_and_wait();
+  stop_.store(true, std::memory_order_relaxed);
+  round_.fetch_add(1, std::memory_order_release);
+  round_.notify_all();
   for (std::thread& t : workers_) t.join();
 }
 
@@ -22,19 +43,24 @@ void ThreadTeam::Work(int i) {
 }
 
 void ThreadTeam::Worker(int i) {
+  uint64_t seen = 0;
   for (;;) {
-    start_.arrive_and_wait();
-    if (stop_) return;
+    seen = AwaitChange(round_, seen);
+    if (stop_.load(std::memory_order_relaxed)) return;
     Work(i);
-    end_.arrive_and_wait();
+    if (remaining_.fetch_sub(1, std::memory_order_acq_rel) == 1) remaining_.notify_one();
   }
 }
 
 void ThreadTeam::Run(const std::function<void(int)>& work) {
   work_ = &work;
-  start_.arrive_and_wait();
+  remaining_.store(size() - 1, std::memory_order_relaxed);
+  round_.fetch_add(1, std::memory_order_release);
+  round_.notify_all();
   Work(0);
-  end_.arrive_and_wait();
+  for (int left = remaining_.load(std::memory_order_acquire); left != 0;) {
+    left = AwaitChange(remaining_, left);
+  }
   for (std::exception_ptr& e : errors_) {
     if (e) {
       std::exception_ptr first = e;

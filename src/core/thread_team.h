@@ -2,7 +2,8 @@
 // split over threads, which run each window of simulated time side by side and meet at its end.
 #pragma once
 
-#include <barrier>
+#include <atomic>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <thread>
@@ -26,10 +27,14 @@ class ThreadTeam {
  private:
   void Work(int i);
   void Worker(int i);
-  std::barrier<> start_;
-  std::barrier<> end_;
+  // A round starts when round_ moves on and ends when remaining_ reaches 0. Threads wait for
+  // either by spinning briefly (rounds are short: a window of a few hundred microseconds, the
+  // threads' ends a few microseconds apart), then asleep (more threads than cores, or a long
+  // pause between rounds).
+  std::atomic<uint64_t> round_{0};
+  std::atomic<int> remaining_{0};
+  std::atomic<bool> stop_{false};
   const std::function<void(int)>* work_ = nullptr;
-  bool stop_ = false;
   std::vector<std::exception_ptr> errors_;
   std::vector<std::thread> workers_;
 };

@@ -387,7 +387,7 @@ Link& Network::LinkAt(int node, int port) const {
 
 void Network::Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive) {
   const auto [peer, peer_port] = this->peer(node, port);
-  // Split over threads, a tap sees what it is shown in order between windows (MergeRecords).
+  // Split over threads, a tap sees what it is shown in order between windows (MergeLogs).
   auto in = [&](PacketTap* tap, int at) -> PacketTap* {
     if (tap == nullptr || parts_.size() == 1) return tap;
     deferred_taps_.push_back(std::make_unique<DeferredTap>(&PartOf(at), tap));

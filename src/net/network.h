@@ -206,8 +206,10 @@ class Network {
   void TakeIn(int t, int parity);
   // Thread `t`'s end of a window: it seals what it sent.
   void Seal(int t, int parity);
-  // Between windows: the records the parts made (counters, PFC logs, taps) as one run's.
-  void MergeRecords();
+  // Between windows: the parts' counters as one run's.
+  void MergeCounters();
+  // Between windows: what the parts logged (PFC frames) and their taps saw, in one run's order.
+  void MergeLogs();
   void BuildRoutes();
   // The link node `node` sends on from port `port` (the nodes are owned through pointers, so
   // a const network can hand out a mutable link: only Tap does).

@@ -63,11 +63,12 @@ void Network::RunUntil(Time until, uint64_t max_events) {
       limit = std::min(limit, earliest + placement_.lookahead - 1);
     }
     if (earliest <= limit) RunWindow(limit);
-    MergeRecords();
+    MergeLogs();
     if (observed <= limit) {
       // Observers run after every other event of their instant, and read what they observe at
       // that time.
       for (auto& part : parts_) part->sim.AdvanceTo(limit);
+      MergeCounters();
       observers_.RunUntil(limit);
     }
     size_t finished = 0;
@@ -75,9 +76,10 @@ void Network::RunUntil(Time until, uint64_t max_events) {
     if (finished >= next_retire_) RetireFinished();
     if (events_executed() - first_event >= max_events) break;
   }
-  // Between calls every packet is on its link, and every clock reads the last event's time, as
-  // in one loop.
+  // Between calls every packet is on its link, the counters are summed, and every clock reads
+  // the last event's time, as in one loop.
   for (int t = 0; t < threads(); ++t) TakeIn(t, window_parity_ ^ 1);
+  MergeCounters();
   for (auto& part : parts_) part->sealed_first = kTimeNever;
   const Time now = Now();
   for (auto& part : parts_) part->sim.AdvanceTo(now);
@@ -114,10 +116,13 @@ void Network::Seal(int t, int parity) {
   part.sealed_first = first;
 }
 
-void Network::MergeRecords() {
+void Network::MergeCounters() {
   std::vector<const NetStats*> counters;
   for (const auto& part : parts_) counters.push_back(&part->stats);
   stats_.SetCountersToSumOf(counters);
+}
+
+void Network::MergeLogs() {
   const size_t logged = stats_.pfc_log.size();
   for (auto& part : parts_) {
     std::vector<PfcEvent>& log = part->stats.pfc_log;

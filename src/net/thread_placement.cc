@@ -1,7 +1,8 @@
-// Racks onto threads: longest processing time first.
+// Racks onto threads: regions grown breadth first to an equal share of the load each.
 #include "net/thread_placement.h"
 
 #include <algorithm>
+#include <deque>
 #include <numeric>
 
 namespace dcqcn {
@@ -30,27 +31,57 @@ ThreadPlacement PlaceOnThreads(const Topology& topo, int threads) {
       parent[std::max(a, b)] = std::min(a, b);
     }
   }
-  // Each partition's load: the capacity of its nodes' ports, in Gb/s.
+  // Each partition's load: its ports, each a stream of packets to send and to take in. (The
+  // capacity of its links instead, or a host's port counted twice, balanced events less well on
+  // HPCC's fat tree: a host's events cost more than a switch's; docs/parallel.md.)
   std::vector<double> load(nodes, 0);
   for (const LinkSpec& l : topo.links) {
-    const double gbps = static_cast<double>(l.rate) / 1e9;
-    load[Root(parent, l.a)] += gbps;
-    load[Root(parent, l.b)] += gbps;
+    for (const int end : {l.a, l.b}) load[Root(parent, end)] += 1;
   }
   std::vector<int> partitions;
   for (int n = 0; n < nodes; ++n) {
     if (Root(parent, n) == n) partitions.push_back(n);
   }
   placement.partitions = static_cast<int>(partitions.size());
-  std::stable_sort(partitions.begin(), partitions.end(),
-                   [&](int a, int b) { return load[a] > load[b]; });
-  std::vector<double> thread_load(placement.threads, 0);
-  std::vector<int> thread_of_root(nodes, 0);
-  for (const int root : partitions) {
-    const int t = static_cast<int>(std::min_element(thread_load.begin(), thread_load.end()) -
-                                   thread_load.begin());
-    thread_load[t] += load[root];
-    thread_of_root[root] = t;
+  placement.threads = std::min(placement.threads, std::max(1, placement.partitions));
+  // Which partitions are cabled to which.
+  std::vector<std::vector<int>> neighbours(nodes);
+  for (const LinkSpec& l : topo.links) {
+    const int a = Root(parent, l.a);
+    const int b = Root(parent, l.b);
+    if (a == b) continue;
+    neighbours[a].push_back(b);
+    neighbours[b].push_back(a);
+  }
+  // Each thread grows a region breadth first from the lowest partition not yet placed, until it
+  // holds its share of the load: neighbours stay together (a pod's racks and its aggregation
+  // switches), so fewer packets cross between threads than under a placement by load alone.
+  double total = 0;
+  for (const int root : partitions) total += load[root];
+  std::vector<int> thread_of_root(nodes, -1);
+  std::deque<int> frontier;
+  size_t next_seed = 0;
+  double placed = 0;
+  for (int t = 0; t < placement.threads; ++t) {
+    const double share_end = total * (t + 1) / placement.threads;
+    while (t == placement.threads - 1 || placed < share_end) {
+      if (frontier.empty()) {
+        while (next_seed < partitions.size() && thread_of_root[partitions[next_seed]] != -1) {
+          ++next_seed;
+        }
+        if (next_seed == partitions.size()) break;
+        frontier.push_back(partitions[next_seed]);
+      }
+      const int root = frontier.front();
+      frontier.pop_front();
+      if (thread_of_root[root] != -1) continue;
+      thread_of_root[root] = t;
+      placed += load[root];
+      for (const int n : neighbours[root]) {
+        if (thread_of_root[n] == -1) frontier.push_back(n);
+      }
+    }
+    frontier.clear();
   }
   for (int n = 0; n < nodes; ++n) placement.thread_of[n] = thread_of_root[Root(parent, n)];
   for (const LinkSpec& l : topo.links) {

@@ -1,8 +1,8 @@
 // Which thread runs each node of a network split over threads. Partitions are racks (an edge
 // switch with its hosts; hosts cabled to each other go together) and every other switch alone, as
-// docs/parallel.md measured best; they go to threads by expected load (the capacity of their
-// links), largest first, each onto the least loaded thread. The placement only decides speed:
-// results do not depend on it (Simulator's order).
+// docs/parallel.md measured best; each thread takes a connected region of them holding an equal
+// share of the expected load (their ports), so that few packets cross between
+// threads. The placement only decides speed: results do not depend on it (Simulator's order).
 #pragma once
 
 #include <vector>
@@ -21,7 +21,8 @@ struct ThreadPlacement {
   int partitions = 0;  // racks and lone switches
 };
 
-// `threads` >= 1; with one, every node is on thread 0.
+// On `threads` threads, or as many as there are partitions if fewer; with one, every node is on
+// thread 0.
 ThreadPlacement PlaceOnThreads(const Topology& topo, int threads);
 
 }  // namespace dcqcn
