@@ -147,10 +147,11 @@ std::function<void(const RunProgress&)> ProgressHook(const py::object& progress)
 
 // Runs the scenario into `out_dir` (staged, swapped in whole), which the package then reads.
 void Run(const std::string& scenario, bool is_path, const std::vector<std::string>& sets,
-         const std::string& out_dir, bool force, const py::object& progress) {
+         const std::string& out_dir, bool force, const py::object& progress, int threads) {
   const Scenario s = Load(scenario, is_path, sets);
   RunOptions options;
   options.on_progress = ProgressHook(progress);
+  options.threads = threads;
   Interruptible([&](std::atomic<bool>& stop) {
     options.stop = &stop;
     StagedFolder folder(out_dir, force);
@@ -254,7 +255,7 @@ PYBIND11_MODULE(_dcqcn, m) {
   m.attr("version") = DCQCN_VERSION;
   m.def("stop_all", [] { g_stop_all = true; });
   m.def("run", &Run, py::arg("scenario"), py::arg("is_path"), py::arg("sets"), py::arg("out"),
-        py::arg("force"), py::arg("progress"));
+        py::arg("force"), py::arg("progress"), py::arg("threads"));
   m.def("check", &Check, py::arg("scenario"), py::arg("is_path"), py::arg("sets"));
   m.def(
       "buffer",
@@ -280,7 +281,7 @@ PYBIND11_MODULE(_dcqcn, m) {
       "sweep",
       [](const std::string& scenario, const std::vector<std::string>& vary,
          const std::vector<std::string>& sets, int seeds, const std::string& out, int jobs,
-         bool force, bool resume) {
+         int threads, bool force, bool resume) {
         SweepOptions o;
         o.scenario = scenario;
         o.vary = vary;
@@ -288,12 +289,13 @@ PYBIND11_MODULE(_dcqcn, m) {
         o.seeds = seeds;
         o.out_dir = out;
         o.jobs = jobs;
+        o.threads = threads;
         o.force = force;
         o.resume = resume;
         return Sweep(o);
       },
       py::arg("scenario"), py::arg("vary"), py::arg("sets"), py::arg("seeds"), py::arg("out"),
-      py::arg("jobs"), py::arg("force"), py::arg("resume"));
+      py::arg("jobs"), py::arg("threads"), py::arg("force"), py::arg("resume"));
   m.def(
       "fluid",
       [](const std::string& scenario, const std::vector<std::string>& sets,
@@ -317,8 +319,9 @@ PYBIND11_MODULE(_dcqcn, m) {
   m.def(
       "hpcc",
       [](const std::string& config, const std::vector<std::string>& sets, const std::string& out,
-         const std::string& model, bool force) {
+         const std::string& model, bool force, int threads) {
         HpccCommandOptions o;
+        o.threads = threads;
         o.config = config;
         o.sets = sets;
         o.out_dir = out;
@@ -326,5 +329,6 @@ PYBIND11_MODULE(_dcqcn, m) {
         o.force = force;
         return Hpcc(o);
       },
-      py::arg("config"), py::arg("sets"), py::arg("out"), py::arg("model"), py::arg("force"));
+      py::arg("config"), py::arg("sets"), py::arg("out"), py::arg("model"), py::arg("force"),
+      py::arg("threads"));
 }

@@ -187,16 +187,26 @@ class Result:
                 f"{s.get('flows_total')} flows finished{', in ' + self.out if self.out else ''}>")
 
 
-def run(scenario, *, set=None, seed=None, out=None, force=False, progress=None):
+def _threads(threads):
+    if threads is None:
+        return 0  # as the command line: every core from 256 hosts on, else one
+    threads = int(threads)
+    if threads < 1:
+        raise ValueError(f"threads = {threads}: at least 1")
+    return threads
+
+
+def run(scenario, *, set=None, seed=None, out=None, force=False, progress=None, threads=None):
     """Runs a scenario; returns a Result. `out`: the output folder to write (kept); by default a
-    temporary one, removed once read. `progress(d)` is called about twice a second with
+    temporary one, removed once read. `threads`: split the run over that many threads (racks);
+    the results are the same for any number (default: every core from 256 hosts on, else one). `progress(d)` is called about twice a second with
     {time_ns, fraction, events, flows_done, flows_total, start_ns}: fraction is how far the run
     is (flows finished or time to its duration, whichever is further), start_ns the first flow's
     start."""
     text, is_path = _scenario(scenario)
     with _engine_call(), _scratch("dcqcn-") as tmp:
         folder = _out_folder(out, tmp, "run")
-        _dcqcn.run(text, is_path, _sets(set, seed), folder, force, progress)
+        _dcqcn.run(text, is_path, _sets(set, seed), folder, force, progress, _threads(threads))
         return Result(folder, folder if out is not None else None)
 
 
@@ -217,17 +227,20 @@ def buffer(**options):
     return _dcqcn.buffer({k: str(v) for k, v in options.items()})
 
 
-def sweep(scenario, *, vary, set=None, seeds=0, out=None, jobs=1, force=False, resume=False):
+def sweep(scenario, *, vary, set=None, seeds=0, out=None, jobs=1, threads=1, force=False,
+          resume=False):
     """Runs a sweep (`dcqcn sweep`); returns sweep.csv as a DataFrame, with sweep_mean.csv (the
     mean and 95% confidence interval over seeds) as its .attrs["mean"] when seeds are varied.
-    `vary`: a dict {key: [values]} or a list of "key=v1,v2" strings."""
+    `vary`: a dict {key: [values]} or a list of "key=v1,v2" strings. `jobs` runs at once, each
+    split over `threads`."""
     if isinstance(vary, dict):
         vary = [f"{k}=" + ",".join(v if isinstance(v, str) else _toml_value(v) for v in vals)
                 for k, vals in vary.items()]
     with _engine_call(), _scratch("dcqcn-sweep-") as tmp:
         path = _scenario_file(scenario, tmp)
         folder = _out_folder(out, tmp, "sweep")
-        _dcqcn.sweep(path, list(vary), _sets(set), int(seeds), folder, int(jobs), force, resume)
+        _dcqcn.sweep(path, list(vary), _sets(set), int(seeds), folder, int(jobs), _threads(threads),
+                     force, resume)
         table = pd.read_csv(os.path.join(folder, "sweep.csv"))
         mean = os.path.join(folder, "sweep_mean.csv")
         if os.path.exists(mean):
@@ -252,11 +265,12 @@ def fluid(scenario=None, *, set=None, flows=None, rate=None, delay=None, duratio
         return json.loads(summary), series
 
 
-def hpcc(config, *, set=None, out, model="hpcc", force=False):
+def hpcc(config, *, set=None, out, model="hpcc", force=False, threads=None):
     """Runs an HPCC ns-3 config.txt (`dcqcn hpcc`, paths relative to the current folder) into
     `out`; returns a Result (with .fct_file and .pfc_file, HPCC's formats)."""
     with _engine_call():
-        r = _dcqcn.hpcc(os.fspath(config), _sets(set), os.fspath(out), model, force)
+        r = _dcqcn.hpcc(os.fspath(config), _sets(set), os.fspath(out), model, force,
+                        _threads(threads))
     result = Result(r["out"], r["out"])
     result.fct_file, result.pfc_file = r["fct_file"], r["pfc_file"]
     return result

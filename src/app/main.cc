@@ -136,9 +136,10 @@ int main(int argc, char** argv) {
   bool check_invariants = false;
   run->add_flag("--check-invariants", check_invariants,
                 "verify packet conservation and buffer accounting every 1024 events (slower)");
-  int run_threads = 1;
+  int run_threads = 0;  // RunOptions: 0 = AutoThreads
   run->add_option("--threads", run_threads,
-                  "split the run over N threads (racks); the results are the same for any N")
+                  "split the run over N threads (racks); the results are the same for any N "
+                  "(default: every core from 256 hosts on, else 1)")
       ->check(CLI::PositiveNumber);
   bool force = false;
   run->add_flag("--force", force,
@@ -170,7 +171,8 @@ int main(int argc, char** argv) {
   sweep->add_option("--jobs", sweep_opts.jobs, "runs in parallel")->check(CLI::PositiveNumber);
   sweep
       ->add_option("--threads", sweep_opts.threads,
-                   "split each run over N threads (the results are the same for any N)")
+                   "split each run over N threads (default 1: --jobs runs fill the cores; the "
+                   "results are the same for any N)")
       ->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", sweep_opts.quiet, "print nothing but errors");
   sweep->add_flag("--force", sweep_opts.force,
@@ -213,7 +215,8 @@ int main(int argc, char** argv) {
                    "stem>/, and the config's paths)");
   hpcc->add_flag("--quiet", hpcc_opts.quiet, "print nothing but errors");
   hpcc->add_option("--threads", hpcc_opts.threads,
-                   "split the run over N threads (racks); the results are the same for any N")
+                   "split the run over N threads (racks); the results are the same for any N "
+                   "(default: every core from 256 hosts on, else 1)")
       ->check(CLI::PositiveNumber);
   hpcc->add_option("--model", hpcc_opts.model,
                    "hpcc (default): that simulator's wire format and timing; native: ours")

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "net/topology.h"
 #include "scenario/scenario.h"
 
 namespace dcqcn {
@@ -43,8 +44,13 @@ struct RunOptions {
   // Ctrl-C check.
   std::function<void(const RunProgress&)> on_progress = nullptr;
   // Threads to split the run over (NetworkConfig::threads): the results are the same for any.
+  // 0: AutoThreads.
   int threads = 1;
 };
+
+// The threads a run is split over when the user does not say: every core for a network of a
+// few hundred hosts or more, else one.
+int AutoThreads(const Topology& topo);
 
 // How far a run is, in 0..1. It ends when every flow has finished or at `end`, whichever comes
 // first, so this is the larger of the share of the active interval [origin, end] before `now`

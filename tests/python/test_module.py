@@ -227,3 +227,36 @@ def test_ctrl_c_while_another_thread_runs_stops_cleanly(tmp_path):
     assert p.returncode == -signal.SIGINT and "terminate called" not in err, err
     assert "KeyboardInterrupt" in err
     assert left == [], left
+
+
+LEAF_SPINE = """name = "py-leaf-spine"
+duration = "5ms"
+[topology]
+type = "leaf_spine"
+leaves = 4
+spines = 2
+hosts_per_leaf = 4
+link_rate = "40Gbps"
+oversubscription = 2
+[workload]
+type = "incast"
+senders = [4, 5, 8, 9, 12, 13]
+receiver = 0
+size = "500KB"
+[output]
+timeseries = ["rate", "queue", "pfc", "throughput"]
+interval = "10us"
+"""
+
+
+def test_threads_split_a_run_and_give_the_same_results():
+    one = dcqcn.run(LEAF_SPINE)
+    for threads in (2, 3):
+        split = dcqcn.run(LEAF_SPINE, threads=threads)
+        pd.testing.assert_frame_equal(one.flows, split.flows)
+        for name, series in one.timeseries.items():
+            pd.testing.assert_frame_equal(series, split.timeseries[name])
+        for key in ("events", "packet_hops", "pfc_pause_frames", "ecn_marked_packets", "cnps"):
+            assert one.summary[key] == split.summary[key], key
+    with pytest.raises(ValueError, match="threads = 0"):
+        dcqcn.run(LEAF_SPINE, threads=0)
