@@ -3,8 +3,9 @@
 # every output byte for byte the same. OLD and NEW run each case below; every output file must be
 # identical, and summary.json too once its wall-clock and memory fields are left out. Cases: the
 # examples, the paper's scenarios, WebSearch on a k = 4 fat tree under DCQCN, DCTCP, TIMELY, HPCC
-# and none, with a slow CNP generator, without PFC (drops and timeouts), with time series, with a
-# packet capture, and HPCC ns-3's fat-tree benchmark (its first 0.5 ms, `dcqcn hpcc`).
+# and none, with a slow CNP generator, without PFC (drops and timeouts), with time series, with
+# packet captures (at a host and an edge switch, and at core switches), and HPCC ns-3's fat-tree
+# benchmark (its first 0.5 ms, `dcqcn hpcc`).
 # Prints one line per case; exits 1 if any differs or fails. NEW_ARGS (environment) are added to
 # NEW's runs: `NEW_ARGS="--threads 2" bench/same_results.sh B B` checks a split run against one loop.
 # ONLY (environment), a regular expression, runs only the cases whose names match it.
@@ -12,7 +13,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 if (($# != 2)); then
-  sed -n '2,11p' "$0" >&2
+  sed -n '2,12p' "$0" >&2
   exit 2
 fi
 old=$(realpath "$1")
@@ -69,6 +70,8 @@ case_run ws_slow_cnp "${ws[@]}" --set cc.cnp_service_time=4us
 case_run ws_lossy "${ws[@]}" --set switch.pfc.enabled=false --set switch.buffer=300KB
 case_run ws_timeseries "${ws[@]}" --set 'output.timeseries=["rate","queue","throughput","pfc"]'
 case_run ws_pcap "${ws[@]}" --set 'output.pcap.points=["h1","s0:1"]'
+# A core switch's ports: captured where the links cross between threads of a split run.
+case_run ws_pcap_core "${ws[@]}" --set 'output.pcap.points=["s19:0","s16:1"]'
 
 [[ hpcc_small =~ ${ONLY:-.} ]] || exit $status
 source "$here/bench/hpcc_case.sh"

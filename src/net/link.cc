@@ -24,8 +24,7 @@ struct LinkLayout {
   // The rate and the arrival tap come after everything else a transmission (Transmit) reads.
   static constexpr size_t kTransmitted =
       std::max({offsetof(Link, delay_), offsetof(Link, busy_bytes_), offsetof(Link, ps_per_byte_),
-                offsetof(Link, send_tap_), offsetof(Link, crossing_), offsetof(Link, gap_),
-                offsetof(Link, whole_ns_)});
+                offsetof(Link, notes_), offsetof(Link, gap_), offsetof(Link, whole_ns_)});
   static_assert(offsetof(Link, rate_) > kTransmitted);
   static_assert(offsetof(Link, tapped_peer_) > kTransmitted);
 };
@@ -57,25 +56,34 @@ void Link::SetArrivalTap(PacketTap* tap) {
   peer_ = tap ? tapped_peer_.get() : node;
 }
 
-Time Link::Transmit(Packet* p, Time now) {
-  if (send_tap_ != nullptr) [[unlikely]]
-    send_tap_->OnPacket(*p, now);
-  const Bytes wire = Bytes{p->size} + gap_;
+Time Link::Serialize(const Packet& p) {
+  const Bytes wire = Bytes{p.size} + gap_;
   busy_bytes_ += wire;
-  Time tx;
   if (ps_per_byte_ != 0) {
-    tx = wire * ps_per_byte_;
-    if (whole_ns_) tx -= tx % kNanosecond;
-  } else {
-    tx = WireFormat::WireTime(wire, rate_, whole_ns_);
+    const Time tx = wire * ps_per_byte_;
+    return whole_ns_ ? tx - tx % kNanosecond : tx;
   }
+  return WireFormat::WireTime(wire, rate_, whole_ns_);
+}
+
+// Transmissions on one link are serialized and the delay is constant, so arrivals are monotonic:
+// the packets in flight arrive in the order they were sent. (A packet's successor fields are read
+// only when a later packet was sent after it: what a packet carries from its previous link is
+// never read.)
+Time Link::Transmit(Packet* p, Time now) {
+  if (notes_ != nullptr) [[unlikely]]
+    return TransmitNoted(p, now);
+  const Time tx = Serialize(*p);
+  Enqueue(now + tx + delay_, p);
+  return tx;
+}
+
+Time Link::TransmitNoted(Packet* p, Time now) {
+  if (notes_->send_tap != nullptr) notes_->send_tap->OnPacket(*p, now);
+  const Time tx = Serialize(*p);
   const Time arrival = now + tx + delay_;
-  // Transmissions on one link are serialized and the delay is constant, so arrivals are
-  // monotonic: the packets in flight arrive in the order they were sent. (A packet's successor
-  // fields are read only when a later packet was sent after it: what a packet carries from its
-  // previous link is never read.)
-  if (crossing_ != nullptr) [[unlikely]] {
-    crossing_->outbox->push_back({crossing_->receiving_half, arrival, p});
+  if (const CrossingRoute* crossing = notes_->crossing) {
+    crossing->outbox->push_back({crossing->receiving_half, arrival, p});
   } else {
     Enqueue(arrival, p);
   }

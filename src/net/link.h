@@ -56,9 +56,12 @@ class Link : public EventHandler {
   Time Transmit(Packet* p, Time now);
   // The link crosses into another thread: what it sends goes to the route's outbox, for that
   // thread to Enqueue on the receiving half between windows.
-  void SetCrossing(const CrossingRoute* route) { crossing_ = route; }
+  void SetCrossing(const CrossingRoute* route) {
+    Noted().crossing = route;
+    DropUnusedNotes();
+  }
   // The half whose events deliver what this link sends: itself, or its twin in another thread.
-  Link& receiving_half() { return crossing_ != nullptr ? *crossing_->receiving_half : *this; }
+  Link& receiving_half() { return crossing() != nullptr ? *crossing()->receiving_half : *this; }
   // Puts `p`, arriving at `arrival`, in flight behind the packets already in flight.
   void Enqueue(Time arrival, Packet* p) {
     if (last_ != nullptr) {
@@ -75,13 +78,16 @@ class Link : public EventHandler {
   // Packet captures: a tap that sees what this link's sender sends (when it starts sending),
   // and one that sees what arrives at its peer (when the last bit has). The arrival tap stands
   // between the link and its peer, so that links without one pay nothing for it.
-  void SetSendTap(PacketTap* tap) { send_tap_ = tap; }
+  void SetSendTap(PacketTap* tap) {
+    Noted().send_tap = tap;
+    DropUnusedNotes();
+  }
   void SetArrivalTap(PacketTap* tap);
 
   Rate rate() const { return rate_; }
   Time delay() const { return delay_; }
   size_t in_flight() const {
-    return crossing_ != nullptr ? crossing_->receiving_half->in_flight_ : in_flight_;
+    return crossing() != nullptr ? crossing()->receiving_half->in_flight_ : in_flight_;
   }
   Bytes busy_bytes() const { return busy_bytes_; }  // wire bytes sent so far (utilisation)
 
@@ -103,8 +109,24 @@ class Link : public EventHandler {
   Time delay_;
   Bytes busy_bytes_ = 0;
   Time ps_per_byte_;  // exact picoseconds per byte (common rates), 0 = divide per packet
-  PacketTap* send_tap_ = nullptr;
-  const CrossingRoute* crossing_ = nullptr;  // a link into another thread (SetCrossing)
+  // What few links have and every transmission would otherwise test for: one test for both.
+  struct Notes {
+    PacketTap* send_tap = nullptr;
+    const CrossingRoute* crossing = nullptr;  // a link into another thread (SetCrossing)
+  };
+  Notes& Noted() {
+    if (notes_ == nullptr) notes_ = std::make_unique<Notes>();
+    return *notes_;
+  }
+  void DropUnusedNotes() {
+    if (notes_->send_tap == nullptr && notes_->crossing == nullptr) notes_.reset();
+  }
+  const CrossingRoute* crossing() const { return notes_ ? notes_->crossing : nullptr; }
+  // Transmit for a link with notes: its tap sees the packet, and it may cross into another thread.
+  [[gnu::noinline]] Time TransmitNoted(Packet* p, Time now);
+  // The packet's wire time, counted as busy.
+  Time Serialize(const Packet& p);
+  std::unique_ptr<Notes> notes_;
   uint32_t gap_;   // wire bytes per frame besides the frame (preamble and gap; beside whole_ns_)
   bool whole_ns_;  // transmit times truncated to whole ns (WireFormat::whole_ns)
   Rate rate_;

@@ -393,8 +393,9 @@ void Network::Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive)
     deferred_taps_.push_back(std::make_unique<DeferredTap>(&PartOf(at), tap));
     return deferred_taps_.back().get();
   };
+  // Both run in `node`'s thread: it sends on the one and takes in from the other.
   LinkAt(node, port).SetSendTap(in(on_send, node));
-  LinkAt(peer, peer_port).receiving_half().SetArrivalTap(in(on_receive, peer));
+  LinkAt(peer, peer_port).receiving_half().SetArrivalTap(in(on_receive, node));
 }
 
 Packet Network::RouteProbe(uint32_t id, int direction) const {
