@@ -76,7 +76,12 @@ case_run ws_pcap_core "${ws[@]}" --set 'output.pcap.points=["s19:0","s16:1"]'
 [[ hpcc_small =~ ${ONLY:-.} ]] || exit $status
 source "$here/bench/hpcc_case.sh"
 mkdir -p "$work/hpcc"
-prepare_hpcc_case "$work/hpcc" 1
+if [[ -d ${HPCC_FORMAT_DIR:-$here/../shared/hpcc-format} ]]; then
+  prepare_hpcc_case "$work/hpcc" 1
+else  # a fresh clone without it: the same case, kept in the repository
+  cp -r "$here/tests/hpcc/fat_small/." "$work/hpcc/"
+  config=mix/config_small.txt
+fi
 for b in old new; do
   bin=$old extra=()
   [[ $b == new ]] && bin=$new && extra=("${new_args[@]}")

@@ -164,14 +164,15 @@ class Network {
   void CheckInvariants(bool drained);
 
  private:
-  // What the nodes one thread runs share: their event loop, counters and packets, the flows
-  // they finished, and what they sent into other threads' parts in the current window.
+  // What a tap of a split run saw, kept until it is shown it between windows.
   struct TapRecord {
     Time time;
     uint64_t order;  // the key of the event that saw it (Simulator::running_order)
     PacketTap* tap;
     Packet packet;
   };
+  // What the nodes one thread runs share: their event loop, counters and packets, the flows
+  // they finished, and what they sent into other threads' parts in the current window.
   struct alignas(64) Part {
     explicit Part(CcHeaderStore* headers) : pool(headers) {}
     Simulator sim;
