@@ -228,17 +228,13 @@ Network::Network(NetworkConfig config)
       if (dependencies_ != nullptr) dependencies_->OnDelivered(f.id);
     });
   }
-  // A starter per thread for its hosts' flows, all ordering their starts as the first.
+  // A starter per thread for its hosts' flows (the others count as waiting), all ordering their
+  // starts as the first.
   for (int t = 0; t < threads; ++t) {
-    std::function<bool(uint32_t)> waits;
-    if (threads > 1) {
-      waits = [this, t](uint32_t id) {
-        return placement_.thread_of[config_.flows[id].src] != t ||
-               (dependencies_ != nullptr && dependencies_->Waits(id));
-      };
-    } else if (dependencies_ != nullptr) {
-      waits = [this](uint32_t id) { return dependencies_->Waits(id); };
-    }
+    const auto waits = [this, t](uint32_t id) {
+      return placement_.thread_of[config_.flows[id].src] != t ||
+             (dependencies_ != nullptr && dependencies_->Waits(id));
+    };
     starters_.push_back(std::make_unique<FlowStarter>(
         &parts_[t]->sim, config_.flows, [this](uint32_t id) { StartFlow(id); }, waits,
         t == 0 ? nullptr : starters_[0].get()));
