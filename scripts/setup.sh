@@ -5,7 +5,8 @@ pkgs=(g++ cmake ninja-build clang-format libgtest-dev libgmock-dev libbenchmark-
       libtomlplusplus-dev libcli11-dev libfmt-dev nlohmann-json3-dev
       libopenmpi-dev openmpi-bin libpcap-dev tshark
       pybind11-dev python3-dev python3-pybind11 python3-pytest jupyter-nbconvert python3-ipykernel
-      python3-matplotlib python3-numpy python3-pandas)  # `dcqcn report`, under /usr/bin/python3
+      python3-matplotlib python3-numpy python3-pandas  # `dcqcn report`, under /usr/bin/python3
+      python3-optuna python3-scipy python3-sklearn)  # `dcqcn tune`
 # Never add libboost1.81-dev: it conflicts with Boost 1.74 and removes python3-matplotlib.
 missing=()
 for p in "${pkgs[@]}"; do

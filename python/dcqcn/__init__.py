@@ -29,7 +29,8 @@ from . import _dcqcn
 
 InputError = _dcqcn.InputError
 __version__ = _dcqcn.version
-__all__ = ["run", "check", "buffer", "sweep", "fluid", "hpcc", "Result", "InputError"]
+__all__ = ["run", "check", "buffer", "sweep", "fluid", "hpcc", "tune", "Result", "TuneResult",
+           "InputError"]
 
 
 def _toml_value(value):
@@ -274,3 +275,48 @@ def hpcc(config, *, set=None, out, model="hpcc", force=False, threads=None):
     result = Result(r["out"], r["out"])
     result.fct_file, result.pfc_file = r["fct_file"], r["pfc_file"]
     return result
+
+
+class TuneResult:
+    """A tuning search's output: trials (DataFrame of trials.csv: one row per trial and seed),
+    best (dict {key: value as --set takes it} of the chosen settings; None if no trial was
+    complete and feasible), holdout (DataFrame of holdout.csv, or None), recommendation (the text
+    of recommendation.md) and out (the folder, or None when it was temporary)."""
+
+    def __init__(self, folder, out):
+        self.out = out
+        self.trials = pd.read_csv(os.path.join(folder, "trials.csv"))
+        holdout = os.path.join(folder, "holdout.csv")
+        self.holdout = pd.read_csv(holdout) if os.path.exists(holdout) else None
+        with open(os.path.join(folder, "recommendation.md")) as f:
+            self.recommendation = f.read()
+        self.best = None
+        best = os.path.join(folder, "best.json")
+        if os.path.exists(best):
+            with open(best) as f:
+                self.best = json.load(f)["settings"]
+
+    def __repr__(self):
+        return f"<dcqcn.TuneResult: {self.trials['trial'].nunique()} trials, best {self.best}>"
+
+
+def tune(scenario, *, param, minimize=(), maximize=(), constraint=(), trials=50, seeds=1,
+         holdout=5, jobs=1, threads=1, seed=0, set=None, out=None, resume=False, force=False,
+         prescreen=None, progress=None):
+    """Searches the scenario's settings with real runs (`dcqcn tune`); returns a TuneResult.
+    `param`: list of "KEY=LOW:HIGH[:log][:int]" or "KEY=V1,V2,..."; `minimize`/`maximize`:
+    summary.json paths (one, or several for a Pareto front); `constraint`: "PATH <= X" texts.
+    `trials` trials of `seeds` seeds each, `jobs` at once; the chosen and the scenario's own
+    settings are then run on `holdout` new seeds. `out` keeps the folder (and allows `resume`);
+    by default it is temporary. `progress(search, study, trial)` is called after each trial."""
+    from .tune_search import Search
+    as_list = lambda v: [v] if isinstance(v, str) else list(v)
+    with _engine_call(), _scratch("dcqcn-tune-") as tmp:
+        folder = _out_folder(out, tmp, "tune")
+        search = Search(scenario, params=as_list(param), minimize=as_list(minimize),
+                        maximize=as_list(maximize), constraints=as_list(constraint),
+                        trials=trials, seeds=seeds, holdout=holdout, jobs=jobs, threads=threads,
+                        seed=seed, set=set, out=folder, resume=resume, force=force,
+                        prescreen=prescreen, progress=progress)
+        folder = search.run()
+        return TuneResult(folder, folder if out is not None else None)

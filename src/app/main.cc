@@ -1,4 +1,4 @@
-// The dcqcn command line: run, check, buffer, sweep, report, hpcc and keys.
+// The dcqcn command line: run, check, buffer, sweep, report, tune, hpcc and keys.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <unistd.h>
@@ -16,6 +16,7 @@
 #include "app/port_settings.h"
 #include "app/progress_line.h"
 #include "app/report_command.h"
+#include "app/tune_command.h"
 #include "core/edit_distance.h"
 #include "core/error.h"
 #include "core/huge_pages.h"
@@ -205,6 +206,14 @@ int main(int argc, char** argv) {
                      "flow tags (e.g. victim,incast) whose flows are drawn in the rate and "
                      "throughput figures");
 
+  CLI::App* tune = app.add_subcommand(
+      "tune",
+      "search a scenario's settings with real runs (Optuna); `dcqcn tune --help` lists the "
+      "flags");
+  // Every argument goes to the search's own command line (python/dcqcn/tune_command.py).
+  tune->prefix_command();
+  tune->set_help_flag();
+
   dcqcn::HpccCommandOptions hpcc_opts;
   CLI::App* hpcc = app.add_subcommand(
       "hpcc", "run an HPCC ns-3 simulator config.txt; write its FCT and PFC files and ours");
@@ -306,6 +315,8 @@ int main(int argc, char** argv) {
       return dcqcn::RunSweepCommand(sweep_opts);
     } else if (*report) {
       return dcqcn::RunReportCommand(report_opts);
+    } else if (*tune) {
+      return dcqcn::RunTuneCommand(tune->remaining());
     } else if (*hpcc) {
       dcqcn::ProgressLine progress(!hpcc_opts.quiet && isatty(STDERR_FILENO));
       hpcc_opts.on_progress = [&](const dcqcn::RunProgress& p) { progress.Update(p); };

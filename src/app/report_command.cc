@@ -2,10 +2,7 @@
 // run or sweep folder and pass its exit code on. The figures themselves are drawn in Python.
 #include "app/report_command.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-extern char** environ;
+#include "app/python_process.h"
 
 namespace dcqcn {
 namespace {
@@ -25,52 +22,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kScript = "dcqcn_report.py";
-// Debian's interpreter, the one python3-matplotlib installs into (the python3 on PATH may be a
-// pyenv without it). $DCQCN_PYTHON overrides it on other systems.
-constexpr const char* kDefaultPython = "/usr/bin/python3";
 constexpr const char* kSetupHint =
     "`dcqcn report` needs {} with matplotlib, numpy and pandas (Debian's python3-matplotlib, "
     "python3-numpy and python3-pandas): run scripts/setup.sh";
-
-struct SpawnResult {
-  bool started = false;
-  int error = 0;       // errno-style code when it could not be started or waited for
-  int exit_code = -1;  // when it exited normally
-  int signal = 0;      // when a signal ended it
-};
-
-// Runs args[0] (a path, not searched in PATH) with `args`; stdout and stderr are inherited, or
-// discarded when `silent`.
-SpawnResult Spawn(const std::vector<std::string>& args, bool silent) {
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (silent) {
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  }
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  SpawnResult result;
-  if (rc != 0) {
-    result.error = rc;
-    return result;
-  }
-  result.started = true;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) {
-      result.error = errno;
-      return result;
-    }
-  }
-  if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
-  return result;
-}
 
 bool HasScript(const fs::path& dir) {
   std::error_code ec;
@@ -141,8 +95,7 @@ int RunReportCommand(const ReportOptions& options) {
     return 1;
   }
 
-  const char* env_python = std::getenv("DCQCN_PYTHON");
-  std::string python = env_python != nullptr && *env_python != '\0' ? env_python : kDefaultPython;
+  const std::string python = PythonInterpreter();
   if (access(python.c_str(), X_OK) != 0) {
     fmt::print(stderr, "error: {} not found. {}\n", python, fmt::format(kSetupHint, python));
     return 1;

@@ -1,0 +1,362 @@
+"""`dcqcn tune`: the settings to deploy, found by searching a scenario's parameters with real runs.
+
+Every trial is an ordinary run of the scenario with the trial's settings set (`--set`), once per
+seed 1..K; its objectives are the metrics' means over those seeds. Optuna chooses the settings
+(TPE for one objective, NSGA-II for several, both seeded) and keeps the study in a journal file
+in the output folder, so that an interrupted search resumes and ranks under mpirun share it.
+The chosen settings and the scenario's own are then run on new seeds (the held-out check).
+
+The folder is written as OUT.unfinished and renamed to OUT when the search is complete, as a
+sweep's is.
+"""
+import json
+import math
+import os
+import shutil
+import threading
+import time
+import warnings
+
+import optuna
+
+from . import _dcqcn
+from . import tune_outputs
+from .tune_space import Constraint, Objective, Param, metric
+
+InputError = _dcqcn.InputError
+
+
+def _mpi_rank_size():
+    """(rank, size) when started by mpirun (Open MPI's or a PMI launcher's variables)."""
+    for rank, size in (("OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"),
+                       ("PMI_RANK", "PMI_SIZE")):
+        if rank in os.environ and size in os.environ:
+            return int(os.environ[rank]), int(os.environ[size])
+    return 0, 1
+
+
+class Search:
+    """One tuning search: its settings (what tune.json records), its study and its runs."""
+
+    def __init__(self, scenario, *, params, minimize=(), maximize=(), constraints=(), trials=50,
+                 seeds=1, holdout=5, jobs=1, threads=1, seed=0, set=None, out=None,
+                 resume=False, force=False, prescreen=None, progress=None):
+        from . import _scenario, _sets, check
+        if not params:
+            raise InputError("--param: give at least one parameter to search")
+        self.params = [p if isinstance(p, Param) else Param(p) for p in params]
+        keys = [p.key for p in self.params]
+        for key in keys:
+            if keys.count(key) > 1:
+                raise InputError(f"--param {key}: given twice")
+        self.objectives = ([Objective(p, False) for p in minimize] +
+                           [Objective(p, True) for p in maximize])
+        if not self.objectives:
+            raise InputError("--minimize/--maximize: give at least one metric")
+        self.constraints = [c if isinstance(c, Constraint) else Constraint(c)
+                            for c in constraints]
+        for name, value, least in (("--trials", trials, 1), ("--seeds", seeds, 1),
+                                   ("--holdout", holdout, 0), ("--jobs", jobs, 1),
+                                   ("--threads", threads, 1)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise InputError(f"{name} {value!r}: expected an integer >= {least}")
+        if prescreen not in (None, "fluid"):
+            raise InputError(f"--prescreen {prescreen!r}: the one prescreen is \"fluid\"")
+        self.trials, self.seeds, self.holdout = trials, seeds, holdout
+        self.jobs, self.threads, self.seed = jobs, threads, int(seed)
+        self.prescreen = prescreen
+        self.progress = progress
+        self.base_sets = _sets(set)
+        # A path stays a path, so that files it names resolve from where it lies.
+        self.scenario = scenario
+        self.scenario_arg, self.scenario_is_path = _scenario(scenario)
+        if self.scenario_is_path:
+            try:
+                with open(self.scenario_arg) as f:
+                    self.scenario_text = f.read()
+            except OSError as e:
+                raise InputError(f"{self.scenario_arg}: cannot read ({e.strerror})") from None
+        else:
+            self.scenario_text = self.scenario_arg
+        self.scenario_name = (os.path.basename(self.scenario_arg) if self.scenario_is_path
+                              else "the scenario")
+        # Every key must be one --set accepts. A key the resolved scenario lacks is tried with
+        # the range's low end (or first value), for the loader's message; a value that clashes
+        # with other keys (kmin above kmax) is left to the trials, which mark it invalid.
+        self.resolved = check(scenario, set=self.base_sets)
+        for p in self.params:
+            if _lookup(self.resolved, p.key) is not None:
+                continue
+            probe = p.choices[0] if p.choices is not None else p.set_text(p.low)
+            try:
+                check(scenario, set=self.base_sets + [f"{p.key}={probe}"])
+            except InputError as e:
+                raise InputError(f"--param {p.key}: {e}") from None
+        self.baseline = {p.key: _lookup(self.resolved, p.key) for p in self.params}
+        name = self.resolved.get("name") or "scenario"
+        self.out = os.fspath(out) if out is not None else os.path.join("results", f"{name}-tune")
+        self.work = self.out + ".unfinished"
+        self.rank, self.ranks = _mpi_rank_size()
+        self.resume, self.force = resume, force
+        self._lock = threading.Lock()
+        self.started = time.monotonic()
+        self.done_here = 0
+
+    # --- the folder and the study -------------------------------------------------------------
+
+    def settings(self):
+        """What tune.json records, and what --resume must find unchanged."""
+        return {"scenario": self.scenario_text, "set": self.base_sets,
+                "params": [p.text for p in self.params],
+                "objectives": [[o.direction(), o.path] for o in self.objectives],
+                "constraints": [c.text for c in self.constraints], "trials": self.trials,
+                "seeds": self.seeds, "holdout": self.holdout, "seed": self.seed,
+                "prescreen": self.prescreen}
+
+    def _prepare_folder(self):
+        settings_file = os.path.join(self.work, "tune.json")
+        if self.resume:
+            if not os.path.isdir(self.work):
+                raise InputError(f"--resume: {self.work} does not exist (nothing to resume)")
+            with open(settings_file) as f:
+                before = json.load(f)
+            changed = [k for k, v in self.settings().items() if before.get(k) != v]
+            if changed:
+                raise InputError(f"--resume: {', '.join(changed)} differ(s) from the search in "
+                                 f"{self.work}; resume with the same arguments")
+            return
+        for path in (self.out, self.work):
+            if os.path.exists(path):
+                if not self.force:
+                    raise InputError(f"--out {path}: exists; use --force to replace it"
+                                     + (" or --resume to finish it" if path == self.work
+                                        else ""))
+        if self.force:
+            shutil.rmtree(self.work, ignore_errors=True)
+        os.makedirs(os.path.join(self.work, "trials"))
+        tune_outputs.write_atomic(settings_file, json.dumps(self.settings(), indent=2) + "\n")
+
+    def _study(self):
+        warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+        optuna.logging.set_verbosity(optuna.logging.ERROR)  # failures: trials.csv
+        self.storage = optuna.storages.JournalStorage(
+            optuna.storages.JournalFileStorage(os.path.join(self.work, "study.journal")))
+        constraints = self._constraint_values if self.constraints else None
+        if len(self.objectives) == 1:
+            sampler = optuna.samplers.TPESampler(seed=self.seed, constraints_func=constraints)
+        else:
+            # A population of a fifth of the trials: a few generations even in a short search.
+            sampler = optuna.samplers.NSGAIISampler(
+                seed=self.seed, constraints_func=constraints,
+                population_size=max(4, min(50, self.trials // 5)))
+        return optuna.create_study(study_name="tune", storage=self.storage, sampler=sampler,
+                                   directions=[o.direction() for o in self.objectives],
+                                   load_if_exists=True)
+
+    def _constraint_values(self, frozen):
+        return frozen.user_attrs.get("violations", [math.inf] * len(self.constraints))
+
+    # --- runs ---------------------------------------------------------------------------------
+
+    def _run(self, sets, seed, folder):
+        """One ordinary run; its summary's metrics {path: value or None}."""
+        from . import _sets
+        _dcqcn.run(self.scenario_arg, self.scenario_is_path, self.base_sets + sets + _sets(None, seed), folder,
+                   True, None, self.threads)
+        with open(os.path.join(folder, "summary.json")) as f:
+            summary = json.load(f)
+        return {path: metric(summary, path, flag) for path, flag in self.metric_flags()}
+
+    def metric_flags(self):
+        """(path, the flag that named it) of every metric the search reads."""
+        seen = {}
+        for o in self.objectives:
+            seen.setdefault(o.path, o.flag())
+        for c in self.constraints:
+            seen.setdefault(c.path, "--constraint")
+        return list(seen.items())
+
+    def _sets_of(self, values):
+        return [f"{p.key}={p.set_text(values[p.key])}" for p in self.params]
+
+    def _fluid_oscillates(self, sets, folder):
+        """--prescreen fluid: whether DCQCN's fluid model calls these settings oscillating."""
+        from . import fluid
+        start = time.monotonic()
+        summary, _ = fluid(self.scenario, set=self.base_sets + sets,
+                           out=os.path.join(folder, "fluid"))
+        return summary["oscillation"]["verdict"] == "oscillating", time.monotonic() - start
+
+    def _objective(self, trial):
+        values = {p.key: p.suggest(trial) for p in self.params}
+        sets = self._sets_of(values)
+        folder = os.path.join(self.work, "trials", f"{trial.number:04d}")
+        os.makedirs(folder, exist_ok=True)
+        trial.set_user_attr("sets", sets)
+        if self.prescreen == "fluid":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                oscillates, took = self._fluid_oscillates(sets, folder)
+            trial.set_user_attr("fluid_s", took)
+            if oscillates:
+                trial.set_user_attr("skipped", "the fluid model calls these settings oscillating")
+                raise optuna.TrialPruned()
+        runs = []
+        try:
+            for seed in range(1, self.seeds + 1):
+                start = time.monotonic()
+                metrics = self._run(sets, seed, os.path.join(folder, f"seed{seed}"))
+                runs.append({"seed": seed, "metrics": metrics,
+                             "wall_s": round(time.monotonic() - start, 3)})
+        except InputError as e:
+            # Settings the scenario rejects (kmin above kmax, say): pruned, which TPE ranks
+            # below every complete trial, so that it learns to avoid them.
+            trial.set_user_attr("invalid", str(e))
+            raise optuna.TrialPruned() from None
+        except (RuntimeError, OSError, ValueError) as e:
+            trial.set_user_attr("runs", runs)
+            trial.set_user_attr("error", str(e))
+            raise
+        except KeyboardInterrupt:
+            # Optuna marks it failed; --resume asks its settings again.
+            trial.set_user_attr("error", "interrupted")
+            trial.set_user_attr("interrupted", True)
+            raise
+        trial.set_user_attr("runs", runs)
+        means = _means(runs)
+        if self.constraints:
+            trial.set_user_attr("violations", [
+                c.violation(means[c.path]) if means[c.path] is not None else math.inf
+                for c in self.constraints])
+        missing = [o.path for o in self.objectives if means[o.path] is None]
+        if missing:
+            message = f"{', '.join(missing)}: null in this run's summary.json (nothing measured)"
+            trial.set_user_attr("error", message)
+            raise RuntimeError(message)
+        return [means[o.path] for o in self.objectives]
+
+    def _after_trial(self, study, frozen):
+        with self._lock:
+            self.done_here += 1
+            if self.progress is not None:
+                self.progress(self, study, frozen)
+
+    # --- the whole search ---------------------------------------------------------------------
+
+    def finished_trials(self, study):
+        return [t for t in study.get_trials(deepcopy=False) if t.state.is_finished()]
+
+    def run(self):
+        """Runs the search (or its rest), the held-out check, and writes OUT. Returns OUT, or
+        None on a rank other than 0 under mpirun."""
+        if self.rank == 0:
+            self._prepare_folder()
+            try:
+                self._baseline()
+            except InputError:
+                # A metric path the runs do not have: nothing was searched yet.
+                if not self.resume:
+                    shutil.rmtree(self.work, ignore_errors=True)
+                raise
+            open(os.path.join(self.work, "ready"), "w").close()
+        else:
+            _wait_for(os.path.join(self.work, "ready"))
+        study = self._study()
+        if self.rank == 0 and self.resume:
+            self._requeue_interrupted(study)
+        left = self.trials - len(self.finished_trials(study))
+        if left > 0:
+            self.started = time.monotonic()
+            # Under mpirun every rank takes trials until the study has enough.
+            stop = optuna.study.MaxTrialsCallback(self.trials, states=None)
+            study.optimize(self._objective, n_trials=None if self.ranks > 1 else left,
+                           n_jobs=self.jobs, catch=(Exception,),
+                           callbacks=[self._after_trial] + ([stop] if self.ranks > 1 else []))
+        if self.rank != 0:
+            return None
+        _wait_until(lambda: not any(t.state == optuna.trial.TrialState.RUNNING
+                                    for t in study.get_trials(deepcopy=False)))
+        results = tune_outputs.Results(self, study)
+        results.holdout_runs = self._holdout(results)
+        results.write(self.work)
+        os.remove(os.path.join(self.work, "ready"))
+        if os.path.exists(self.out):
+            shutil.rmtree(self.out)
+        os.rename(self.work, self.out)
+        return self.out
+
+    def _requeue_interrupted(self, study):
+        """The trials an interruption cut short (failed, or left running when the process was
+        killed) are marked failed and their settings asked again, once."""
+        study_id = self.storage.get_study_id_from_name(study.study_name)
+        for t in study.get_trials(deepcopy=False):
+            running = t.state == optuna.trial.TrialState.RUNNING
+            if not running and not t.user_attrs.get("interrupted"):
+                continue
+            if t.user_attrs.get("requeued"):
+                continue
+            trial_id = self.storage.get_trial_id_from_study_id_trial_number(study_id, t.number)
+            self.storage.set_trial_user_attr(trial_id, "error", "interrupted")
+            self.storage.set_trial_user_attr(trial_id, "requeued", True)
+            if running:
+                self.storage.set_trial_state_values(trial_id, optuna.trial.TrialState.FAIL)
+            if t.params:
+                study.enqueue_trial(t.params)
+
+    def _baseline(self):
+        """The scenario's own settings on the search's seeds (once): the reference the trials
+        are plotted against, and the check that every metric path exists."""
+        path = os.path.join(self.work, "baseline.json")
+        if os.path.exists(path):
+            return
+        runs = []
+        for seed in range(1, self.seeds + 1):
+            metrics = self._run([], seed, os.path.join(self.work, "baseline", f"seed{seed}"))
+            runs.append({"seed": seed, "metrics": metrics})
+        tune_outputs.write_atomic(path, json.dumps(runs, indent=1) + "\n")
+
+    def _holdout(self, results):
+        """The chosen settings and the scenario's own on seeds the search never used."""
+        runs = []
+        if results.best is None or self.holdout == 0:
+            return runs
+        first = self.seeds + 1
+        for name, sets in (("scenario", []), ("tuned", results.best.user_attrs["sets"])):
+            for seed in range(first, first + self.holdout):
+                metrics = self._run(sets, seed, os.path.join(self.work, "holdout", name,
+                                                             f"seed{seed}"))
+                runs.append({"settings": name, "seed": seed, "metrics": metrics})
+        return runs
+
+
+def _means(runs):
+    """Per metric, its mean over the runs (None if any run recorded none)."""
+    means = {}
+    for path in runs[0]["metrics"]:
+        values = [r["metrics"][path] for r in runs]
+        means[path] = None if any(v is None for v in values) else sum(values) / len(values)
+    return means
+
+
+def _lookup(resolved, key):
+    node = resolved
+    for part in key.split("."):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
+
+
+def _wait_for(path, timeout=3600):
+    _wait_until(lambda: os.path.exists(path), timeout)
+
+
+def _wait_until(done, timeout=None):
+    start = time.monotonic()
+    while not done():
+        if timeout is not None and time.monotonic() - start > timeout:
+            raise RuntimeError("tune: waited too long for the other ranks")
+        time.sleep(0.2)

@@ -1,0 +1,90 @@
+// `dcqcn tune`: find the Python package (build/python/ beside a build tree's binary, or the
+// installed one) and a Python with Optuna, then run the search's command line there.
+#include "app/tune_command.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "app/python_process.h"
+
+namespace dcqcn {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kSetupHint =
+    "`dcqcn tune` needs {} with optuna, scipy, scikit-learn and matplotlib (Debian's "
+    "python3-optuna, python3-scipy, python3-sklearn and python3-matplotlib): run "
+    "scripts/setup.sh";
+
+// The folder that holds the dcqcn package and dcqcn_units.py: build/python/ next to a build
+// tree's binary, else the installed package's (empty: Python's own path has it, or not).
+std::string PackageRoot() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  std::vector<fs::path> candidates;
+  if (!ec) candidates.push_back(exe.parent_path() / "python");
+#ifdef DCQCN_PY_INSTALL_ROOT
+  candidates.push_back(DCQCN_PY_INSTALL_ROOT);
+#endif
+  for (const fs::path& dir : candidates) {
+    if (fs::is_regular_file(dir / "dcqcn" / "tune_command.py", ec)) return dir.string();
+  }
+  return "";
+}
+
+}  // namespace
+
+int RunTuneCommand(const std::vector<std::string>& args) {
+  const std::string python = PythonInterpreter();
+  if (access(python.c_str(), X_OK) != 0) {
+    fmt::print(stderr, "error: {} not found. {}\n", python, fmt::format(kSetupHint, python));
+    return 1;
+  }
+  const std::string root = PackageRoot();
+  if (!root.empty()) {
+    const char* old = std::getenv("PYTHONPATH");
+    setenv("PYTHONPATH", (old != nullptr && *old != '\0' ? root + ":" + old : root).c_str(), 1);
+  }
+  SpawnResult check = Spawn({python, "-c", "import optuna, scipy, sklearn, matplotlib"}, true);
+  if (!check.started || check.exit_code != 0) {
+    fmt::print(stderr, "error: {} cannot import optuna, scipy, sklearn or matplotlib. {}\n", python,
+               fmt::format(kSetupHint, python));
+    return 1;
+  }
+  check = Spawn({python, "-c", "import dcqcn.tune_command"}, true);
+  if (!check.started || check.exit_code != 0) {
+    fmt::print(stderr,
+               "error: cannot import the dcqcn Python module (looked in build/python/ next to "
+               "the binary and in the installed package); build it with pybind11-dev "
+               "(scripts/setup.sh) or set PYTHONPATH\n");
+    return 1;
+  }
+  setenv("MPLBACKEND", "Agg", 1);  // no display: render straight to files
+  // Ctrl-C reaches both processes; the search stops itself (and can be resumed), so this one
+  // only waits. A handler, not SIG_IGN, which the child would inherit.
+  std::signal(SIGINT, [](int) {});
+  std::vector<std::string> argv = {python, "-m", "dcqcn.tune_command"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  SpawnResult run = Spawn(argv, false);
+  if (!run.started) {
+    fmt::print(stderr, "error: cannot run {}: {}\n", python, std::strerror(run.error));
+    return 1;
+  }
+  if (run.signal != 0) {
+    fmt::print(stderr, "error: the search was killed by signal {} ({})\n", run.signal,
+               strsignal(run.signal));
+    return 1;
+  }
+  return run.exit_code;
+}
+
+}  // namespace dcqcn

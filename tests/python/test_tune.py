@@ -1,0 +1,253 @@
+"""`dcqcn tune` and dcqcn.tune (run by ctest with PYTHONPATH=build/python): what the search hands
+back, that every trial is an ordinary run, reproducibility, failed, invalid and infeasible
+trials, several objectives, bad input, resuming after Ctrl-C, the fluid prescreen, mpirun, and
+docs/tune.md's example (a) against the paper's buffer rule."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+
+import pandas as pd
+import pytest
+
+import dcqcn
+
+BINARY = os.environ["DCQCN_BINARY"]
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+LEAF_SPINE = os.path.join(ROOT, "examples", "leaf_spine.toml")
+INCAST_PAUSE = os.path.join(ROOT, "examples", "tune", "incast_pause.toml")
+STABILITY = os.path.join(ROOT, "examples", "paper", "stability.toml")
+ECN = ["switch.ecn.kmin=1KB:100KB:log", "switch.ecn.kmax=50KB:2MB:log",
+       "switch.ecn.pmax=0.01:1:log"]
+P99 = "by_tag.incast.fct_slowdown.p99"
+
+
+def small_search(out, **kw):
+    args = dict(param=ECN, minimize=P99, trials=6, seeds=2, holdout=2, out=out)
+    args.update(kw)
+    return dcqcn.tune(LEAF_SPINE, **args)
+
+
+def test_a_search_hands_back_every_output_and_best_toml_reruns_its_trial(tmp_path):
+    out = tmp_path / "t"
+    r = small_search(out)
+    for name in ("trials.csv", "best.toml", "best.json", "holdout.csv", "recommendation.md",
+                 "tune.json", "report/index.html", "report/history.png"):
+        assert (out / name).exists(), name
+    assert not (tmp_path / "t.unfinished").exists()
+    # One row per trial and seed; every complete trial has its metric for both seeds.
+    assert r.trials["trial"].nunique() == 6
+    done = r.trials[r.trials.state == "complete"]
+    assert set(done.seed) == {1, 2} and done[P99].notna().all()
+    # Every trial is an ordinary run: best.toml run with seed 1 gives its trial's seed-1 result.
+    best = json.loads((out / "best.json").read_text())
+    rerun = dcqcn.run(str(out / "best.toml"), seed=1)
+    trial = json.loads((out / "trials" / f"{best['trial']:04d}" / "seed1" /
+                        "summary.json").read_text())
+    assert rerun.summary["by_tag"]["incast"]["fct_slowdown"]["p99"] == \
+        trial["by_tag"]["incast"]["fct_slowdown"]["p99"]
+    # The chosen trial is the best complete one; held out: both settings on seeds 3 and 4.
+    means = done.groupby("trial")[P99].mean()
+    assert means.idxmin() == best["trial"] and means.min() == best["objectives"][P99]
+    assert sorted(r.holdout.seed.unique()) == [3, 4]
+    assert set(r.holdout.settings) == {"scenario", "tuned"}
+    text = r.recommendation
+    for section in ("## Scenario keys", "## NIC firmware", "`dce_tcp_g` | 1020",
+                    "## Switch ECN (WRED) per port speed", "| 40 Gb/s |", "| 80 Gb/s |",
+                    "## Held-out check", "seeds 3-4"):
+        assert section in text, section
+
+
+def test_the_same_seed_gives_the_same_search(tmp_path):
+    a = small_search(tmp_path / "a", seed=7).trials.drop(columns="wall_s")
+    b = small_search(tmp_path / "b", seed=7).trials.drop(columns="wall_s")
+    c = small_search(tmp_path / "c", seed=8).trials.drop(columns="wall_s")
+    pd.testing.assert_frame_equal(a, b)
+    assert not a.equals(c)
+
+
+def test_settings_the_scenario_rejects_are_kept_as_invalid_and_the_search_goes_on(tmp_path):
+    # kmin above kmax in most of this space.
+    r = small_search(tmp_path / "t", param=["switch.ecn.kmin=10KB:1MB:log",
+                                            "switch.ecn.kmax=10KB:1MB:log"], trials=10)
+    invalid = r.trials[r.trials.state == "invalid"]
+    assert len(invalid) > 0 and invalid.error.str.contains("kmin <= kmax").all()
+    assert (r.trials.state == "complete").any() and r.best is not None
+
+
+def test_a_failing_run_is_recorded_with_its_error(tmp_path):
+    # A metric that exists in the summary but is null (no flow of that size): the trial fails.
+    r = small_search(tmp_path / "t", minimize="by_tag.incast.fct_slowdown_by_size.<10KB.p99",
+                     trials=2, holdout=0)
+    assert (r.trials.state == "failed").all()
+    assert r.trials.error.str.contains("null in this run").all()
+    assert r.best is None and "nothing to recommend" in r.recommendation
+    assert not os.path.exists(tmp_path / "t" / "best.toml")
+
+
+def test_constraints_mark_trials_infeasible_and_the_best_is_feasible(tmp_path):
+    r = small_search(tmp_path / "t", trials=8,
+                     constraint=["bottleneck.mean_queue_bytes <= 150000"])
+    states = set(r.trials.state)
+    assert "infeasible" in states and "complete" in states
+    best = r.trials[r.trials.trial == json.loads(
+        (tmp_path / "t" / "best.json").read_text())["trial"]]
+    assert best["bottleneck.mean_queue_bytes"].mean() <= 150000
+    assert (r.trials[r.trials.state == "infeasible"].groupby("trial")[
+        "bottleneck.mean_queue_bytes"].mean() > 150000).all()
+
+
+def test_several_objectives_give_a_pareto_front_and_a_chosen_point_on_it(tmp_path):
+    r = small_search(tmp_path / "t", trials=8, maximize="aggregate_goodput_gbps",
+                     minimize="bottleneck.mean_queue_bytes")
+    front = pd.read_csv(tmp_path / "t" / "pareto.csv")
+    assert front.chosen.sum() == 1
+    means = r.trials[r.trials.state == "complete"].groupby("trial")[
+        ["bottleneck.mean_queue_bytes", "aggregate_goodput_gbps"]].mean()
+    for _, p in front.iterrows():
+        q, g = p["bottleneck.mean_queue_bytes"], p["aggregate_goodput_gbps"]
+        dominated = ((means["bottleneck.mean_queue_bytes"] <= q) &
+                     (means["aggregate_goodput_gbps"] >= g) &
+                     ((means["bottleneck.mean_queue_bytes"] < q) |
+                      (means["aggregate_goodput_gbps"] > g)))
+        assert not dominated.any()
+    assert (tmp_path / "t" / "report" / "pareto.png").exists()
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"param": ["switch.ecn.kmn=1KB:2KB"]}, "--param switch.ecn.kmn: "),
+    ({"param": ["switch.ecn.kmin"]}, "expected KEY=LOW:HIGH"),
+    ({"param": ["switch.ecn.kmin=5KB:1KB"]}, "LOW 5KB must be below HIGH 1KB"),
+    ({"param": ["switch.ecn.kmin=0KB:1KB:log"]}, ":log needs LOW > 0"),
+    ({"param": ["switch.ecn.kmin=1KB:2us"]}, "are not of one kind"),
+    ({"param": ["switch.ecn.kmin=1KB:2KB:cube"]}, "unknown option 'cube'"),
+    ({"param": ["cc.f=1.5:4:int"]}, ":int needs integer bounds"),
+    ({"param": ["switch.ecn.pmax=0.1"]}, "two or more values"),
+    ({"minimize": "pfc_pause_frame"}, "--minimize pfc_pause_frame: no such number in "
+                                      "summary.json; nearest: pfc_pause_frames"),
+    ({"minimize": "bottleneck"}, "--minimize bottleneck: not a number"),
+    ({"constraint": ["pfc_pause_frames < 3"]}, "expected \"METRIC <= X\""),
+    ({"trials": 0}, "--trials 0: expected an integer >= 1"),
+    ({"prescreen": "magic"}, "--prescreen 'magic'"),
+])
+def test_bad_input_names_the_flag_and_the_key_and_leaves_nothing(tmp_path, kw, message):
+    with pytest.raises(dcqcn.InputError, match=None) as e:
+        small_search(tmp_path / "t", **kw)
+    assert message in str(e.value)
+    assert not os.path.exists(tmp_path / "t") and not os.path.exists(tmp_path / "t.unfinished")
+
+
+def test_an_existing_folder_needs_force(tmp_path):
+    small_search(tmp_path / "t", trials=2, holdout=0)
+    with pytest.raises(dcqcn.InputError, match="exists; use --force"):
+        small_search(tmp_path / "t", trials=2, holdout=0)
+    small_search(tmp_path / "t", trials=3, holdout=0, force=True)
+    assert pd.read_csv(tmp_path / "t" / "trials.csv").trial.nunique() == 3
+
+
+def cli(*args, **kw):
+    return subprocess.run([BINARY, "tune", *args], capture_output=True, text=True, **kw)
+
+
+def test_the_command_line_runs_the_search_and_exits_1_on_bad_input(tmp_path):
+    r = cli(LEAF_SPINE, "--param", "switch.ecn.kmin=1KB:9KB", "--minimize", "pfc_pause_frame",
+            "--out", str(tmp_path / "t"))
+    assert r.returncode == 1
+    assert "error: --minimize pfc_pause_frame: no such number" in r.stderr
+    r = cli("--help")
+    assert r.returncode == 0 and "--constraint" in r.stdout
+    r = cli(LEAF_SPINE, "--param", "switch.ecn.kmin=1KB:9KB", "--minimize", P99, "--trials",
+            "3", "--holdout", "1", "--out", str(tmp_path / "t"))
+    assert r.returncode == 0, r.stderr
+    assert "tune: trial 2" in r.stderr and "ETA" in r.stderr
+    assert "recommendation.md" in r.stdout
+
+
+def test_ctrl_c_then_resume_finishes_the_search_with_every_trial(tmp_path):
+    out = tmp_path / "t"
+    args = [STABILITY, "--set", "duration=300ms", "--set", "output.warmup=5ms",
+            "--set", "workload.senders=4",
+            "--param", "cc.rai=5Mbps:80Mbps:log", "--minimize", "bottleneck.std_queue_bytes",
+            "--trials", "6", "--holdout", "0", "--seed", "3", "--out", str(out)]
+    p = subprocess.Popen([BINARY, "tune", *args], stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    for line in p.stderr:
+        if "tune: trial 1 " in line:
+            break
+    os.killpg(p.pid, signal.SIGINT)  # as Ctrl-C: to the whole group
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 130, err
+    assert "--resume" in err and os.path.isdir(str(out) + ".unfinished")
+    assert not out.exists()
+    r = cli(*args, "--resume")
+    assert r.returncode == 0, r.stderr
+    t = pd.read_csv(out / "trials.csv")
+    assert t.trial.nunique() == 6
+    # The trial cut short (a run takes ~0.6 s, so Ctrl-C almost surely lands in one) is failed
+    # ("interrupted") and its settings were run again.
+    cut = t[t.error == "interrupted"]
+    assert len(cut) <= 1
+    if len(cut) == 1:
+        again = t[(t.state == "complete") &
+                  (t["cc.rai [Mbps]"] == cut["cc.rai [Mbps]"].iloc[0])]
+        assert len(again) == 1
+    # A finished search does not resume; a changed one does not either.
+    assert cli(*args, "--resume").returncode == 1
+
+
+def test_the_fluid_prescreen_skips_oscillating_settings_and_says_what_it_saved(tmp_path):
+    r = dcqcn.tune(STABILITY, set={"duration": "10ms", "output.warmup": "2ms",
+                                   "workload.senders": 10},
+                   param=["cc.rai=10Mbps:80Mbps:log", "switch.ecn.kmax=400KB:2000KB"],
+                   minimize="bottleneck.std_queue_bytes", trials=8, holdout=0, seed=1,
+                   prescreen="fluid", out=tmp_path / "t")
+    skipped = r.trials[r.trials.state == "skipped"]
+    ran = r.trials[r.trials.state == "complete"]
+    assert len(skipped) > 0 and len(ran) > 0
+    assert skipped["bottleneck.std_queue_bytes"].isna().all()
+    # What the fluid model calls oscillating, at a skipped trial's settings.
+    row = skipped.iloc[0]
+    summary, _ = dcqcn.fluid(STABILITY, set={
+        "duration": "10ms", "workload.senders": 10,
+        "cc.rai": f"{round(row['cc.rai [Mbps]'] * 1e6)}bps",
+        "switch.ecn.kmax": f"{round(row['switch.ecn.kmax [KB]'] * 1e3)}B"})
+    assert summary["oscillation"]["verdict"] == "oscillating"
+    assert f"The fluid prescreen skipped {len(skipped)} of 8 trials" in r.recommendation
+
+
+def test_ranks_under_mpirun_share_one_search(tmp_path):
+    if shutil.which("mpirun") is None:
+        pytest.skip("no mpirun")
+    out = tmp_path / "t"
+    r = subprocess.run(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2", BINARY,
+                        "tune", LEAF_SPINE, "--param", ECN[0], "--minimize", P99, "--trials",
+                        "6", "--holdout", "1", "--quiet", "--out", str(out)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    t = pd.read_csv(out / "trials.csv")
+    assert t.trial.nunique() >= 6 and (t.state == "complete").all()
+    assert (out / "best.toml").exists() and not (tmp_path / "t.unfinished").exists()
+
+
+def test_example_a_removes_pause_inside_the_region_the_buffer_rule_allows(tmp_path):
+    """examples/tune/incast_pause.toml's comment, asserted."""
+    out = tmp_path / "a"
+    r = cli(INCAST_PAUSE, "--param", "switch.ecn.kmin=1KB:1MB:log",
+            "--param", "switch.ecn.kmax=10KB:4MB:log", "--param", "switch.ecn.pmax=0.001:1:log",
+            "--minimize", "bottleneck.mean_queue_bytes",
+            "--constraint", "pfc_pause_frames <= 0", "--trials", "40", "--seeds", "2",
+            "--quiet", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    held = pd.read_csv(out / "holdout.csv")
+    own, tuned = held[held.settings == "scenario"], held[held.settings == "tuned"]
+    assert (own.pfc_pause_frames > 0).all() and own.pfc_pause_frames.mean() > 100
+    assert (tuned.pfc_pause_frames == 0).all()
+    # The search met PAUSE too (so this could fail), at larger Kmin.
+    trials = pd.read_csv(out / "trials.csv")
+    assert (trials.pfc_pause_frames > 0).any()
+    # The rule: dcqcn check warns about the file's Kmin and not about the tuned one.
+    warned = dcqcn.check(INCAST_PAUSE)["warnings"]
+    assert any("not below the t_ECN bound 18.32 KB" in w for w in warned)
+    assert not any("t_ECN" in w for w in dcqcn.check(str(out / "best.toml"))["warnings"])
