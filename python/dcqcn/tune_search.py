@@ -9,6 +9,7 @@ The chosen settings and the scenario's own are then run on new seeds (the held-o
 The folder is written as OUT.unfinished and renamed to OUT when the search is complete, as a
 sweep's is.
 """
+import concurrent.futures
 import json
 import math
 import os
@@ -317,16 +318,20 @@ class Search:
 
     def _holdout(self, results):
         """The chosen settings and the scenario's own on seeds the search never used."""
-        runs = []
         if results.best is None or self.holdout == 0:
-            return runs
+            return []
         first = self.seeds + 1
-        for name, sets in (("scenario", []), ("tuned", results.best.user_attrs["sets"])):
-            for seed in range(first, first + self.holdout):
-                metrics = self._run(sets, seed, os.path.join(self.work, "holdout", name,
-                                                             f"seed{seed}"))
-                runs.append({"settings": name, "seed": seed, "metrics": metrics})
-        return runs
+        cases = [(name, sets, seed)
+                 for name, sets in (("scenario", []), ("tuned", results.best.user_attrs["sets"]))
+                 for seed in range(first, first + self.holdout)]
+
+        def run(case):
+            name, sets, seed = case
+            folder = os.path.join(self.work, "holdout", name, f"seed{seed}")
+            return {"settings": name, "seed": seed, "metrics": self._run(sets, seed, folder)}
+        # --jobs runs at once (the engine releases the GIL), listed in a fixed order.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
+            return list(pool.map(run, cases))
 
 
 def _means(runs):
