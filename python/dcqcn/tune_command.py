@@ -8,13 +8,14 @@ import time
 from . import InputError
 from .tune_search import Search
 
-EXAMPLE = """example:
-  dcqcn tune examples/tune/incast_pause.toml --param switch.ecn.kmin=1KB:100KB:log \\
-      --param switch.ecn.kmax=50KB:2MB:log --param switch.ecn.pmax=0.01:1:log \\
-      --minimize pfc_pause_frames --trials 40 --jobs 2
+EXAMPLE = """example (docs/tune.md, a):
+  dcqcn tune examples/tune/incast_pause.toml --param switch.ecn.kmin=1KB:1MB:log \\
+      --param switch.ecn.kmax=10KB:4MB:log --param switch.ecn.pmax=0.001:1:log \\
+      --minimize bottleneck.mean_queue_bytes --constraint "pfc_pause_frames <= 0" \\
+      --trials 40 --seeds 2
 
 METRIC is a path into a run's summary.json, such as pfc_pause_frames,
-by_tag.background.fct_slowdown.p99 or collectives.0.time_ns (an unknown path lists the
+by_tag.background.fct_slowdown.p99 or collectives.0.mean.time_ns (an unknown path lists the
 nearest). Output: trials.csv, best.toml, best.json, holdout.csv, recommendation.md and
 report/index.html in --out (written as OUT.unfinished until the search is done)."""
 

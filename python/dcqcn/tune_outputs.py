@@ -13,6 +13,7 @@ import optuna
 import dcqcn_units
 
 from . import _dcqcn
+from .tune_space import lookup
 
 _STATE = {optuna.trial.TrialState.COMPLETE: "complete", optuna.trial.TrialState.FAIL: "failed",
           optuna.trial.TrialState.PRUNED: "skipped"}
@@ -81,18 +82,6 @@ def _firmware_value(value, unit, convert):
             return str(value)
         return str(base // scale) if base % scale == 0 else f"{base / scale:.6g}"
     return str(value)
-
-
-def _lookup(table, key):
-    node = table
-    for part in key.split("."):
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node
 
 
 def dominates(a, b, maximize):
@@ -289,7 +278,7 @@ class Results:
         tuned = {p.key for p in self.search.params}
         rows = []
         for key, name, unit, convert in NIC_FIRMWARE:
-            value = _lookup(best, key)
+            value = lookup(best, key)
             if value is None:
                 continue
             suffix = unit[2] if isinstance(unit, tuple) else unit

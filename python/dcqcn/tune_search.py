@@ -22,7 +22,7 @@ import optuna
 
 from . import _dcqcn
 from . import tune_outputs
-from .tune_space import Constraint, Objective, Param, metric
+from .tune_space import Constraint, Objective, Param, lookup, metric
 
 InputError = _dcqcn.InputError
 
@@ -86,14 +86,14 @@ class Search:
         # with other keys (kmin above kmax) is left to the trials, which mark it invalid.
         self.resolved = check(scenario, set=self.base_sets)
         for p in self.params:
-            if _lookup(self.resolved, p.key) is not None:
+            if lookup(self.resolved, p.key) is not None:
                 continue
             probe = p.choices[0] if p.choices is not None else p.set_text(p.low)
             try:
                 check(scenario, set=self.base_sets + [f"{p.key}={probe}"])
             except InputError as e:
                 raise InputError(f"--param {p.key}: {e}") from None
-        self.baseline = {p.key: _lookup(self.resolved, p.key) for p in self.params}
+        self.baseline = {p.key: lookup(self.resolved, p.key) for p in self.params}
         name = self.resolved.get("name") or "scenario"
         self.out = os.fspath(out) if out is not None else os.path.join("results", f"{name}-tune")
         self.work = self.out + ".unfinished"
@@ -132,6 +132,9 @@ class Search:
                     raise InputError(f"--out {path}: exists; use --force to replace it"
                                      + (" or --resume to finish it" if path == self.work
                                         else ""))
+                if os.listdir(path) and not os.path.exists(os.path.join(path, "tune.json")):
+                    raise InputError(f"--out {path}: holds files that are not a `dcqcn tune` "
+                                     "result; --force replaces only those")
         if self.force:
             shutil.rmtree(self.work, ignore_errors=True)
         os.makedirs(os.path.join(self.work, "trials"))
@@ -251,17 +254,22 @@ class Search:
         """Runs the search (or its rest), the held-out check, and writes OUT. Returns OUT, or
         None on a rank other than 0 under mpirun."""
         if self.rank == 0:
-            self._prepare_folder()
             try:
-                self._baseline()
-            except InputError:
-                # A metric path the runs do not have: nothing was searched yet.
-                if not self.resume:
-                    shutil.rmtree(self.work, ignore_errors=True)
+                self._prepare_folder()
+                try:
+                    self._baseline()
+                except InputError:
+                    # A metric path the runs do not have: nothing was searched yet.
+                    if not self.resume:
+                        shutil.rmtree(self.work, ignore_errors=True)
+                    raise
+            except InputError as e:
+                self._tell_ranks(f"error\n{e}")
+                self._remove_status_file()
                 raise
-            open(os.path.join(self.work, "ready"), "w").close()
+            self._tell_ranks("ready")
         else:
-            _wait_for(os.path.join(self.work, "ready"))
+            self._wait_for_rank_0()
         study = self._study()
         if self.rank == 0 and self.resume:
             self._requeue_interrupted(study)
@@ -280,11 +288,46 @@ class Search:
         results = tune_outputs.Results(self, study)
         results.holdout_runs = self._holdout(results)
         results.write(self.work)
-        os.remove(os.path.join(self.work, "ready"))
         if os.path.exists(self.out):
             shutil.rmtree(self.out)
         os.rename(self.work, self.out)
+        self._remove_status_file()
         return self.out
+
+    # --- ranks under mpirun -------------------------------------------------------------------
+
+    def _status_file(self):
+        """Where rank 0 tells the others that the folder is ready (or why it is not): beside
+        OUT, named by the mpirun job, so that an earlier job's file is never read."""
+        job = os.environ.get("PMIX_NAMESPACE") or os.environ.get("OMPI_MCA_ess_base_jobid", "")
+        return f"{self.out}.tune-job-{job}"
+
+    def _tell_ranks(self, status):
+        if self.ranks > 1:
+            tune_outputs.write_atomic(self._status_file(), status)
+
+    def _wait_for_rank_0(self):
+        path = self._status_file()
+        _wait_until(lambda: os.path.exists(path), timeout=3600)
+        with open(path) as f:
+            status = f.read()
+        open(f"{path}.read-{self.rank}", "w").close()
+        if status.startswith("error"):
+            raise InputError(status.partition("\n")[2])
+
+    def _remove_status_file(self):
+        """Once every rank has read it (waiting at most a minute for them)."""
+        if self.ranks == 1:
+            return
+        path = self._status_file()
+        acks = [f"{path}.read-{r}" for r in range(1, self.ranks)]
+        try:
+            _wait_until(lambda: all(os.path.exists(a) for a in acks), timeout=60)
+        except RuntimeError:
+            pass
+        for name in [path] + acks:
+            if os.path.exists(name):
+                os.remove(name)
 
     def _requeue_interrupted(self, study):
         """The trials an interruption cut short (failed, or left running when the process was
@@ -341,22 +384,6 @@ def _means(runs):
         values = [r["metrics"][path] for r in runs]
         means[path] = None if any(v is None for v in values) else sum(values) / len(values)
     return means
-
-
-def _lookup(resolved, key):
-    node = resolved
-    for part in key.split("."):
-        if isinstance(node, dict) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node
-
-
-def _wait_for(path, timeout=3600):
-    _wait_until(lambda: os.path.exists(path), timeout)
 
 
 def _wait_until(done, timeout=None):

@@ -143,7 +143,8 @@ class Objective:
 class Constraint:
     """--constraint "PATH <= X" (or >=): a trial whose mean over seeds breaks it is infeasible."""
 
-    _FORM = re.compile(r"^\s*([^<>=\s]+)\s*(<=|>=)\s*(\S+)\s*$")
+    # The last <= or >= is the operator: a path may hold one (fct_slowdown_by_size.>=1MB.p99).
+    _FORM = re.compile(r"^\s*(\S+?)\s*(<=|>=)\s*([^<>=\s]+)\s*$")
 
     def __init__(self, text):
         m = self._FORM.match(text)
@@ -176,21 +177,33 @@ def metric_paths(summary, prefix=""):
     return paths
 
 
-def metric(summary, path, flag):
-    """The number at dotted `path` of a summary; None when the run recorded none (null). An
-    unknown path is an InputError naming `flag` and the nearest paths."""
-    node = summary
+_MISSING = object()
+
+
+def lookup(table, path, missing=None):
+    """The value at dotted `path` of nested dicts and lists (lists by index): `missing` when
+    there is none; None below a null (a table the run did not record)."""
+    node = table
     for part in path.split("."):
-        if node is None:  # a table the run did not record (bottleneck before the warm-up's end)
+        if node is None:
             return None
         if isinstance(node, dict) and part in node:
             node = node[part]
         elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
             node = node[int(part)]
         else:
-            near = difflib.get_close_matches(path, metric_paths(summary), n=5, cutoff=0.5)
-            hint = ("; nearest: " + ", ".join(near)) if near else ""
-            raise InputError(f"{flag} {path}: no such number in summary.json{hint}")
+            return missing
+    return node
+
+
+def metric(summary, path, flag):
+    """The number at dotted `path` of a summary; None when the run recorded none (null). An
+    unknown path is an InputError naming `flag` and the nearest paths."""
+    node = lookup(summary, path, _MISSING)
+    if node is _MISSING:
+        near = difflib.get_close_matches(path, metric_paths(summary), n=5, cutoff=0.5)
+        hint = ("; nearest: " + ", ".join(near)) if near else ""
+        raise InputError(f"{flag} {path}: no such number in summary.json{hint}")
     if node is None:
         return None
     if isinstance(node, bool) or not isinstance(node, (int, float)):

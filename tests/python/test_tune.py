@@ -7,7 +7,6 @@ import os
 import shutil
 import signal
 import subprocess
-import time
 
 import pandas as pd
 import pytest
@@ -87,6 +86,13 @@ def test_a_failing_run_is_recorded_with_its_error(tmp_path):
     assert not os.path.exists(tmp_path / "t" / "best.toml")
 
 
+def test_a_constraint_splits_at_its_last_operator():
+    from dcqcn.tune_space import Constraint
+    c = Constraint("by_tag.x.fct_slowdown_by_size.>=1MB.p99<=7.5")
+    assert (c.path, c.op, c.bound) == ("by_tag.x.fct_slowdown_by_size.>=1MB.p99", "<=", 7.5)
+    assert c.violation(8.0) == 0.5 and Constraint("a >= 2").violation(3) == -1
+
+
 def test_constraints_mark_trials_infeasible_and_the_best_is_feasible(tmp_path):
     r = small_search(tmp_path / "t", trials=8,
                      constraint=["bottleneck.mean_queue_bytes <= 150000"])
@@ -145,6 +151,12 @@ def test_an_existing_folder_needs_force(tmp_path):
         small_search(tmp_path / "t", trials=2, holdout=0)
     small_search(tmp_path / "t", trials=3, holdout=0, force=True)
     assert pd.read_csv(tmp_path / "t" / "trials.csv").trial.nunique() == 3
+    # --force replaces a search, never a folder of something else.
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "thesis.tex").write_text("keep me")
+    with pytest.raises(dcqcn.InputError, match="not a `dcqcn tune` result"):
+        small_search(tmp_path / "other", trials=2, holdout=0, force=True)
+    assert (tmp_path / "other" / "thesis.tex").exists()
 
 
 def cli(*args, **kw):
@@ -229,6 +241,14 @@ def test_ranks_under_mpirun_share_one_search(tmp_path):
     t = pd.read_csv(out / "trials.csv")
     assert t.trial.nunique() >= 6 and (t.state == "complete").all()
     assert (out / "best.toml").exists() and not (tmp_path / "t.unfinished").exists()
+    assert sorted(os.listdir(tmp_path)) == ["t"]  # the ranks' status files are gone
+    # Bad input that only rank 0 finds (a metric path) ends every rank, with exit code 1.
+    r = subprocess.run(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2", BINARY,
+                        "tune", LEAF_SPINE, "--param", ECN[0], "--minimize", "pfc_pause_frame",
+                        "--out", str(tmp_path / "bad")], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode != 0 and "nearest: pfc_pause_frames" in r.stderr
+    assert sorted(os.listdir(tmp_path)) == ["t"]
 
 
 def test_example_a_removes_pause_inside_the_region_the_buffer_rule_allows(tmp_path):
