@@ -162,15 +162,18 @@ void Run(const std::string& scenario, bool is_path, const std::vector<std::strin
   });
 }
 
-// resolved.toml's text and the buffer warnings; the network is built too, as `dcqcn check` does.
+// resolved.toml's text and the warnings `dcqcn check` prints (buffers, routing loops); the
+// network is built too, as `dcqcn check` does.
 std::pair<std::string, std::vector<std::string>> Check(const std::string& scenario, bool is_path,
                                                        const std::vector<std::string>& sets) {
   Scenario s = Load(scenario, is_path, sets);
+  std::vector<std::string> warnings = BufferWarnings(s);
   {
     GilReleased release;
     Network net(ToNetworkConfig(s));
+    for (std::string& w : net.RouteLoops()) warnings.push_back(std::move(w));
   }
-  return {ResolvedToml(s), BufferWarnings(s)};
+  return {ResolvedToml(s), warnings};
 }
 
 py::dict Buffer(const BufferOptions& o) {

@@ -146,12 +146,20 @@ class Search:
         self.storage = optuna.storages.JournalStorage(
             optuna.storages.JournalFileStorage(os.path.join(self.work, "study.journal")))
         constraints = self._constraint_values if self.constraints else None
+        # The sampler's own random draws continue where the study stands and differ between
+        # ranks: a resumed search or a second rank replaying the first draws would repeat trials.
+        try:
+            before = len(self.storage.get_all_trials(
+                self.storage.get_study_id_from_name("tune"), deepcopy=False))
+        except KeyError:  # a new study
+            before = 0
+        seed = self.seed + before + 7919 * self.rank
         if len(self.objectives) == 1:
-            sampler = optuna.samplers.TPESampler(seed=self.seed, constraints_func=constraints)
+            sampler = optuna.samplers.TPESampler(seed=seed, constraints_func=constraints)
         else:
             # A population of a fifth of the trials: a few generations even in a short search.
             sampler = optuna.samplers.NSGAIISampler(
-                seed=self.seed, constraints_func=constraints,
+                seed=seed, constraints_func=constraints,
                 population_size=max(4, min(50, self.trials // 5)))
         return optuna.create_study(study_name="tune", storage=self.storage, sampler=sampler,
                                    directions=[o.direction() for o in self.objectives],
@@ -331,21 +339,23 @@ class Search:
 
     def _requeue_interrupted(self, study):
         """The trials an interruption cut short (failed, or left running when the process was
-        killed) are marked failed and their settings asked again, once."""
+        killed) are marked failed and their settings asked again, once (the study remembers
+        which: a finished trial cannot be changed)."""
         study_id = self.storage.get_study_id_from_name(study.study_name)
+        done = set(study.user_attrs.get("requeued", []))
         for t in study.get_trials(deepcopy=False):
             running = t.state == optuna.trial.TrialState.RUNNING
-            if not running and not t.user_attrs.get("interrupted"):
+            if t.number in done or not (running or t.user_attrs.get("interrupted")):
                 continue
-            if t.user_attrs.get("requeued"):
-                continue
-            trial_id = self.storage.get_trial_id_from_study_id_trial_number(study_id, t.number)
-            self.storage.set_trial_user_attr(trial_id, "error", "interrupted")
-            self.storage.set_trial_user_attr(trial_id, "requeued", True)
             if running:
+                trial_id = self.storage.get_trial_id_from_study_id_trial_number(study_id,
+                                                                                t.number)
+                self.storage.set_trial_user_attr(trial_id, "error", "interrupted")
                 self.storage.set_trial_state_values(trial_id, optuna.trial.TrialState.FAIL)
             if t.params:
                 study.enqueue_trial(t.params)
+            done.add(t.number)
+        study.set_user_attr("requeued", sorted(done))
 
     def _baseline(self):
         """The scenario's own settings on the search's seeds (once): the reference the trials

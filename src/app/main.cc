@@ -348,6 +348,7 @@ int main(int argc, char** argv) {
                             count(s.collectives.size(), "collective", "collectives")));
       fmt::print(stderr, "{}", dcqcn::PortSettingsText(net, check_ports));
       for (const std::string& w : dcqcn::BufferWarnings(s)) fmt::print(stderr, "warning: {}\n", w);
+      for (const std::string& w : net.RouteLoops()) fmt::print(stderr, "warning: {}\n", w);
     } else if (*fluid) {
       std::vector<std::string> warnings;
       std::string text;

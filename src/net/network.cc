@@ -3,8 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
+#include <string>
 
 #include "core/error.h"
 #include "net/base_rtt.h"
@@ -198,6 +201,7 @@ Network::Network(NetworkConfig config)
                       s.source, i, spec.src, spec.dst, spec.size, packets, s.host.mtu, UINT32_MAX));
     }
   }
+  CheckStaticRouteLoops();
   need_base_rtt_ = needs.base_rtt || s.host.window;
   if (need_base_rtt_ && s.host.base_rtt != HostConfig::BaseRtt::kPair) {
     max_base_rtt_ = MaxBaseRtt(topo, s.host.mtu);
@@ -360,6 +364,15 @@ void Network::BuildRoutes() {
   } else {
     routes_ = std::make_unique<RouteTable>(num_hosts, adjacency_);
   }
+  for (const StaticRoute& r : config_.routes) {
+    std::vector<uint16_t> ports;  // every cable to every next hop
+    for (int next : r.next) {
+      for (size_t p = 0; p < adjacency_[r.sw].size(); ++p) {
+        if (adjacency_[r.sw][p].first == next) ports.push_back(static_cast<uint16_t>(p));
+      }
+    }
+    for (int dst : r.dsts) routes_->Override(r.sw - num_hosts, dst, ports);
+  }
   for (size_t sw = 0; sw < switches_.size(); ++sw) {
     switches_[sw]->SetRoutes(routes_.get(), static_cast<int>(sw));
   }
@@ -374,6 +387,71 @@ void Network::BuildRoutes() {
                                    config_.source, f.src, f.dst));
     }
   }
+}
+
+void Network::CheckStaticRouteLoops() const {
+  if (!routes_->has_overrides()) return;
+  const Topology& topo = config_.topology;
+  // Static routes may send a flow round a loop, where its packets would circulate for ever
+  // (TTL is not modelled): the run could say nothing true about such a flow.
+  for (uint32_t id = 0; id < num_flows(); ++id) {
+    if (OverNvlink(id)) continue;
+    const FlowSpec& f = config_.flows[id];
+    for (int direction = 0; direction < 2; ++direction) {
+      std::vector<int> path;
+      WalkPath(RouteProbe(id, direction), [&](int node, int) { path.push_back(node); });
+      if (path.size() <= adjacency_.size()) continue;
+      std::string where;
+      for (size_t i = 0; i < std::min<size_t>(path.size(), 8); ++i) {
+        where += (i > 0 ? " -> " : "") + topo.node_name(path[i]);
+      }
+      throw InputError(fmt::format(
+          "{}: flow {} from h{} to h{}: [[route]] sends its {} round a loop ({} -> ...); its "
+          "packets would circulate for ever (TTL is not modelled)",
+          config_.source, id, direction == 0 ? f.src : f.dst, direction == 0 ? f.dst : f.src,
+          direction == 0 ? "data" : "ACKs", where));
+    }
+  }
+}
+
+std::vector<std::string> Network::RouteLoops() const {
+  const Topology& topo = config_.topology;
+  const int num_hosts = topo.hosts;
+  std::vector<std::string> loops;
+  for (const StaticRoute& r : config_.routes) {
+    for (int dst : r.dsts) {
+      // Depth-first over every next hop towards `dst` from the route's switch: a switch met
+      // again on the current path closes a loop.
+      std::vector<int> path;
+      std::vector<char> state(topo.num_nodes(), 0);  // 1: on the path, 2: done
+      std::string found;
+      std::function<void(int)> visit = [&](int node) {
+        if (!found.empty() || node < num_hosts || state[node] == 2) return;
+        if (state[node] == 1) {
+          // The cycle from its lowest node, so that each loop is named one way.
+          std::vector<int> cycle(std::find(path.begin(), path.end(), node), path.end());
+          std::rotate(cycle.begin(), std::min_element(cycle.begin(), cycle.end()), cycle.end());
+          for (int n : cycle) found += topo.node_name(n) + " -> ";
+          found += topo.node_name(cycle[0]);
+          return;
+        }
+        state[node] = 1;
+        path.push_back(node);
+        const auto [ports, count] = routes_->Ports(node - num_hosts, dst);
+        for (uint32_t i = 0; i < count; ++i) visit(adjacency_[node][ports[i]].first);
+        path.pop_back();
+        state[node] = 2;
+      };
+      visit(r.sw);
+      if (!found.empty()) {
+        loops.push_back(
+            fmt::format("[[route]]: packets to {} can loop: {}", topo.node_name(dst), found));
+      }
+    }
+  }
+  std::sort(loops.begin(), loops.end());
+  loops.erase(std::unique(loops.begin(), loops.end()), loops.end());
+  return loops;
 }
 
 Link& Network::LinkAt(int node, int port) const {

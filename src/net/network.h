@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -137,6 +138,10 @@ class Network {
   // The same as the (node, port) pairs that send flow `id`'s data (parallel cables stay apart).
   // `direction` 1: the ports that send its ACKs back.
   std::vector<std::pair<int, int>> PortPathOf(uint32_t id, int direction = 0) const;
+  // The loops static routes ([[route]]) make, one line each ("packets to h3 can loop: s0 ->
+  // s1 -> s0"), for `dcqcn check` to warn about. A flow that would take one is an InputError
+  // when the network is built.
+  std::vector<std::string> RouteLoops() const;
   // Throws InvariantError if a flow's route cache disagrees with the route tables.
   void CheckRouteCaches() const;
   // Ideal completion time of flow `id`, as HPCC defines it (used for slowdown); over NVLink,
@@ -212,6 +217,8 @@ class Network {
   // Between windows: what the parts logged (PFC frames) and their taps saw, in one run's order.
   void MergeLogs();
   void BuildRoutes();
+  // Throws InputError if static routes send a flow's data or ACKs round a loop.
+  void CheckStaticRouteLoops() const;
   // The link node `node` sends on from port `port` (the nodes are owned through pointers, so
   // a const network can hand out a mutable link: only Tap does).
   Link& LinkAt(int node, int port) const;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "cc/cc_algorithm.h"
 #include "net/flow_dependencies.h"
@@ -12,6 +13,7 @@
 #include "net/headers.h"
 #include "net/host_config.h"
 #include "net/nvlink_fabric.h"
+#include "net/static_route.h"
 #include "net/switch_config.h"
 #include "net/topology.h"
 
@@ -34,6 +36,8 @@ struct NetworkConfig {
   std::span<const Rate> flow_rates;
   // Which flows each flow waits for ([[flow]] after), a view like `flows`; null or empty: none.
   const FlowAfter* after = nullptr;
+  // Routes set by hand, overriding the computed ones for their (switch, destination).
+  std::vector<StaticRoute> routes;
   // Multi-GPU servers' NVLink: flows between GPUs of one server take it, not the NICs.
   NvlinkConfig nvlink;
   bool log_pfc = false;  // keep every PFC frame (timeseries/pfc.csv, HPCC's PFC file)

@@ -98,6 +98,12 @@ RouteTable::RouteTable(int hosts, const std::vector<std::vector<std::pair<int, i
   num_switches_ = switches;
 }
 
+void RouteTable::Override(int sw, int dst, const std::vector<uint16_t>& ports) {
+  overrides_[OverrideKey(sw, dst)] = {static_cast<uint32_t>(ports_.size()),
+                                      static_cast<uint32_t>(ports.size())};
+  ports_.insert(ports_.end(), ports.begin(), ports.end());
+}
+
 size_t RouteTable::bytes() const {
   return host_switch_.size() * sizeof(int32_t) + host_port_.size() * sizeof(uint16_t) +
          group_of_switch_.size() * sizeof(int32_t) + list_of_slot_.size() * sizeof(uint32_t) +

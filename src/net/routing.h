@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -23,8 +24,16 @@ class RouteTable {
   RouteTable(int hosts, const std::vector<std::vector<std::pair<int, int>>>& adjacency,
              const std::vector<int>* visit_rank = nullptr);
 
+  // Replaces the ports at switch `sw` towards host `dst` by `ports` (a static route).
+  void Override(int sw, int dst, const std::vector<uint16_t>& ports);
+  bool has_overrides() const { return !overrides_.empty(); }
+
   // Equal-cost egress ports at switch `sw` towards host `dst` (empty if unreachable).
   std::pair<const uint16_t*, uint32_t> Ports(int sw, int dst) const {
+    if (!overrides_.empty()) {
+      const auto it = overrides_.find(OverrideKey(sw, dst));
+      if (it != overrides_.end()) return {ports_.data() + it->second.first, it->second.second};
+    }
     int tor = host_switch_[dst];
     if (tor == sw) return {&host_port_[dst], 1};
     if (tor < 0) return {nullptr, 0};
@@ -46,6 +55,11 @@ class RouteTable {
   std::vector<uint32_t> list_of_slot_;    // per (group, switch): its next-hop list
   std::vector<uint32_t> list_begin_;      // per list: start in ports_; one extra at the end
   std::vector<uint16_t> ports_;           // the lists, each once
+  // Static routes: (switch, host) -> (start in ports_, count); empty without [[route]].
+  static uint64_t OverrideKey(int sw, int dst) {
+    return static_cast<uint64_t>(static_cast<uint32_t>(sw)) << 32 | static_cast<uint32_t>(dst);
+  }
+  std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> overrides_;
 };
 
 }  // namespace dcqcn

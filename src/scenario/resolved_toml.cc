@@ -290,6 +290,17 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
       if (s.flow_after.delay(id) > 0) quoted("after_delay", FormatTime(s.flow_after.delay(id)));
     }
   }
+  for (const StaticRoute& r : s.routes) {
+    out += "\n[[route]]\n";
+    quoted("switch", s.topology.node_name(r.sw));
+    auto names = [&](const std::vector<int>& nodes) {
+      std::vector<std::string> quoted_names;
+      for (int n : nodes) quoted_names.push_back(TomlQuote(s.topology.node_name(n)));
+      return fmt::format("[{}]", fmt::join(quoted_names, ", "));
+    };
+    line("dst", names(r.dsts));
+    line("next", names(r.next));
+  }
   for (size_t i = 0; i < s.collectives.size(); ++i) {
     const CollectiveConfig& c = s.collectives[i];
     out += "\n[[collective]]\n";

@@ -125,6 +125,15 @@ bool IsDigits(std::string_view s) {
          std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// The node a scenario names "h3" (host 3) or "s0" (switch 0) in `topo`, if there is one.
+std::optional<int> NodeByName(const std::string& name, const Topology& topo) {
+  if (name.size() < 2 || !IsDigits(name.substr(1)) || name.size() > 10) return std::nullopt;
+  const int index = std::stoi(name.substr(1));
+  if (name[0] == 'h' && index < topo.hosts) return index;
+  if (name[0] == 's' && index < topo.switches) return topo.hosts + index;
+  return std::nullopt;
+}
+
 std::string Trim(std::string_view s) {
   const size_t begin = s.find_first_not_of(" \t");
   if (begin == std::string_view::npos) return "";
@@ -252,6 +261,12 @@ class Loader {
                                 const TableSchema& schema) const;
   // [[collective]] tables, each expanded into flows after every other flow.
   void ReadCollectives(const Section& root, Scenario& s);
+  // [[route]] tables: static routes, checked against the built topology.
+  void ReadRoutes(const Section& root, Scenario& s) const;
+  // The node names at `key` of `sec` (a string or an array of strings), each a host
+  // (`hosts`) or a switch.
+  std::vector<int> ReadNodes(const Section& sec, std::string_view key, const Topology& topo,
+                             bool hosts) const;
   void CheckReachability(const Scenario& s, const toml::node* workload_node) const;
 
   // Whether `key` was set by an override (a path in it is relative to the current directory).
@@ -726,16 +741,7 @@ void Loader::ReadLinks(const Section& sec, TopologyConfig& topo) const {
     for (int e = 0; e < 2; ++e) {
       const toml::node& end = *fields->get(e);
       const auto* name = end.as_string();
-      std::optional<int> id;
-      if (name != nullptr && name->get().size() >= 2) {
-        const std::string& n = name->get();
-        const std::string digits = n.substr(1);
-        if (IsDigits(digits)) {
-          const int index = std::stoi(digits);
-          if (n[0] == 'h' && index < topo.hosts) id = index;
-          if (n[0] == 's' && index < topo.switches) id = topo.hosts + index;
-        }
-      }
+      const std::optional<int> id = name != nullptr ? NodeByName(name->get(), topo) : std::nullopt;
       if (!id) {
         Fail(item_key, &end,
              fmt::format("unknown node {}: expected {} (hosts = {}, switches = {})", Got(end),
@@ -1092,6 +1098,67 @@ std::vector<Section> Loader::TablesOf(const Section& root, std::string_view key,
     sections.push_back(sec);
   }
   return sections;
+}
+
+std::vector<int> Loader::ReadNodes(const Section& sec, std::string_view key, const Topology& topo,
+                                   bool hosts) const {
+  const toml::node* node = sec.Get(key);
+  const std::string what =
+      hosts ? fmt::format("a host h0..h{}", topo.hosts - 1)
+            : fmt::format("a node h0..h{} or s0..s{}", topo.hosts - 1, topo.switches - 1);
+  std::vector<const toml::node*> items;
+  if (const toml::array* list = node->as_array()) {
+    for (size_t i = 0; i < list->size(); ++i) items.push_back(list->get(i));
+    if (items.empty()) Fail(sec.Key(key), node, fmt::format("expected {} or a list of them", what));
+  } else {
+    items.push_back(node);
+  }
+  std::vector<int> ids;
+  for (const toml::node* item : items) {
+    const auto* name = item->as_string();
+    const std::optional<int> id = name != nullptr ? NodeByName(name->get(), topo) : std::nullopt;
+    if (!id || (hosts && !topo.is_host(*id))) {
+      Fail(sec.Key(key), item, fmt::format("expected {}, got {}", what, Got(*item)));
+    }
+    ids.push_back(*id);
+  }
+  return ids;
+}
+
+void Loader::ReadRoutes(const Section& root, Scenario& s) const {
+  const Topology& topo = s.topology;
+  std::vector<std::vector<int>> cabled(topo.num_nodes());
+  for (const LinkSpec& l : topo.links) {
+    cabled[l.a].push_back(l.b);
+    cabled[l.b].push_back(l.a);
+  }
+  for (const Section& sec : TablesOf(root, "route", kRouteSchema)) {
+    for (std::string_view required : {"switch", "dst", "next"}) {
+      if (sec.Get(required) == nullptr) {
+        Fail(sec.Key(required), sec.table, "required in every [[route]]");
+      }
+    }
+    const toml::node* sw = sec.Get("switch");
+    const auto* sw_name = sw->as_string();
+    const std::optional<int> sw_id =
+        sw_name != nullptr ? NodeByName(sw_name->get(), topo) : std::nullopt;
+    if (!sw_id || topo.is_host(*sw_id)) {
+      Fail(sec.Key("switch"), sw,
+           fmt::format("expected a switch s0..s{}, got {}", topo.switches - 1, Got(*sw)));
+    }
+    StaticRoute r;
+    r.sw = *sw_id;
+    r.dsts = ReadNodes(sec, "dst", topo, true);
+    r.next = ReadNodes(sec, "next", topo, false);
+    for (int next : r.next) {
+      if (std::find(cabled[r.sw].begin(), cabled[r.sw].end(), next) == cabled[r.sw].end()) {
+        Fail(sec.Key("next"), sec.Get("next"),
+             fmt::format("{} is not cabled to {}: a next hop must be a neighbour",
+                         topo.node_name(next), topo.node_name(r.sw)));
+      }
+    }
+    s.routes.push_back(std::move(r));
+  }
 }
 
 void Loader::ReadFlows(const Section& root, Scenario& s) {
@@ -1577,6 +1644,7 @@ Scenario Loader::Build(const toml::table& root_table) {
                        kMaxSamplesPerSeries / 1000000));
     }
   }
+  ReadRoutes(root, s);
   ReadFlows(root, s);
   s.explicit_flows = static_cast<int>(s.flows.size());
   const Section workload = Sub(root, "workload");

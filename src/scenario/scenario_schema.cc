@@ -32,6 +32,9 @@ constexpr KeySchema kRootKeys[] = {
      "Collective operations (AllReduce, ...), `[[collective]]` once per operation, each expanded "
      "into flows that wait for each other, after every other flow; `--set collective.N.KEY=...` "
      "changes the N-th (from 0). docs/collectives.md."},
+    {"route", K::kFlowArray, "array of tables", "", "none",
+     "Static routes, `[[route]]` once per route: at `switch`, packets to `dst` leave towards "
+     "`next` instead of the computed shortest paths (how the classic PFC deadlocks are built)."},
     {"output", K::kTable, "table", "", "no time series",
      "What a run records besides flows.csv and summary.json."},
 };
@@ -365,10 +368,22 @@ constexpr TableSchema kCcSchema{
     "Congestion control. Every other key is a parameter of the algorithm, checked when the "
     "network is built: for DCQCN, the table below.",
     kCcKeys};
+constexpr KeySchema kRouteKeys[] = {
+    {"switch", K::kValue, "string", "", "required", "The switch whose route it sets, `\"s3\"`."},
+    {"dst", K::kValue, "string or list of strings", "", "required",
+     "The destination host or hosts, `\"h5\"` or `[\"h4\", \"h5\"]`."},
+    {"next", K::kValue, "string or list of strings", "", "required",
+     "The next hops, nodes cabled to `switch` (every cable to them is used; several: ECMP among "
+     "them). A route into a loop is allowed (`dcqcn check` warns), but a flow sent round one "
+     "is an error: TTL is not modelled."},
+};
+
 constexpr TableSchema kFlowSchema{"flow[]", "One flow (one queue pair): repeat the table per flow.",
                                   kFlowKeys};
 constexpr TableSchema kCollectiveSchema{
     "collective[]", "One collective operation: repeat the table per operation.", kCollectiveKeys};
+constexpr TableSchema kRouteSchema{
+    "route[]", "A static route: repeat the table per (switch, destinations).", kRouteKeys};
 constexpr TableSchema kWorkloadSchema{"workload", "A generated set of flows.", kWorkloadKeys};
 constexpr TableSchema kIncastEventSchema{
     "workload.incast", "poisson only: incast events at random times (every key is required).",
@@ -382,9 +397,9 @@ constexpr TableSchema kPcapSchema{
 
 std::span<const TableSchema* const> ScenarioTables() {
   static constexpr const TableSchema* kTables[] = {
-      &kRootSchema,     &kTopologySchema,    &kSwitchSchema, &kPfcSchema,  &kEcnSchema,
-      &kHostSchema,     &kWireSchema,        &kCcSchema,     &kFlowSchema, &kCollectiveSchema,
-      &kWorkloadSchema, &kIncastEventSchema, &kOutputSchema, &kPcapSchema};
+      &kRootSchema,  &kTopologySchema, &kSwitchSchema,      &kPfcSchema,    &kEcnSchema,
+      &kHostSchema,  &kWireSchema,     &kCcSchema,          &kFlowSchema,   &kCollectiveSchema,
+      &kRouteSchema, &kWorkloadSchema, &kIncastEventSchema, &kOutputSchema, &kPcapSchema};
   return kTables;
 }
 

@@ -50,6 +50,7 @@ extern const TableSchema kWireSchema;
 // [cc]: only algorithm and profile; the algorithm checks the other keys (DcqcnParamSpecs()).
 extern const TableSchema kCcSchema;
 extern const TableSchema kFlowSchema;
+extern const TableSchema kRouteSchema;
 extern const TableSchema kCollectiveSchema;
 extern const TableSchema kWorkloadSchema;
 extern const TableSchema kIncastEventSchema;  // [workload.incast]

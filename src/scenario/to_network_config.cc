@@ -26,6 +26,7 @@ NetworkConfig ToNetworkConfig(const Scenario& s) {
   c.host = s.host;
   c.wire = s.wire;
   c.cc = ResolveCc(s);
+  c.routes = s.routes;
   c.flows = s.flows;  // a view of s.flows
   c.flow_rates = s.flow_rates;
   c.after = s.flow_after.empty() ? nullptr : &s.flow_after;

@@ -1,0 +1,144 @@
+// Static routes ([[route]]): read and checked against the topology (each error names the key and
+// the line), written back by resolved.toml, followed by the switches, and routing loops warned
+// about by `dcqcn check` (RouteLoops) or refused when a flow would take one.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "net/network.h"
+#include "scenario/resolved_toml.h"
+#include "scenario/scenario_loader.h"
+#include "test_util.h"
+
+namespace dcqcn {
+namespace {
+
+// Four switches in a ring, one host on each (h_i on s_i).
+constexpr const char* kRing = R"(
+duration = "1ms"
+[topology]
+type = "custom"
+hosts = 4
+switches = 4
+links = [["h0", "s0"], ["h1", "s1"], ["h2", "s2"], ["h3", "s3"],
+         ["s0", "s1"], ["s1", "s2"], ["s2", "s3"], ["s3", "s0"]]
+[[flow]]
+src = 0
+dst = 2
+size = "10KB"
+)";
+
+// h0 -> h2 two hops clockwise (s0 -> s1 -> s2); s0's shortest paths to h2 go both ways.
+constexpr const char* kClockwise = R"(
+[[route]]
+switch = "s0"
+dst = "h2"
+next = "s1"
+)";
+
+Scenario Load(const std::string& text) { return LoadScenarioText(text, "ring.toml"); }
+
+std::vector<int> Nodes(const Network& net, uint32_t flow) {
+  std::vector<int> nodes;
+  for (const LinkSpec& l : net.PathOf(flow)) nodes.push_back(l.b);
+  return nodes;
+}
+
+TEST(StaticRoutes, AreReadAndFollowed) {
+  const Scenario s = Load(std::string(kRing) + kClockwise);
+  ASSERT_EQ(s.routes.size(), 1u);
+  EXPECT_EQ(s.routes[0].sw, 4);  // s0 after the 4 hosts
+  EXPECT_EQ(s.routes[0].dsts, std::vector<int>{2});
+  EXPECT_EQ(s.routes[0].next, std::vector<int>{5});
+  Network net(ToNetworkConfig(s));
+  EXPECT_EQ(Nodes(net, 0), (std::vector<int>{4, 5, 6, 2}));  // s0, s1, s2, h2
+  EXPECT_TRUE(net.RouteLoops().empty());
+  // The other way round when the route says so.
+  const Scenario ccw = Load(std::string(kRing) + R"(
+[[route]]
+switch = "s0"
+dst = ["h2", "h1"]
+next = ["s3"]
+)");
+  Network net2(ToNetworkConfig(ccw));
+  EXPECT_EQ(Nodes(net2, 0), (std::vector<int>{4, 7, 6, 2}));  // s0, s3, s2, h2
+  net2.sim().RunUntil(ccw.duration);
+  EXPECT_TRUE(net2.all_done());
+  EXPECT_NO_THROW(net2.CheckRouteCaches());
+}
+
+TEST(StaticRoutes, ResolvedTomlWritesThemBack) {
+  const Scenario s = Load(std::string(kRing) + kClockwise);
+  const std::string text = ResolvedToml(s);
+  EXPECT_NE(text.find("[[route]]\nswitch = \"s0\"\ndst = [\"h2\"]\nnext = [\"s1\"]\n"),
+            std::string::npos);
+  const Scenario again = LoadScenarioText(text, "resolved.toml");
+  ASSERT_EQ(again.routes.size(), 1u);
+  EXPECT_EQ(again.routes[0].next, s.routes[0].next);
+  // Without routes, resolved.toml has none (the text of earlier runs is unchanged).
+  EXPECT_EQ(ResolvedToml(Load(kRing)).find("[[route]]"), std::string::npos);
+}
+
+TEST(StaticRoutes, BadRoutesNameTheKeyAndLine) {
+  auto route = [](const std::string& body) { return std::string(kRing) + "[[route]]\n" + body; };
+  testing::ExpectLoadError(route("switch = \"s9\"\ndst = \"h2\"\nnext = \"s1\"\n"), "ring.toml",
+                           {"route[0].switch", "ring.toml:14", "expected a switch s0..s3"});
+  testing::ExpectLoadError(route("switch = \"h0\"\ndst = \"h2\"\nnext = \"s1\"\n"), "ring.toml",
+                           {"route[0].switch", "expected a switch"});
+  testing::ExpectLoadError(route("switch = \"s0\"\ndst = \"s2\"\nnext = \"s1\"\n"), "ring.toml",
+                           {"route[0].dst", "ring.toml:15", "expected a host h0..h3"});
+  testing::ExpectLoadError(route("switch = \"s0\"\ndst = \"h2\"\nnext = \"s2\"\n"), "ring.toml",
+                           {"route[0].next", "ring.toml:16", "s2 is not cabled to s0"});
+  testing::ExpectLoadError(route("switch = \"s0\"\ndst = \"h2\"\nnext = []\n"), "ring.toml",
+                           {"route[0].next", "or a list of them"});
+  testing::ExpectLoadError(route("switch = \"s0\"\ndst = \"h2\"\n"), "ring.toml",
+                           {"route[0].next", "required in every [[route]]"});
+  testing::ExpectLoadError(route("switch = \"s0\"\ndst = \"h2\"\nnext = \"s1\"\nvia = 1\n"),
+                           "ring.toml", {"route[0].via", "unknown key"});
+}
+
+TEST(StaticRoutes, LoopsAreWarnedAboutAndAFlowRoundOneIsRefused) {
+  // s1 sends packets for h2 back to s0, which sends them to s1.
+  const std::string loop = std::string(kRing) + kClockwise + R"(
+[[route]]
+switch = "s1"
+dst = "h2"
+next = "s0"
+)";
+  // The flow h0 -> h2 would circulate: refused, with the loop.
+  EXPECT_NE(testing::InputErrorOf([&] { Network net(ToNetworkConfig(Load(loop))); })
+                .find("flow 0 from h0 to h2: [[route]] sends its data round a loop (h0 -> s0 -> "
+                      "s1 -> s0"),
+            std::string::npos);
+  // A loop no flow takes is allowed, and RouteLoops names it.
+  std::string unused = loop;
+  unused.replace(unused.find("dst = 2"), 7, "dst = 3");
+  Network net(ToNetworkConfig(Load(unused)));
+  EXPECT_EQ(net.RouteLoops(),
+            (std::vector<std::string>{"[[route]]: packets to h2 can loop: s0 -> s1 -> s0"}));
+}
+
+TEST(RouteTableTest, AnOverrideReplacesOneSwitchAndDestination) {
+  std::vector<std::vector<std::pair<int, int>>> adj(4);  // h0 - s0 = s1 - h1 (two cables)
+  auto cable = [&](int a, int b) {
+    adj[a].push_back({b, static_cast<int>(adj[b].size())});
+    adj[b].push_back({a, static_cast<int>(adj[a].size()) - 1});
+  };
+  cable(0, 2);
+  cable(1, 3);
+  cable(2, 3);
+  cable(2, 3);
+  RouteTable routes(2, adj);
+  EXPECT_EQ(routes.Ports(0, 1).second, 2u);
+  EXPECT_FALSE(routes.has_overrides());
+  routes.Override(0, 1, {2});
+  EXPECT_TRUE(routes.has_overrides());
+  ASSERT_EQ(routes.Ports(0, 1).second, 1u);
+  EXPECT_EQ(routes.Ports(0, 1).first[0], 2);
+  EXPECT_EQ(routes.Ports(1, 0).second, 2u);  // the other switch's: both cables, unchanged
+}
+
+}  // namespace
+}  // namespace dcqcn
