@@ -11,6 +11,7 @@ import os
 import optuna
 
 import dcqcn_units
+from dcqcn_report_common import mean_ci95
 
 from . import _dcqcn
 from .tune_space import lookup
@@ -48,22 +49,11 @@ def write_atomic(path, text):
     os.replace(tmp, path)
 
 
-def t95(n):
-    """The two-sided 95% quantile of Student's t with n - 1 degrees of freedom."""
-    from scipy import stats
-    return float(stats.t.ppf(0.975, n - 1)) if n > 1 else math.nan
-
-
-def mean_ci(values):
-    """(mean, half-width of its 95% confidence interval) of a sample."""
-    n = len(values)
-    if n == 0:
-        return math.nan, math.nan
-    mean = sum(values) / n
-    if n == 1:
-        return mean, math.nan
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    return mean, t95(n) * sd / math.sqrt(n)
+def paired_intervals(own, tuned):
+    """(mean, 95% half-width) of the scenario's own values, the tuned ones and their change
+    paired by seed, from {seed: value} of each (dcqcn_report_common.mean_ci95)."""
+    diffs = [tuned[k] - own[k] for k in tuned if k in own]
+    return [mean_ci95(values)[:2] for values in (list(own.values()), list(tuned.values()), diffs)]
 
 
 def _fmt(x):
@@ -340,11 +330,7 @@ class Results:
                    if r["settings"] == "scenario" and r["metrics"][path] is not None}
             tuned = {r["seed"]: r["metrics"][path] for r in self.holdout_runs
                      if r["settings"] == "tuned" and r["metrics"][path] is not None}
-            diffs = [tuned[k] - own[k] for k in tuned if k in own]
-            cells = []
-            for values in (list(own.values()), list(tuned.values()), diffs):
-                m, h = mean_ci(values)
-                cells.append(f"{_fmt(m)} ± {_fmt(h)}")
+            cells = [f"{_fmt(m)} ± {_fmt(h)}" for m, h in paired_intervals(own, tuned)]
             lines.append(f"| `{path}` | " + " | ".join(cells) + " |")
         lines += ["", "A change whose interval includes 0 is not shown to be a change on these "
                   "seeds: the scenario's own settings may already be as good."]

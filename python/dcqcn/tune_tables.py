@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-from .tune_outputs import mean_ci
+from .tune_outputs import paired_intervals
 from .tune_space import metric
 
 ALSO = ["by_tag.background.fct_slowdown.p99", "by_tag.background.fct_slowdown_by_size.>=1MB.p99",
@@ -45,11 +45,7 @@ def table(folder):
         own, tuned = _values(folder, "scenario", path), _values(folder, "tuned", path)
         if not own or not tuned:
             continue
-        diffs = [tuned[s] - own[s] for s in tuned if s in own]
-        cells = []
-        for values in (list(own.values()), list(tuned.values()), diffs):
-            m, h = mean_ci(values)
-            cells.append(f"{m:.4g} ± {h:.2g}")
+        cells = [f"{m:.4g} ± {h:.2g}" for m, h in paired_intervals(own, tuned)]
         mark = "**" if path in [p for _, p in settings["objectives"]] else ""
         lines.append(f"| {mark}`{path}`{mark} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
