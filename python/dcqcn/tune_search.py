@@ -278,6 +278,27 @@ class Search:
             self._tell_ranks("ready")
         else:
             self._wait_for_rank_0()
+            try:
+                self._search()
+            finally:
+                # Rank 0 renames the folder only once every rank is out of the study.
+                open(f"{self._status_file()}.done-{self.rank}", "w").close()
+            return None
+        study = self._search()
+        _wait_until(lambda: not any(t.state == optuna.trial.TrialState.RUNNING
+                                    for t in study.get_trials(deepcopy=False)))
+        results = tune_outputs.Results(self, study)
+        results.holdout_runs = self._holdout(results)
+        results.write(self.work)
+        self._wait_for_ranks("done", timeout=3600)
+        if os.path.exists(self.out):
+            shutil.rmtree(self.out)
+        os.rename(self.work, self.out)
+        self._remove_status_file()
+        return self.out
+
+    def _search(self):
+        """The trials left to run, on this rank; returns the study."""
         study = self._study()
         if self.rank == 0 and self.resume:
             self._requeue_interrupted(study)
@@ -289,18 +310,7 @@ class Search:
             study.optimize(self._objective, n_trials=None if self.ranks > 1 else left,
                            n_jobs=self.jobs, catch=(Exception,),
                            callbacks=[self._after_trial] + ([stop] if self.ranks > 1 else []))
-        if self.rank != 0:
-            return None
-        _wait_until(lambda: not any(t.state == optuna.trial.TrialState.RUNNING
-                                    for t in study.get_trials(deepcopy=False)))
-        results = tune_outputs.Results(self, study)
-        results.holdout_runs = self._holdout(results)
-        results.write(self.work)
-        if os.path.exists(self.out):
-            shutil.rmtree(self.out)
-        os.rename(self.work, self.out)
-        self._remove_status_file()
-        return self.out
+        return study
 
     # --- ranks under mpirun -------------------------------------------------------------------
 
@@ -323,17 +333,24 @@ class Search:
         if status.startswith("error"):
             raise InputError(status.partition("\n")[2])
 
+    def _rank_files(self, what):
+        return [f"{self._status_file()}.{what}-{r}" for r in range(1, self.ranks)]
+
+    def _wait_for_ranks(self, what, timeout):
+        """Until every other rank has left its `what` file (read, done)."""
+        if self.ranks > 1:
+            _wait_until(lambda: all(os.path.exists(f) for f in self._rank_files(what)),
+                        timeout=timeout)
+
     def _remove_status_file(self):
         """Once every rank has read it (waiting at most a minute for them)."""
         if self.ranks == 1:
             return
-        path = self._status_file()
-        acks = [f"{path}.read-{r}" for r in range(1, self.ranks)]
         try:
-            _wait_until(lambda: all(os.path.exists(a) for a in acks), timeout=60)
+            self._wait_for_ranks("read", timeout=60)
         except RuntimeError:
             pass
-        for name in [path] + acks:
+        for name in [self._status_file()] + self._rank_files("read") + self._rank_files("done"):
             if os.path.exists(name):
                 os.remove(name)
 
