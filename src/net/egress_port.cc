@@ -67,13 +67,14 @@ void EgressPort::OnPauseFrame(int priority, int quanta, bool until_resume) {
     stats_->pfc_log.push_back({now, node_id_, port_index_, static_cast<uint8_t>(priority),
                                quanta != 0, sim_->running_order()});
   }
-  if (!paused_until_) paused_until_ = std::make_unique<std::array<Time, kNumPriorities>>();
-  std::array<Time, kNumPriorities>& until = *paused_until_;
+  if (!pause_) pause_ = std::make_unique<PauseState>();
+  std::array<Time, kNumPriorities>& until = pause_->until;
   if (quanta == 0) {
     until[priority] = now;
     Kick();
     return;
   }
+  if (until[priority] <= now) pause_->since[priority] = now;  // a new pause, not a refresh
   until[priority] = until_resume ? kTimeNever : now + PauseQuantaToTime(quanta, link_->rate());
   paused_until_max_ = std::max(paused_until_max_, until[priority]);
   // Expiry is noticed by NextPacket (it reports the expiry as a wake-up time when data waits).

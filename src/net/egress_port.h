@@ -43,9 +43,11 @@ class EgressPort : public EventHandler {
   bool paused(int priority) const {
     // The array exists once the latest expiry has been set: one comparison for most ports.
     const Time now = sim_->Now();
-    return paused_until_max_ > now && (*paused_until_)[priority] > now;
+    return paused_until_max_ > now && pause_->until[priority] > now;
   }
-  Time paused_until(int priority) const { return paused_until_ ? (*paused_until_)[priority] : 0; }
+  Time paused_until(int priority) const { return pause_ ? pause_->until[priority] : 0; }
+  // While `priority` is paused: since when, without a break (refreshes extend a pause).
+  Time paused_since(int priority) const { return pause_ ? pause_->since[priority] : 0; }
 
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
@@ -80,8 +82,13 @@ class EgressPort : public EventHandler {
   uint64_t wake_gen_ = 0;
   // Held in the port, not behind a pointer: every packet the port sends touches both.
   std::optional<Link> link_;
-  // When each class's PAUSE expires; made by the first PFC frame (most ports never see one).
-  std::unique_ptr<std::array<Time, kNumPriorities>> paused_until_;
+  // When each class's PAUSE expires and since when it has lasted; made by the first PFC frame
+  // (most ports never see one).
+  struct PauseState {
+    std::array<Time, kNumPriorities> until{};
+    std::array<Time, kNumPriorities> since{};
+  };
+  std::unique_ptr<PauseState> pause_;
 };
 
 }  // namespace dcqcn

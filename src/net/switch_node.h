@@ -42,6 +42,8 @@ class SwitchPort : public EgressPort {
   Time stats_start() const { return stats_start_; }
   Bytes queued_bytes(int queue) const { return bytes_[queue]; }
   int64_t queued_packets(int queue) const { return static_cast<int64_t>(queues_[queue].size()); }
+  // The packets of class queue `queue`, first to leave first (for deadlock reports).
+  const Ring<Packet*>& queue(int queue) const { return queues_[queue]; }
 
  protected:
   Packet* NextPacket(Time now, Time* wake_at) override;

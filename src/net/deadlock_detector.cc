@@ -1,0 +1,126 @@
+// The wait-for graph of paused queues, its cycles, and how long each has been stuck.
+#include "net/deadlock_detector.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include "net/network.h"
+
+namespace dcqcn {
+
+std::string DeadlockDetector::Name(const Network& net, const DeadlockQueue& q) {
+  return fmt::format("{}:{}:{}", net.config().topology.node_name(q.node), q.port, q.priority);
+}
+
+std::vector<Deadlock> DeadlockDetector::Check(const Network& net, Time now) {
+  const int hosts = net.config().topology.hosts;
+  // The vertices: switch egress queues that hold data and are paused by their peer.
+  std::vector<DeadlockQueue> queues;
+  std::map<DeadlockQueue, int> index;
+  for (const auto& sw : net.switches()) {
+    for (int p = 0; p < sw->num_ports(); ++p) {
+      const SwitchPort& port = sw->port(p);
+      for (int q = 0; q < kNumPriorities; ++q) {
+        if (q == kControlQueue || port.queued_packets(q) == 0 || !port.paused(q)) continue;
+        index[{sw->node_id(), p, q}] = static_cast<int>(queues.size());
+        queues.push_back({sw->node_id(), p, q});
+      }
+    }
+  }
+  if (queues.empty()) return {};
+  // Queue (s, p, q) waits for its peer's ingress buffer of that port to drain, which happens
+  // only through the peer's egress queues that hold packets that came in on it.
+  std::vector<std::vector<int>> waits(queues.size());
+  for (size_t v = 0; v < queues.size(); ++v) {
+    const auto [peer, peer_port] = net.peer(queues[v].node, queues[v].port);
+    if (peer < hosts) continue;  // a NIC that pauses waits on no switch
+    const SwitchNode& next = *net.switches()[peer - hosts];
+    for (int r = 0; r < next.num_ports(); ++r) {
+      for (int q = 0; q < kNumPriorities; ++q) {
+        const auto it = index.find({peer, r, q});
+        if (it == index.end()) continue;
+        const Ring<Packet*>& ring = next.port(r).queue(q);
+        for (size_t i = 0; i < ring.size(); ++i) {
+          if (ring[i]->in_port == peer_port) {
+            waits[v].push_back(it->second);
+            break;
+          }
+        }
+      }
+    }
+  }
+  // Each strongly connected component with a cycle (Tarjan), and in it the cycle a search from
+  // its first queue finds.
+  const int n = static_cast<int>(queues.size());
+  std::vector<int> order(n, -1), low(n, 0), component(n, -1), stack;
+  std::vector<char> on_stack(n, 0);
+  int counter = 0, components = 0;
+  std::function<void(int)> strong = [&](int v) {
+    order[v] = low[v] = counter++;
+    stack.push_back(v);
+    on_stack[v] = 1;
+    for (int w : waits[v]) {
+      if (order[w] < 0) {
+        strong(w);
+        low[v] = std::min(low[v], low[w]);
+      } else if (on_stack[w]) {
+        low[v] = std::min(low[v], order[w]);
+      }
+    }
+    if (low[v] != order[v]) return;
+    for (int w = -1; w != v;) {
+      w = stack.back();
+      stack.pop_back();
+      on_stack[w] = 0;
+      component[w] = components;
+    }
+    ++components;
+  };
+  for (int v = 0; v < n; ++v) {
+    if (order[v] < 0) strong(v);
+  }
+  std::vector<Deadlock> found;
+  std::vector<char> done(components, 0);
+  for (int start = 0; start < n; ++start) {
+    const int c = component[start];
+    if (done[c]) continue;
+    done[c] = 1;
+    // A path from `start` back to it inside its component (none: not a cycle).
+    std::vector<int> path{start};
+    std::vector<char> seen(n, 0);
+    std::function<bool(int)> back = [&](int v) {
+      for (int w : waits[v]) {
+        if (component[w] != c) continue;
+        if (w == start) return true;
+        if (seen[w]) continue;
+        seen[w] = 1;
+        path.push_back(w);
+        if (back(w)) return true;
+        path.pop_back();
+      }
+      return false;
+    };
+    if (!back(start)) continue;
+    Deadlock d;
+    std::set<uint32_t> flows;
+    for (int v : path) {
+      const DeadlockQueue& q = queues[v];
+      d.cycle.push_back(q);
+      const SwitchPort& port = net.switches()[q.node - hosts]->port(q.port);
+      d.since = std::max(d.since, port.paused_since(q.priority));
+      const Ring<Packet*>& ring = port.queue(q.priority);
+      for (size_t i = 0; i < ring.size(); ++i) flows.insert(ring[i]->flow);
+    }
+    d.at = d.since + deadlock_time_;
+    if (now < d.at) continue;  // not stuck long enough (yet)
+    if (!reported_.insert({d.since, d.cycle}).second) continue;
+    d.flows.assign(flows.begin(), flows.end());
+    found.push_back(std::move(d));
+  }
+  return found;
+}
+
+}  // namespace dcqcn
