@@ -134,6 +134,9 @@ int main(int argc, char** argv) {
   run->add_option("--set", run_sets, "override a scenario key: --set switch.ecn.kmax=400KB");
   run->add_option("--seed", seed, "random seed (overrides the scenario's)");
   run->add_flag("--quiet", quiet, "print nothing but errors");
+  bool stop_on_deadlock = false;
+  run->add_flag("--stop-on-deadlock", stop_on_deadlock,
+                "end the run at the first PFC deadlock (output.deadlock_time)");
   bool check_invariants = false;
   run->add_flag("--check-invariants", check_invariants,
                 "verify packet conservation and buffer accounting every 1024 events (slower)");
@@ -296,6 +299,7 @@ int main(int argc, char** argv) {
       options.on_progress = [&](const dcqcn::RunProgress& p) { progress.Update(p); };
       options.stop = &g_stop;
       options.check_invariants = check_invariants;
+      options.stop_on_deadlock = stop_on_deadlock;
       options.threads = run_threads;
       nlohmann::json summary = dcqcn::RunScenario(s, options);
       progress.Finish();

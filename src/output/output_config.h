@@ -41,6 +41,9 @@ struct OutputConfig {
   // must stay within `tolerance` of the flows' mean. 5 ms / 15% (earlier docs/paper.md runs).
   Time convergence_window = 5 * kMillisecond;
   double convergence_tolerance = 0.15;
+  // PFC deadlock detection (net/deadlock_detector.h): a cycle of paused queues stuck this long
+  // is reported in summary.json (pfc.deadlocks); 0: not looked for.
+  Time deadlock_time = 1 * kMillisecond;
   PcapConfig pcap;
 };
 

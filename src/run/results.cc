@@ -235,6 +235,19 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
   j["nacks"] = st.nacks;
   j["pfc_pause_frames"] = st.pfc_pause_frames;
   j["pfc_resume_frames"] = st.pfc_resume_frames;
+  if (!info.deadlocks.empty()) {
+    // Only when there was one: the summary of a run without stays as it was.
+    nlohmann::json list = nlohmann::json::array();
+    for (const Deadlock& d : info.deadlocks) {
+      nlohmann::json cycle = nlohmann::json::array();
+      for (const DeadlockQueue& q : d.cycle) cycle.push_back(DeadlockDetector::Name(net, q));
+      list.push_back({{"at_ns", d.at / kNanosecond},
+                      {"since_ns", d.since / kNanosecond},
+                      {"cycle", cycle},
+                      {"flows", d.flows}});
+    }
+    j["pfc"]["deadlocks"] = list;
+  }
   j["ecn_marked_packets"] = st.ecn_marked_packets;
   j["cnps"] = st.cnps_sent;
   j["cnps_received"] = st.cnps_received;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "net/deadlock_detector.h"
 #include "net/network.h"
 #include "output/convergence.h"
 #include "output/metrics.h"
@@ -24,6 +25,8 @@ struct RunInfo {
   DeliveredSamples delivered;
   // Every flow's outcome (FlowOutcomes), computed once for flows.csv and summary.json.
   std::vector<FlowOutcome> outcomes;
+  // PFC deadlocks found (output.deadlock_time), in the order found.
+  std::vector<Deadlock> deadlocks;
 };
 
 // What the metrics need of each flow, in flow-id order.

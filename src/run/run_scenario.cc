@@ -72,8 +72,18 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   // Run in slices so the progress line stays live and a stop request is seen without a check
   // per event; with check_invariants, short slices so that the checks come often.
   const uint64_t slice = options.check_invariants ? 1024 : 1 << 16;
+  DeadlockDetector deadlocks(s.output.deadlock_time);
+  std::vector<Deadlock> found;
+  // Between slices: the detector reads the network and schedules nothing. Only once PAUSE has
+  // been sent can there be a deadlock.
+  auto look_for_deadlocks = [&] {
+    if (s.output.deadlock_time == 0 || net.stats().pfc_pause_frames == 0) return;
+    for (Deadlock& d : deadlocks.Check(net, net.Now())) found.push_back(std::move(d));
+  };
   while (!net.all_done() && net.pending() > 0 && net.next_time() <= s.duration) {
     net.RunUntil(s.duration, slice);
+    look_for_deadlocks();
+    if (options.stop_on_deadlock && !found.empty()) break;
     KeepHugePages();
     if (options.on_progress) {
       const int total = static_cast<int>(net.num_flows());
@@ -96,8 +106,10 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
     net.RunUntil(info.sim_time + s.duration);
     info.drained = net.pending() == 0;
   } else {
-    info.sim_time = s.duration;
+    // Stopped at a deadlock: the run ends when it qualified (nothing in it has moved since).
+    info.sim_time = found.empty() || !options.stop_on_deadlock ? s.duration : found.front().at;
   }
+  info.deadlocks = std::move(found);
   net.CheckInvariants(info.drained);
   info.events = net.events_executed();
   info.wall_time_s =

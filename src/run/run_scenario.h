@@ -46,6 +46,9 @@ struct RunOptions {
   // Threads to split the run over (NetworkConfig::threads): the results are the same for any.
   // 0: AutoThreads.
   int threads = 1;
+  // End the run at the first PFC deadlock found (output.deadlock_time), as if its duration
+  // had come.
+  bool stop_on_deadlock = false;
 };
 
 // The threads a run is split over when the user does not say: every core for a network of a

@@ -222,6 +222,10 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
   quoted("warmup", FormatTime(s.output.warmup));
   quoted("convergence_window", FormatTime(s.output.convergence_window));
   line("convergence_tolerance", TomlFloat(s.output.convergence_tolerance));
+  // Only when set: a resolved.toml from before deadlock detection stays the same text.
+  if (s.output.deadlock_time != OutputConfig{}.deadlock_time) {
+    quoted("deadlock_time", FormatTime(s.output.deadlock_time));
+  }
   if (const PcapConfig& pcap = s.output.pcap; pcap.enabled()) {
     out += "\n[output.pcap]\n";
     std::string points;

@@ -996,6 +996,7 @@ void Loader::ReadOutput(const Section& sec, OutputConfig& output) const {
   });
   output.interval = ReadTime(sec, "interval", output.interval, Bound::kPositive);
   output.warmup = ReadTime(sec, "warmup", output.warmup, Bound::kNonNegative);
+  output.deadlock_time = ReadTime(sec, "deadlock_time", output.deadlock_time, Bound::kNonNegative);
   output.convergence_window =
       ReadTime(sec, "convergence_window", output.convergence_window, Bound::kPositive);
   if (const toml::node* node = sec.Get("convergence_tolerance")) {

@@ -335,6 +335,10 @@ constexpr KeySchema kOutputKeys[] = {
     {"warmup", K::kValue, "time", "", "\"0us\"",
      "Queue statistics in summary.json (\"bottleneck\") count from this long after the first "
      "flow's start, so a start-up transient does not dominate them."},
+    {"deadlock_time", K::kValue, "time", "", "\"1ms\"",
+     "A cycle of PFC-paused switch queues, each holding data and waiting on the next one's "
+     "PAUSE, stuck this long is a deadlock: summary.json lists it under pfc.deadlocks (when, the "
+     "cycle, the flows stuck in it). \"0us\": not looked for."},
     {"convergence_window", K::kValue, "time", "", "\"5ms\"",
      "Convergence time (summary.json): the length of the sliding windows over which each active "
      "flow's throughput is measured. Earlier docs/paper.md runs: 5 ms."},
