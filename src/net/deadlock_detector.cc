@@ -16,6 +16,28 @@ std::string DeadlockDetector::Name(const Network& net, const DeadlockQueue& q) {
 }
 
 std::vector<Deadlock> DeadlockDetector::Check(const Network& net, Time now) {
+  next_look_ = now + deadlock_time_;
+  std::vector<Deadlock> found;
+  for (Deadlock& d : Cycles(net)) {
+    if (now < d.at) {  // not stuck long enough (yet)
+      next_look_ = std::min(next_look_, d.at);
+      continue;
+    }
+    if (reported_.insert({d.since, d.cycle}).second) found.push_back(std::move(d));
+  }
+  return found;
+}
+
+void DeadlockDetector::MarkStanding(const Network& net, std::vector<Deadlock>& found) const {
+  const std::vector<Deadlock> now = Cycles(net);
+  for (Deadlock& d : found) {
+    d.to_end = std::any_of(now.begin(), now.end(), [&](const Deadlock& c) {
+      return c.since == d.since && c.cycle == d.cycle;
+    });
+  }
+}
+
+std::vector<Deadlock> DeadlockDetector::Cycles(const Network& net) const {
   const int hosts = net.config().topology.hosts;
   // The vertices: switch egress queues that hold data and are paused by their peer.
   std::vector<DeadlockQueue> queues;
@@ -115,8 +137,6 @@ std::vector<Deadlock> DeadlockDetector::Check(const Network& net, Time now) {
       for (size_t i = 0; i < ring.size(); ++i) flows.insert(ring[i]->flow);
     }
     d.at = d.since + deadlock_time_;
-    if (now < d.at) continue;  // not stuck long enough (yet)
-    if (!reported_.insert({d.since, d.cycle}).second) continue;
     d.flows.assign(flows.begin(), flows.end());
     found.push_back(std::move(d));
   }

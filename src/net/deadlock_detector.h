@@ -3,7 +3,8 @@
 // `deadlock_time` (Hu et al., "Deadlocks in Datacenter Networks", HotNets'16: a cyclic buffer
 // dependency). It reads the network between run slices and schedules nothing, so a run gives
 // the same results with it as without; what it reports comes from when each pause began, so it
-// does not depend on when it looks either.
+// does not depend on when it looks either, as long as it looks at next_look() (a deadlock a
+// watchdog breaks soon after it qualified is still seen).
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,7 @@ struct Deadlock {
   Time at = 0;                       // since + deadlock_time: when it qualified
   std::vector<DeadlockQueue> cycle;  // each waits on the next's PAUSE (the last on the first)
   std::vector<uint32_t> flows;       // the flows whose packets wait in those queues
+  bool to_end = false;               // still standing when the run ended (MarkStanding)
 };
 
 class DeadlockDetector {
@@ -37,11 +39,19 @@ class DeadlockDetector {
   // The deadlocks the network is in at `now` that have lasted `deadlock_time`, each reported
   // once (a cycle found again later is the same deadlock while it lasts).
   std::vector<Deadlock> Check(const Network& net, Time now);
+  // At the end of a run: sets to_end on those of `found` the network is still in.
+  void MarkStanding(const Network& net, std::vector<Deadlock>& found) const;
   // "s1:2:3": switch, port, priority, as summary.json lists a cycle.
   static std::string Name(const Network& net, const DeadlockQueue& q);
+  // When to look next: `deadlock_time` after the last look (a cycle that lasts that long is
+  // seen), or sooner, when a cycle seen but not yet stuck long enough would qualify.
+  Time next_look() const { return next_look_; }
 
  private:
+  // Every cycle of paused queues the network is in now, however long it has lasted.
+  std::vector<Deadlock> Cycles(const Network& net) const;
   Time deadlock_time_;
+  Time next_look_ = deadlock_time_;
   std::set<std::pair<Time, std::vector<DeadlockQueue>>> reported_;  // (since, cycle)
 };
 

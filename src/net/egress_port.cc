@@ -61,6 +61,14 @@ void EgressPort::HandleEvent(uint32_t, uint64_t gen) {
   Kick();
 }
 
+void EgressPort::EndPause(int priority) {
+  const Time now = sim_->Now();
+  if (pause_ && pause_->until[priority] > now) {
+    pause_->until[priority] = now;
+    Kick();
+  }
+}
+
 void EgressPort::OnPauseFrame(int priority, int quanta, bool until_resume) {
   Time now = sim_->Now();
   if (stats_->log_pfc) {

@@ -48,6 +48,8 @@ class EgressPort : public EventHandler {
   Time paused_until(int priority) const { return pause_ ? pause_->until[priority] : 0; }
   // While `priority` is paused: since when, without a break (refreshes extend a pause).
   Time paused_since(int priority) const { return pause_ ? pause_->since[priority] : 0; }
+  // The pause of `priority` ends now, whatever the peer asked (a PFC watchdog overrides it).
+  void EndPause(int priority);
 
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 

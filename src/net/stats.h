@@ -39,6 +39,11 @@ struct NetStats {
   uint64_t cnps_sent = 0;
   uint64_t cnps_received = 0;
   Bytes max_queue_bytes = 0;  // largest egress data queue (one port, all classes)
+  // The PFC watchdog: queues declared stormed and restored, and the packets it dropped (part of
+  // `drops`).
+  uint64_t pfc_watchdog_storms = 0;
+  uint64_t pfc_watchdog_restorations = 0;
+  uint64_t pfc_watchdog_drops = 0;
   // Packets dropped of flows not yet retired, by flow id: the switches' part of a flow's count
   // of packets left (Network::PacketsOut), kept apart so that switches write no flow state.
   std::unordered_map<uint32_t, uint32_t> dropped_by_flow;
@@ -66,6 +71,9 @@ struct NetStats {
       sum.cnps_sent += p->cnps_sent;
       sum.cnps_received += p->cnps_received;
       sum.max_queue_bytes = std::max(sum.max_queue_bytes, p->max_queue_bytes);
+      sum.pfc_watchdog_storms += p->pfc_watchdog_storms;
+      sum.pfc_watchdog_restorations += p->pfc_watchdog_restorations;
+      sum.pfc_watchdog_drops += p->pfc_watchdog_drops;
     }
     sum.dropped_by_flow.swap(dropped_by_flow);
     sum.log_pfc = log_pfc;

@@ -8,6 +8,18 @@
 
 namespace dcqcn {
 
+// SONiC's PFC watchdog (pfcwd, SONiC wiki "PFC Watchdog Design"), on every switch port.
+struct PfcWatchdogConfig {
+  bool enabled = false;
+  // SONiC's defaults: 200 ms each.
+  Time detection = 200 * kMillisecond;    // a lossless queue paused this long, holding packets
+  Time restoration = 200 * kMillisecond;  // the storm ends once no PAUSE for it came this long
+  // While stormed, the queue ignores PAUSE and either drops what it holds and what comes to it
+  // (SONiC's default) or sends it on.
+  enum class Action { kDrop, kForward };
+  Action action = Action::kDrop;
+};
+
 struct PfcConfig {
   bool enabled = true;
   bool dynamic_threshold = true;  // Broadcom dynamic threshold (paper testbed, Trident II)
@@ -31,6 +43,7 @@ struct PfcConfig {
     double alpha = 0;
   };
   std::vector<ForRate> by_rate;
+  PfcWatchdogConfig watchdog;
   // The dynamic-threshold alpha of a port of `rate`.
   double AlphaForRate(Rate rate) const {
     for (const ForRate& r : by_rate) {

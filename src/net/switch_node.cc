@@ -138,6 +138,16 @@ Packet* SwitchPort::NextPacket(Time now, Time* wake_at) {
   return p;
 }
 
+std::vector<Packet*> SwitchPort::TakeQueue(int queue) {
+  std::vector<Packet*> taken;
+  AccountQueue();
+  while (!queues_[queue].empty()) taken.push_back(queues_[queue].pop_front());
+  data_bytes_ -= bytes_[queue];
+  bytes_[queue] = 0;
+  nonempty_ &= ~(1u << queue);
+  return taken;
+}
+
 SwitchNode::SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool, FlowTable* flows,
                        const SwitchConfig& config, int node_id, int num_ports, uint64_t seed)
     : ports_(static_cast<size_t>(num_ports)),
@@ -150,6 +160,9 @@ SwitchNode::SwitchNode(Simulator* sim, NetStats* stats, PacketPool* pool, FlowTa
       hash_seed_(Rng(seed, 0x5157000 + node_id).Next()),
       rng_(seed, 0x5157 + node_id) {
   sim->Enroll(refresh_timers_);
+  if (config.pfc.watchdog.enabled) {
+    watchdog_ = std::make_unique<PfcWatchdog>(sim, stats, this, config.pfc.watchdog);
+  }
 }
 
 SwitchPort& SwitchNode::AddPort() {
@@ -168,6 +181,7 @@ void SwitchNode::InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Byte
   mmu_ = std::make_unique<Mmu>(config_, std::move(headroom), lossless_classes, mtu_frame,
                                std::move(alpha), classes);
   refresh_gen_.assign(ports_.size() * kNumPriorities, 0);
+  if (watchdog_) watchdog_->Init(num_ports());
   refresh_lead_ = PauseRefreshLeadBytes(mtu_frame);
 }
 
@@ -203,7 +217,12 @@ int SwitchNode::CachedRoutePort(Packet& p) {
 
 void SwitchNode::Receive(Packet* p, int in_port) {
   if (p->type == PacketType::kPause) {
-    ports_[in_port].OnPauseFrame(p->pause_class, p->pause_quanta, config_.pfc.pause_until_resume);
+    const int prio = p->pause_class;
+    const bool pause = p->pause_quanta != 0;
+    if (watchdog_ == nullptr || !watchdog_->OnPfcFrame(in_port, prio, pause)) {
+      ports_[in_port].OnPauseFrame(prio, p->pause_quanta, config_.pfc.pause_until_resume);
+      if (watchdog_ != nullptr && pause) watchdog_->AfterPause(in_port, prio);
+    }
     pool_->Free(p);
     return;
   }
@@ -213,12 +232,14 @@ void SwitchNode::Receive(Packet* p, int in_port) {
     ports_[out].Enqueue(p);
     return;
   }
+  if (watchdog_ != nullptr && watchdog_->Drops(out, p->priority)) [[unlikely]] {
+    ++stats_->pfc_watchdog_drops;
+    Discard(p);
+    return;
+  }
   const Mmu::Arrival arrival = mmu_->OnArrival(in_port, p->priority, p->size);
   if (arrival == Mmu::Arrival::kDrop) {
-    ++stats_->drops;
-    stats_->payload_dropped += p->payload;
-    ++stats_->dropped_by_flow[p->flow];
-    pool_->Free(p);
+    Discard(p);
     return;
   }
   p->in_port = static_cast<uint16_t>(in_port);
@@ -244,6 +265,22 @@ void SwitchNode::OnDequeue(int port, int queue, Packet* p) {
   }
   const int in = p->in_port;
   if (mmu_->OnDeparture(in, queue, p->size)) SendPfc(in, queue, false);
+}
+
+void SwitchNode::Discard(Packet* p) {
+  ++stats_->drops;
+  stats_->payload_dropped += p->payload;
+  ++stats_->dropped_by_flow[p->flow];
+  pool_->Free(p);
+}
+
+void SwitchNode::DropQueue(int port, int queue) {
+  for (Packet* p : ports_[port].TakeQueue(queue)) {
+    ++stats_->pfc_watchdog_drops;
+    // Its buffer is freed as if it had left: the ingress it came through may resume.
+    if (mmu_->OnDeparture(p->in_port, queue, p->size)) SendPfc(p->in_port, queue, false);
+    Discard(p);
+  }
 }
 
 Time SwitchNode::PauseDuration(int port) const {

@@ -15,6 +15,7 @@
 #include "net/mmu.h"
 #include "net/node.h"
 #include "net/packet.h"
+#include "net/pfc_watchdog.h"
 #include "net/ring.h"
 #include "net/routing.h"
 
@@ -44,6 +45,8 @@ class SwitchPort : public EgressPort {
   int64_t queued_packets(int queue) const { return static_cast<int64_t>(queues_[queue].size()); }
   // The packets of class queue `queue`, first to leave first (for deadlock reports).
   const Ring<Packet*>& queue(int queue) const { return queues_[queue]; }
+  // Empties data queue `queue` and hands its packets over, first to leave first.
+  std::vector<Packet*> TakeQueue(int queue);
 
  protected:
   Packet* NextPacket(Time now, Time* wake_at) override;
@@ -100,6 +103,8 @@ class alignas(64) SwitchNode : public Node {
 
   // Called by a port when `p` leaves queue `queue`.
   void OnDequeue(int port, int queue, Packet* p);
+  // The PFC watchdog's drop action: discards what waits in data queue `queue` of `port`.
+  void DropQueue(int port, int queue);
 
   int node_id() const { return node_id_; }
   int num_ports() const { return static_cast<int>(ports_.size()); }
@@ -126,6 +131,8 @@ class alignas(64) SwitchNode : public Node {
   // A refresh timer expired: pause again if still congested.
   void Refresh(uint64_t arg);
   void SendPfc(int port, int prio, bool pause);
+  // Drops `p`: counted, and its flow's count of packets left corrected.
+  void Discard(Packet* p);
   Time PauseDuration(int port) const;
   Time RefreshInterval(int port) const;
 
@@ -154,6 +161,7 @@ class alignas(64) SwitchNode : public Node {
   std::vector<uint32_t> refresh_gen_;  // per (port, prio): generation of the refresh timer
   Bytes refresh_lead_ = 0;             // PauseRefreshLeadBytes of the largest data frame (InitMmu)
   RefreshTimers refresh_timers_{this};
+  std::unique_ptr<PfcWatchdog> watchdog_;  // with switch.pfc.watchdog
 };
 
 }  // namespace dcqcn

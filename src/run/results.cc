@@ -39,6 +39,17 @@ std::vector<FlowOutcome> FlowOutcomes(const Network& net) {
   return out;
 }
 
+std::map<uint32_t, Time> FlowsLeftInDeadlock(const RunInfo& info) {
+  std::map<uint32_t, Time> stuck;
+  for (const Deadlock& d : info.deadlocks) {
+    if (!d.to_end) continue;  // broken (by a watchdog): its flows went on
+    for (uint32_t id : d.flows) {
+      if (info.outcomes[id].finish < 0) stuck.emplace(id, d.since);  // the first holds
+    }
+  }
+  return stuck;
+}
+
 void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
                 const std::function<void(std::string_view)>& sink) {
   // The contract's columns, then the bytes delivered and the average delivered rate over the
@@ -51,7 +62,10 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
   std::string out =
       "flow_id,src,dst,priority,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown,"
       "delivered_bytes,avg_gbps,tag,id,delivered_ns";
-  out += node_ids ? ",src_node,dst_node\n" : "\n";
+  out += node_ids ? ",src_node,dst_node" : "";
+  // After a deadlock, the flows it left unfinished say so: when it began.
+  const std::map<uint32_t, Time> stuck = FlowsLeftInDeadlock(info);
+  out += info.deadlocks.empty() ? "\n" : ",deadlocked_since_ns\n";
   const std::vector<FlowOutcome>& outcomes = info.outcomes;
   for (uint32_t id = 0; id < net.num_flows(); ++id) {
     const FlowSpec& f = net.flow_spec(id);
@@ -75,6 +89,12 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
     }
     if (node_ids) {
       fmt::format_to(std::back_inserter(out), ",{},{}", topo.hpcc_id(f.src), topo.hpcc_id(f.dst));
+    }
+    if (!info.deadlocks.empty()) {
+      out += ',';
+      if (const auto it = stuck.find(id); it != stuck.end()) {
+        fmt::format_to(std::back_inserter(out), "{}", it->second / kNanosecond);
+      }
     }
     out += '\n';
     if (out.size() >= kPieceBytes) {
@@ -229,6 +249,12 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
   j["bytes_delivered"] = st.payload_delivered;
   j["bytes_dropped"] = st.payload_dropped;
   j["drops"] = st.drops;
+  if (s.sw.pfc.watchdog.enabled) {
+    // Where a lossless fabric may lose packets otherwise, every loss by its cause (only then:
+    // other summaries keep their text).
+    j["drops_by_cause"] = {{"buffer", st.drops - st.pfc_watchdog_drops},
+                           {"watchdog", st.pfc_watchdog_drops}};
+  }
   j["data_packets_sent"] = st.data_packets_sent;
   j["retransmitted_packets"] = st.retransmitted_packets;
   j["timeouts"] = st.timeouts;
@@ -244,9 +270,16 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
       list.push_back({{"at_ns", d.at / kNanosecond},
                       {"since_ns", d.since / kNanosecond},
                       {"cycle", cycle},
-                      {"flows", d.flows}});
+                      {"flows", d.flows},
+                      {"to_end", d.to_end}});
     }
     j["pfc"]["deadlocks"] = list;
+    j["pfc"]["flows_left_in_deadlock"] = FlowsLeftInDeadlock(info).size();
+  }
+  if (s.sw.pfc.watchdog.enabled) {
+    j["pfc"]["watchdog"] = {{"storms", st.pfc_watchdog_storms},
+                            {"restorations", st.pfc_watchdog_restorations},
+                            {"dropped_packets", st.pfc_watchdog_drops}};
   }
   j["ecn_marked_packets"] = st.ecn_marked_packets;
   j["cnps"] = st.cnps_sent;

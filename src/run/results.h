@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -31,8 +32,11 @@ struct RunInfo {
 
 // What the metrics need of each flow, in flow-id order.
 std::vector<FlowOutcome> FlowOutcomes(const Network& net);
+// The flows a deadlock still standing at the end left unfinished, each with when it began.
+std::map<uint32_t, Time> FlowsLeftInDeadlock(const RunInfo& info);
 // flows.csv of the run of scenario `s` on `net` (from an HPCC topology file with src_node and
-// dst_node, the file's node ids, last), handed to `sink` in pieces of about 1 MB (a run
+// dst_node, the file's node ids; after a deadlock, deadlocked_since_ns: when the deadlock that
+// left the flow unfinished began), handed to `sink` in pieces of about 1 MB (a run
 // of millions of flows never holds it as one string).
 void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
                 const std::function<void(std::string_view)>& sink);

@@ -74,15 +74,20 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   const uint64_t slice = options.check_invariants ? 1024 : 1 << 16;
   DeadlockDetector deadlocks(s.output.deadlock_time);
   std::vector<Deadlock> found;
-  // Between slices: the detector reads the network and schedules nothing. Only once PAUSE has
-  // been sent can there be a deadlock.
-  auto look_for_deadlocks = [&] {
-    if (s.output.deadlock_time == 0 || net.stats().pfc_pause_frames == 0) return;
-    for (Deadlock& d : deadlocks.Check(net, net.Now())) found.push_back(std::move(d));
+  // Between slices, which end when the detector wants to look (a slice's end changes nothing
+  // in the run): it reads the network and schedules nothing. Only once PAUSE has been sent can
+  // there be a deadlock.
+  const bool watch = s.output.deadlock_time > 0;
+  auto look_for_deadlocks = [&](Time until) {
+    if (!watch) return;
+    const Time now = net.next_time() > until ? until : net.Now();
+    if (net.stats().pfc_pause_frames == 0 && now < deadlocks.next_look()) return;
+    for (Deadlock& d : deadlocks.Check(net, now)) found.push_back(std::move(d));
   };
   while (!net.all_done() && net.pending() > 0 && net.next_time() <= s.duration) {
-    net.RunUntil(s.duration, slice);
-    look_for_deadlocks();
+    const Time until = watch ? std::min(s.duration, deadlocks.next_look()) : s.duration;
+    net.RunUntil(until, slice);
+    look_for_deadlocks(until);
     if (options.stop_on_deadlock && !found.empty()) break;
     KeepHugePages();
     if (options.on_progress) {
@@ -109,6 +114,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
     // Stopped at a deadlock: the run ends when it qualified (nothing in it has moved since).
     info.sim_time = found.empty() || !options.stop_on_deadlock ? s.duration : found.front().at;
   }
+  deadlocks.MarkStanding(net, found);
   info.deadlocks = std::move(found);
   net.CheckInvariants(info.drained);
   info.events = net.events_executed();

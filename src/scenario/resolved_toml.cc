@@ -158,6 +158,14 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
                                  TomlQuote(FormatRate(r.rate)), TomlFloat(r.alpha));
   }
   line("by_rate", "[" + alpha_by_rate + "]");
+  if (sw.pfc.watchdog.enabled) {
+    // Only when on: the resolved file of a scenario without stays as it was.
+    const PfcWatchdogConfig& w = sw.pfc.watchdog;
+    out += "\n[switch.pfc.watchdog]\n";
+    quoted("detection", FormatTime(w.detection));
+    quoted("restoration", FormatTime(w.restoration));
+    quoted("action", w.action == PfcWatchdogConfig::Action::kForward ? "forward" : "drop");
+  }
   out += "\n[switch.ecn]\n";
   line("enabled", Bool(sw.ecn.enabled));
   quoted("kmin", FormatSize(sw.ecn.kmin));

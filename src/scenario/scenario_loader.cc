@@ -828,6 +828,19 @@ void Loader::ReadSwitch(const Section& sec, SwitchConfig& sw) const {
     }
     p.by_rate.push_back(f);
   }
+  const Section wd = Sub(pfc, "watchdog");
+  if (wd.table != nullptr) {
+    CheckKeys(wd, kWatchdogSchema);
+    PfcWatchdogConfig& w = p.watchdog;
+    w.enabled = ReadBool(wd, "enabled", true);
+    w.detection = ReadTime(wd, "detection", w.detection, Bound::kPositive);
+    w.restoration = ReadTime(wd, "restoration", w.restoration, Bound::kPositive);
+    using Action = PfcWatchdogConfig::Action;
+    w.action = ReadString(wd, "action", w.action == Action::kForward ? "forward" : "drop",
+                          {"drop", "forward"}) == "forward"
+                   ? Action::kForward
+                   : Action::kDrop;
+  }
 
   const Section ecn = Sub(sec, "ecn");
   CheckKeys(ecn, kEcnSchema);

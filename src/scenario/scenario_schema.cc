@@ -139,6 +139,22 @@ constexpr KeySchema kPfcKeys[] = {
      "Dynamic-threshold alpha for ports of a given link rate, e.g. `[{rate = \"400Gbps\", "
      "alpha = 0.5}]`; other ports use alpha. HPCC ns-3 halves its shift per doubling of a port's "
      "rate over the hosts' (1/8 at 100G, 1/2 at 400G)."},
+    {"watchdog", K::kTable, "table", "", "none",
+     "A PFC watchdog on every switch port (SONiC's pfcwd); present: on."},
+};
+
+constexpr KeySchema kWatchdogKeys[] = {
+    {"enabled", K::kValue, "boolean", "", "true",
+     "The watchdog runs (the table alone turns it on)."},
+    {"detection", K::kValue, "time", "", "\"200ms\"",
+     "A lossless egress queue that holds packets and has been paused without a break this long is "
+     "declared stormed. SONiC: detection_time, 200 ms by default."},
+    {"restoration", K::kValue, "time", "", "\"200ms\"",
+     "A stormed queue is restored once no PAUSE for it has arrived for this long (counted from "
+     "the storm at the earliest). SONiC: restoration_time, 200 ms by default."},
+    {"action", K::kValue, "string", "", "\"drop\"",
+     "While stormed the queue ignores PAUSE and \"drop\" discards what it holds and what is "
+     "routed to it (SONiC's default), or \"forward\" sends it on."},
 };
 
 constexpr KeySchema kEcnKeys[] = {
@@ -361,6 +377,10 @@ constexpr TableSchema kPfcSchema{
     "PFC and the MMU: every data packet is accounted to its (ingress port, priority) as reserve, "
     "shared or headroom bytes.",
     kPfcKeys};
+constexpr TableSchema kWatchdogSchema{
+    "switch.pfc.watchdog",
+    "A PFC watchdog on every switch port, as SONiC's pfcwd: detection, mitigation, restoration.",
+    kWatchdogKeys};
 constexpr TableSchema kEcnSchema{"switch.ecn", "ECN/RED marking at every switch egress queue.",
                                  kEcnKeys};
 constexpr TableSchema kHostSchema{"host", "Every host's RDMA NIC (reliable connected transport).",
@@ -401,9 +421,10 @@ constexpr TableSchema kPcapSchema{
 
 std::span<const TableSchema* const> ScenarioTables() {
   static constexpr const TableSchema* kTables[] = {
-      &kRootSchema,  &kTopologySchema, &kSwitchSchema,      &kPfcSchema,    &kEcnSchema,
-      &kHostSchema,  &kWireSchema,     &kCcSchema,          &kFlowSchema,   &kCollectiveSchema,
-      &kRouteSchema, &kWorkloadSchema, &kIncastEventSchema, &kOutputSchema, &kPcapSchema};
+      &kRootSchema,     &kTopologySchema,    &kSwitchSchema,     &kPfcSchema,
+      &kWatchdogSchema, &kEcnSchema,         &kHostSchema,       &kWireSchema,
+      &kCcSchema,       &kFlowSchema,        &kCollectiveSchema, &kRouteSchema,
+      &kWorkloadSchema, &kIncastEventSchema, &kOutputSchema,     &kPcapSchema};
   return kTables;
 }
 

@@ -44,6 +44,7 @@ extern const TableSchema kRootSchema;
 extern const TableSchema kTopologySchema;
 extern const TableSchema kSwitchSchema;
 extern const TableSchema kPfcSchema;
+extern const TableSchema kWatchdogSchema;
 extern const TableSchema kEcnSchema;
 extern const TableSchema kHostSchema;
 extern const TableSchema kWireSchema;

@@ -317,5 +317,81 @@ TEST_F(SwitchNodeTest, ControlFramesLeaveBeforeQueuedDataAndSkipTheBuffer) {
                    }));
 }
 
+// The PFC watchdog (pfc_watchdog.h): host 2 pauses class 3 at 1 ns for the longest PAUSE
+// (3.36 ms at 10 Gb/s) while flow 0 sends it four frames; the first is already on the wire.
+struct PfcWatchdogTest : SwitchNodeTest {
+  void Build(PfcWatchdogConfig::Action action) {
+    config.pfc.watchdog = {true, 10 * kMicrosecond, 20 * kMicrosecond, action};
+    SwitchNodeTest::Build(100 * kGbps, 100 * kGbps, 10 * kGbps);
+  }
+};
+
+TEST_F(PfcWatchdogTest, DropDiscardsTheStormedQueueAndWhatComesToItUntilPauseStops) {
+  Build(PfcWatchdogConfig::Action::kDrop);
+  for (uint32_t psn = 0; psn < 4; ++psn) DataAt(psn, 0, 0, 2, 3, psn);
+  PauseAt(1 * kNs, 2, 3, 65535);
+  // Paused without a break for 10 us with three frames waiting: stormed, and they are dropped
+  // (their buffer freed), as is a frame that arrives at 15 us.
+  act.At(10 * kMicrosecond + 2 * kNs, [&] {
+    EXPECT_EQ(stats.pfc_watchdog_storms, 1u);
+    EXPECT_EQ(stats.pfc_watchdog_drops, 3u);
+    EXPECT_EQ(sw->port(2).queued_bytes(), 0);
+    EXPECT_EQ(sw->mmu().shared_used(), 0);
+  });
+  DataAt(15 * kMicrosecond, 0, 0, 2, 3, 4);
+  // A refresh at 20 us is ignored, and delays the restoration to 40 us.
+  PauseAt(20 * kMicrosecond, 2, 3, 65535);
+  DataAt(39 * kMicrosecond, 0, 0, 2, 3, 5);
+  act.At(40 * kMicrosecond - 1, [&] { EXPECT_EQ(stats.pfc_watchdog_restorations, 0u); });
+  act.At(40 * kMicrosecond + 1, [&] { EXPECT_EQ(stats.pfc_watchdog_restorations, 1u); });
+  // Restored: the port obeys PAUSE again, and it has had none in force since the storm.
+  DataAt(50 * kMicrosecond, 0, 0, 2, 3, 6);
+  sim.RunUntil(kEnd);
+  EXPECT_EQ(stats.pfc_watchdog_storms, 1u);
+  EXPECT_EQ(stats.pfc_watchdog_drops, 5u);
+  EXPECT_EQ(stats.drops, 5u);
+  EXPECT_EQ(stats.dropped_by_flow[0], 5u);
+  EXPECT_EQ(hosts[2].got,
+            (std::vector<Got>{Data(0, kT10, 0, 0), Data(50 * kMicrosecond, kT10, 0, 6)}));
+}
+
+TEST_F(PfcWatchdogTest, ForwardSendsTheStormedQueueOnAndDropsNothing) {
+  Build(PfcWatchdogConfig::Action::kForward);
+  for (uint32_t psn = 0; psn < 4; ++psn) DataAt(psn, 0, 0, 2, 3, psn);
+  PauseAt(1 * kNs, 2, 3, 65535);
+  PauseAt(12 * kMicrosecond, 2, 3, 65535);  // ignored: the queue is stormed
+  DataAt(15 * kMicrosecond, 0, 0, 2, 3, 4);
+  // Restored at 32 us (no PAUSE since 12 us); a PAUSE at 40 us is obeyed again, holds the frame
+  // that arrives at 41 us, and is declared a storm 10 us later: the frame leaves then.
+  PauseAt(40 * kMicrosecond, 2, 3, 65535);
+  DataAt(41 * kMicrosecond, 0, 0, 2, 3, 5);
+  act.At(50 * kMicrosecond - 1, [&] {
+    EXPECT_EQ(stats.pfc_watchdog_restorations, 1u);
+    EXPECT_EQ(stats.pfc_watchdog_storms, 1u);
+  });
+  sim.RunUntil(kEnd);
+  const Time storm = 10 * kMicrosecond + 1 * kNs;
+  const Time again = 50 * kMicrosecond;
+  EXPECT_EQ(hosts[2].got,
+            (std::vector<Got>{Data(0, kT10, 0, 0), Data(storm, kT10, 0, 1),
+                              Data(storm + kT10, kT10, 0, 2), Data(storm + 2 * kT10, kT10, 0, 3),
+                              Data(15 * kMicrosecond, kT10, 0, 4), Data(again, kT10, 0, 5)}));
+  EXPECT_EQ(stats.pfc_watchdog_storms, 2u);
+  EXPECT_EQ(stats.drops, 0u);
+}
+
+TEST_F(PfcWatchdogTest, APausedEmptyQueueIsNoStormUntilPacketsWaitAPeriodLater) {
+  // Paused from 1 ns with nothing queued: the check at 10 us finds no storm and looks again at
+  // 20 us, when the frame that arrived at 15 us is waiting.
+  Build(PfcWatchdogConfig::Action::kDrop);
+  PauseAt(1 * kNs, 2, 3, 65535);
+  DataAt(15 * kMicrosecond, 0, 0, 2, 3, 0);
+  act.At(20 * kMicrosecond, [&] { EXPECT_EQ(stats.pfc_watchdog_storms, 0u); });
+  act.At(20 * kMicrosecond + 2 * kNs, [&] { EXPECT_EQ(stats.pfc_watchdog_storms, 1u); });
+  sim.RunUntil(kEnd);
+  EXPECT_EQ(stats.pfc_watchdog_drops, 1u);
+  EXPECT_EQ(hosts[2].got, std::vector<Got>{});
+}
+
 }  // namespace
 }  // namespace dcqcn

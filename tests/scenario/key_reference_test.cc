@@ -190,6 +190,7 @@ DefaultCase CaseFor(const std::string& key) {
     c.base += "[[collective]]\nop = \"allreduce\"\nsize = \"1MB\"\n";
   }
   if (key.rfind("output.pcap.", 0) == 0) c.base += "[output.pcap]\npoints = [\"h1\"]\n";
+  if (key.rfind("switch.pfc.watchdog.", 0) == 0) c.base += "[switch.pfc.watchdog]\n";
   if (key == "flow[].after_delay") {
     // Only with `after`: flow 0 (from h1) waits for a flow h1 sends.
     c.base += "[[flow]]\nid = \"x\"\nsrc = 1\ndst = 2\nsize = \"1MB\"\n";

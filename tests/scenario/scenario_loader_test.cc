@@ -387,6 +387,34 @@ TEST(ScenarioLoader, PfcThresholdAndHeadroomForms) {
               {"test.toml:2:", "switch.pfc.headroom", "\"auto\""});
 }
 
+TEST(ScenarioLoader, PfcWatchdogTableTurnsItOnWithSonicDefaults) {
+  EXPECT_FALSE(Load(kOneFlow).sw.pfc.watchdog.enabled);
+  Scenario s = Load(std::string("[switch.pfc.watchdog]\n") + kOneFlow);
+  EXPECT_TRUE(s.sw.pfc.watchdog.enabled);
+  EXPECT_EQ(s.sw.pfc.watchdog.detection, 200 * kMillisecond);
+  EXPECT_EQ(s.sw.pfc.watchdog.restoration, 200 * kMillisecond);
+  EXPECT_EQ(s.sw.pfc.watchdog.action, PfcWatchdogConfig::Action::kDrop);
+  s = Load(std::string("[switch.pfc.watchdog]\ndetection = \"1ms\"\nrestoration = \"2ms\"\n"
+                       "action = \"forward\"\n") +
+           kOneFlow);
+  EXPECT_EQ(s.sw.pfc.watchdog.detection, 1 * kMillisecond);
+  EXPECT_EQ(s.sw.pfc.watchdog.restoration, 2 * kMillisecond);
+  EXPECT_EQ(s.sw.pfc.watchdog.action, PfcWatchdogConfig::Action::kForward);
+  s = Load(kOneFlow, {"switch.pfc.watchdog.detection=300us"});
+  EXPECT_TRUE(s.sw.pfc.watchdog.enabled);
+  EXPECT_EQ(s.sw.pfc.watchdog.detection, 300 * kMicrosecond);
+  EXPECT_FALSE(Load(std::string("[switch.pfc.watchdog]\nenabled = false\n") + kOneFlow)
+                   .sw.pfc.watchdog.enabled);
+  ExpectError(std::string("[switch.pfc.watchdog]\ndetection = \"0us\"\n") + kOneFlow,
+              {"test.toml:2:", "switch.pfc.watchdog.detection", "positive"});
+  ExpectError(std::string("[switch.pfc.watchdog]\nrestoration = \"0s\"\n") + kOneFlow,
+              {"test.toml:2:", "switch.pfc.watchdog.restoration"});
+  ExpectError(std::string("[switch.pfc.watchdog]\naction = \"alert\"\n") + kOneFlow,
+              {"test.toml:2:", "switch.pfc.watchdog.action", "\"forward\""});
+  ExpectError(std::string("[switch.pfc.watchdog]\npolling = \"1ms\"\n") + kOneFlow,
+              {"test.toml:2:", "switch.pfc.watchdog.polling"});
+}
+
 TEST(ScenarioLoader, AlphaAndPmaxRanges) {
   ExpectError(std::string("[switch.pfc]\nalpha = 0\n") + kOneFlow,
               {"test.toml:2:", "switch.pfc.alpha", "> 0"});
