@@ -4,8 +4,9 @@
 # identical, and summary.json too once its wall-clock and memory fields are left out. Cases: the
 # examples, the paper's scenarios, WebSearch on a k = 4 fat tree under DCQCN, DCTCP, TIMELY, HPCC
 # and none, with a slow CNP generator, without PFC (drops and timeouts), with time series, with
-# packet captures (at a host and an edge switch, and at core switches), and HPCC ns-3's fat-tree
-# benchmark (its first 0.5 ms, `dcqcn hpcc`).
+# packet captures (at a host and an edge switch, and at core switches), PFC deadlocks, a watchdog
+# and a pause storm (examples/pfc), and HPCC ns-3's fat-tree benchmark (its first 0.5 ms,
+# `dcqcn hpcc`).
 # Prints one line per case; exits 1 if any differs or fails. NEW_ARGS (environment) are added to
 # NEW's runs: `NEW_ARGS="--threads 2" bench/same_results.sh B B` checks a split run against one loop.
 # ONLY (environment), a regular expression, runs only the cases whose names match it.
@@ -57,9 +58,13 @@ case_run() {  # case_run NAME SCENARIO [--set K=V ...]
   compare_folders "$name"
 }
 
-for f in "$here"/examples/*.toml "$here"/examples/paper/*.toml; do
+for f in "$here"/examples/*.toml "$here"/examples/paper/*.toml "$here"/examples/pfc/*.toml; do
   case_run "$(basename "$f" .toml)" "$f"
 done
+# PFC's failure modes: the watchdog breaking the ring's deadlocks and a NIC's pause storm.
+wd=(--set switch.pfc.watchdog.detection=200us --set switch.pfc.watchdog.restoration=200us)
+case_run ring_watchdog "$here/examples/pfc/ring_deadlock.toml" "${wd[@]}"
+case_run storm_watchdog "$here/examples/pfc/pause_storm.toml" "${wd[@]}"
 ws=("$here/bench/fat_tree_websearch.toml" --set topology.k=4 --set workload.window=300us)
 case_run ws_dcqcn "${ws[@]}"
 for a in dctcp timely hpcc; do

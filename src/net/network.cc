@@ -166,6 +166,10 @@ Network::Network(NetworkConfig config)
                               needs);
   }
   for (auto& sw : switches_) sw->SetPushTelemetry(needs.telemetry);
+  for (const NetworkEvent& e : s.events) {
+    storms_.push_back(std::make_unique<PauseStorm>(&PartOf(e.host).sim, hosts_[e.host].get(), e.at,
+                                                   e.until, data_classes));
+  }
 
   // Flows: ids in config order; the UDP source port is drawn per flow for ECMP entropy, or
   // numbered as HPCC ns-3 does when its hash is emulated.
@@ -637,7 +641,7 @@ CcCounters Network::cc_counters() const {
 int64_t Network::PacketsInNetwork() {
   int64_t n = 0;
   for (auto& h : hosts_)
-    n += static_cast<int64_t>(h->port().link().in_flight() + h->control_queued());
+    n += static_cast<int64_t>(h->port().link().in_flight() + h->control_queued() + h->held());
   for (auto& sw : switches_) {
     for (int p = 0; p < sw->num_ports(); ++p) {
       SwitchPort& port = sw->port(p);

@@ -30,6 +30,7 @@
 #include "net/network_config.h"
 #include "net/nvlink_fabric.h"
 #include "net/packet.h"
+#include "net/pause_storm.h"
 #include "net/rdma_nic.h"
 #include "net/routing.h"
 #include "net/stats.h"
@@ -281,6 +282,7 @@ class Network {
   std::unique_ptr<RouteTable> routes_;
   HpccEcmpKeys hpcc_keys_;                              // switch.ecmp_hash = "hpcc" only
   std::unique_ptr<FlowDependencies> dependencies_;      // null when no flow waits
+  std::vector<std::unique_ptr<PauseStorm>> storms_;     // [[event]] pause_storm
   std::unique_ptr<NvlinkFabric> nvlink_;                // null without NVLink
   std::vector<std::unique_ptr<FlowStarter>> starters_;  // one per thread
   std::vector<Time> delivered_at_;                      // per flow: flow_delivered_at

@@ -12,6 +12,7 @@
 #include "net/flow_spec.h"
 #include "net/headers.h"
 #include "net/host_config.h"
+#include "net/network_event.h"
 #include "net/nvlink_fabric.h"
 #include "net/static_route.h"
 #include "net/switch_config.h"
@@ -38,6 +39,7 @@ struct NetworkConfig {
   const FlowAfter* after = nullptr;
   // Routes set by hand, overriding the computed ones for their (switch, destination).
   std::vector<StaticRoute> routes;
+  std::vector<NetworkEvent> events;  // [[event]], in time order
   // Multi-GPU servers' NVLink: flows between GPUs of one server take it, not the NICs.
   NvlinkConfig nvlink;
   bool log_pfc = false;  // keep every PFC frame (timeseries/pfc.csv, HPCC's PFC file)

@@ -109,8 +109,11 @@ Packet* RdmaNic::NextPacket(Time now, Time* wake_at) {
     // ns-3's NIC, whose one ACK queue obeys the pause of one class).
     if (!config_.pause_acks) return control_.pop_front();
     const Packet* head = control_.front();
+    if (head->type == PacketType::kCnp || head->type == PacketType::kPause) {
+      return control_.pop_front();
+    }
     const int cls = (*flows_)[head->flow].priority;
-    if (head->type == PacketType::kCnp || !port_.paused(cls)) return control_.pop_front();
+    if (!port_.paused(cls)) return control_.pop_front();
     *wake_at = std::min(*wake_at, port_.paused_until(cls));
   }
   while (!pacer_.empty() && pacer_.top().time <= now) {
@@ -209,6 +212,26 @@ void RdmaNic::SendControl(PacketType type, Flow& f, uint32_t psn, Packet* data) 
   port_.Kick();
 }
 
+void RdmaNic::Release() {
+  holding_ = false;
+  std::vector<Packet*> held;
+  held.swap(held_);
+  for (Packet* p : held) Receive(p, 0);
+}
+
+void RdmaNic::SendPfcFrame(int priority, int quanta) {
+  Packet* f = pool_->Allocate();
+  f->type = PacketType::kPause;
+  f->size = kPauseFrameBytes;
+  f->priority = kControlQueue;
+  f->pause_class = static_cast<uint8_t>(priority);
+  f->pause_quanta = static_cast<uint16_t>(quanta);
+  f->src = f->dst = -1;
+  ++(quanta != 0 ? stats_->pfc_pause_frames : stats_->pfc_resume_frames);
+  control_.push_back(f);
+  port_.Kick();
+}
+
 void RdmaNic::SendCnp(CcFlow& cc_flow) {
   ++stats_->cnps_sent;
   SendControl(PacketType::kCnp, static_cast<Flow&>(cc_flow), 0);
@@ -218,6 +241,10 @@ void RdmaNic::Receive(Packet* p, int) {
   if (p->type == PacketType::kPause) {
     port_.OnPauseFrame(p->pause_class, p->pause_quanta, pause_until_resume_);
     pool_->Free(p);
+    return;
+  }
+  if (holding_) [[unlikely]] {
+    held_.push_back(p);
     return;
   }
   Flow& f = (*flows_)[p->flow];  // in flight: this packet is one of its packets out

@@ -64,6 +64,14 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   void SendCnp(CcFlow& f) override;
 
   size_t control_queued() const { return control_.size(); }
+
+  // A malfunctioning NIC (net/pause_storm.h). While holding, what arrives waits unreceived
+  // (PFC frames still act on the port); Release receives it, in arrival order.
+  void Hold() { holding_ = true; }
+  void Release();
+  size_t held() const { return held_.size(); }
+  // Sends a PFC frame for `priority` (`quanta` 0: RESUME) ahead of the data.
+  void SendPfcFrame(int priority, int quanta);
   Packet* NextPacket(Time now, Time* wake_at);
   Time NextReadyTime(Time now) const;
 
@@ -101,6 +109,7 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   WireFormat wire_;
   FlowTable* flows_;
   bool pause_until_resume_;
+  bool holding_ = false;  // a pause storm: see Hold
   NicPort port_;
   std::unique_ptr<CongestionControl> cc_;
   CcNeeds needs_;
@@ -111,6 +120,7 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   std::priority_queue<PacerEntry, std::vector<PacerEntry>, std::greater<>> pacer_;
   int rr_next_ = 1;
   uint32_t ready_mask_ = 0;  // bit q set: ready_[q] is not empty
+  std::vector<Packet*> held_;
 };
 
 }  // namespace dcqcn

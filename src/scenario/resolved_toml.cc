@@ -313,6 +313,13 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
     line("dst", names(r.dsts));
     line("next", names(r.next));
   }
+  for (const NetworkEvent& e : s.events) {
+    out += "\n[[event]]\n";
+    quoted("at", FormatTime(e.at));
+    quoted("kind", "pause_storm");
+    quoted("host", s.topology.node_name(e.host));
+    quoted("until", FormatTime(e.until));
+  }
   for (size_t i = 0; i < s.collectives.size(); ++i) {
     const CollectiveConfig& c = s.collectives[i];
     out += "\n[[collective]]\n";

@@ -44,9 +44,10 @@ struct Scenario {
   WireFormat wire;  // frame sizes and timing: RoCEv2 over Ethernet, or HPCC ns-3's
   CcConfig cc;
   WorkloadConfig workload;
-  std::vector<StaticRoute> routes;  // [[route]]
-  std::vector<FlowSpec> flows;      // explicit, generated, then the collectives' flows
-  int explicit_flows = 0;           // how many of `flows` were written explicitly
+  std::vector<StaticRoute> routes;   // [[route]]
+  std::vector<NetworkEvent> events;  // [[event]], in time order
+  std::vector<FlowSpec> flows;       // explicit, generated, then the collectives' flows
+  int explicit_flows = 0;            // how many of `flows` were written explicitly
   // Explicit flows' own rates ([[flow]] rate), by flow id; 0 or past the end: none given.
   std::vector<Rate> flow_rates;
   // Explicit flows' ids ([[flow]] id), by flow id; "" or past the end: none.

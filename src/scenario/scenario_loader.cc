@@ -263,6 +263,7 @@ class Loader {
   void ReadCollectives(const Section& root, Scenario& s);
   // [[route]] tables: static routes, checked against the built topology.
   void ReadRoutes(const Section& root, Scenario& s) const;
+  void ReadEvents(const Section& root, Scenario& s) const;
   // The node names at `key` of `sec` (a string or an array of strings), each a host
   // (`hosts`) or a switch.
   std::vector<int> ReadNodes(const Section& sec, std::string_view key, const Topology& topo,
@@ -1175,6 +1176,49 @@ void Loader::ReadRoutes(const Section& root, Scenario& s) const {
   }
 }
 
+void Loader::ReadEvents(const Section& root, Scenario& s) const {
+  for (const Section& sec : TablesOf(root, "event", kEventSchema)) {
+    for (std::string_view required : {"at", "kind"}) {
+      if (sec.Get(required) == nullptr) {
+        Fail(sec.Key(required), sec.table, "required in every [[event]]");
+      }
+    }
+    NetworkEvent e;
+    ReadString(sec, "kind", "", {"pause_storm"});
+    e.kind = NetworkEvent::Kind::kPauseStorm;
+    e.at = ReadTime(sec, "at", 0, Bound::kNonNegative);
+    if (e.at >= s.duration) {
+      Fail(sec.Key("at"), sec.Get("at"),
+           fmt::format("\"{}\" is not before the run ends (duration \"{}\")", FormatTime(e.at),
+                       FormatTime(s.duration)));
+    }
+    for (std::string_view required : {"host", "until"}) {
+      if (sec.Get(required) == nullptr) {
+        Fail(sec.Key(required), sec.table, "required in a pause_storm [[event]]");
+      }
+    }
+    const std::vector<int> host = ReadNodes(sec, "host", s.topology, true);
+    if (host.size() != 1) Fail(sec.Key("host"), sec.Get("host"), "expected one host");
+    e.host = host[0];
+    e.until = ReadTime(sec, "until", 0, Bound::kPositive);
+    if (e.until <= e.at) {
+      Fail(sec.Key("until"), sec.Get("until"),
+           fmt::format("expected a time after at = \"{}\", got \"{}\"", FormatTime(e.at),
+                       FormatTime(e.until)));
+    }
+    for (const NetworkEvent& other : s.events) {
+      if (other.host == e.host && other.at < e.until && e.at < other.until) {
+        Fail(sec.Key("at"), sec.Get("at"),
+             fmt::format("{} already storms from \"{}\" to \"{}\"", s.topology.node_name(e.host),
+                         FormatTime(other.at), FormatTime(other.until)));
+      }
+    }
+    s.events.push_back(e);
+  }
+  std::stable_sort(s.events.begin(), s.events.end(),
+                   [](const NetworkEvent& a, const NetworkEvent& b) { return a.at < b.at; });
+}
+
 void Loader::ReadFlows(const Section& root, Scenario& s) {
   const std::vector<Section> tables = TablesOf(root, "flow", kFlowSchema);
   const int hosts = s.topology.hosts;
@@ -1659,6 +1703,7 @@ Scenario Loader::Build(const toml::table& root_table) {
     }
   }
   ReadRoutes(root, s);
+  ReadEvents(root, s);
   ReadFlows(root, s);
   s.explicit_flows = static_cast<int>(s.flows.size());
   const Section workload = Sub(root, "workload");

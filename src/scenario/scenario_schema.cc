@@ -35,6 +35,9 @@ constexpr KeySchema kRootKeys[] = {
     {"route", K::kFlowArray, "array of tables", "", "none",
      "Static routes, `[[route]]` once per route: at `switch`, packets to `dst` leave towards "
      "`next` instead of the computed shortest paths (how the classic PFC deadlocks are built)."},
+    {"event", K::kFlowArray, "array of tables", "", "none",
+     "Things that happen during the run, `[[event]]` once per event: a NIC's pause storm "
+     "(docs/pfc-pathologies.md)."},
     {"output", K::kTable, "table", "", "no time series",
      "What a run records besides flows.csv and summary.json."},
 };
@@ -402,12 +405,24 @@ constexpr KeySchema kRouteKeys[] = {
      "is an error: TTL is not modelled."},
 };
 
+constexpr KeySchema kEventKeys[] = {
+    {"at", K::kValue, "time", "", "required", "When it happens, within the run's duration."},
+    {"kind", K::kValue, "string", "", "required",
+     "\"pause_storm\": a malfunctioning NIC stops draining what it receives and sends PAUSE for "
+     "every data class without pause until `until`, then recovers (what it held is received)."},
+    {"host", K::kValue, "string", "", "required (pause_storm)", "The NIC that storms, `\"h3\"`."},
+    {"until", K::kValue, "time", "", "required (pause_storm)",
+     "When the NIC recovers, after `at` (beyond the duration: it never does)."},
+};
+
 constexpr TableSchema kFlowSchema{"flow[]", "One flow (one queue pair): repeat the table per flow.",
                                   kFlowKeys};
 constexpr TableSchema kCollectiveSchema{
     "collective[]", "One collective operation: repeat the table per operation.", kCollectiveKeys};
 constexpr TableSchema kRouteSchema{
     "route[]", "A static route: repeat the table per (switch, destinations).", kRouteKeys};
+constexpr TableSchema kEventSchema{
+    "event[]", "Something that happens during the run: repeat the table per event.", kEventKeys};
 constexpr TableSchema kWorkloadSchema{"workload", "A generated set of flows.", kWorkloadKeys};
 constexpr TableSchema kIncastEventSchema{
     "workload.incast", "poisson only: incast events at random times (every key is required).",
@@ -421,10 +436,10 @@ constexpr TableSchema kPcapSchema{
 
 std::span<const TableSchema* const> ScenarioTables() {
   static constexpr const TableSchema* kTables[] = {
-      &kRootSchema,     &kTopologySchema,    &kSwitchSchema,     &kPfcSchema,
-      &kWatchdogSchema, &kEcnSchema,         &kHostSchema,       &kWireSchema,
-      &kCcSchema,       &kFlowSchema,        &kCollectiveSchema, &kRouteSchema,
-      &kWorkloadSchema, &kIncastEventSchema, &kOutputSchema,     &kPcapSchema};
+      &kRootSchema,       &kTopologySchema, &kSwitchSchema, &kPfcSchema,      &kWatchdogSchema,
+      &kEcnSchema,        &kHostSchema,     &kWireSchema,   &kCcSchema,       &kFlowSchema,
+      &kCollectiveSchema, &kRouteSchema,    &kEventSchema,  &kWorkloadSchema, &kIncastEventSchema,
+      &kOutputSchema,     &kPcapSchema};
   return kTables;
 }
 

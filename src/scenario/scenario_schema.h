@@ -52,6 +52,7 @@ extern const TableSchema kWireSchema;
 extern const TableSchema kCcSchema;
 extern const TableSchema kFlowSchema;
 extern const TableSchema kRouteSchema;
+extern const TableSchema kEventSchema;
 extern const TableSchema kCollectiveSchema;
 extern const TableSchema kWorkloadSchema;
 extern const TableSchema kIncastEventSchema;  // [workload.incast]

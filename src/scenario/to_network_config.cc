@@ -27,6 +27,7 @@ NetworkConfig ToNetworkConfig(const Scenario& s) {
   c.wire = s.wire;
   c.cc = ResolveCc(s);
   c.routes = s.routes;
+  c.events = s.events;
   c.flows = s.flows;  // a view of s.flows
   c.flow_rates = s.flow_rates;
   c.after = s.flow_after.empty() ? nullptr : &s.flow_after;

@@ -415,6 +415,32 @@ TEST(ScenarioLoader, PfcWatchdogTableTurnsItOnWithSonicDefaults) {
               {"test.toml:2:", "switch.pfc.watchdog.polling"});
 }
 
+TEST(ScenarioLoader, PauseStormEvents) {
+  const std::string storm = "duration = \"5ms\"\n[[event]]\nat = \"1ms\"\nkind = \"pause_storm\"\n";
+  const Scenario s = Load(storm + "host = \"h1\"\nuntil = \"2ms\"\n" + kOneFlow);
+  ASSERT_EQ(s.events.size(), 1u);
+  EXPECT_EQ(s.events[0].host, 1);
+  EXPECT_EQ(s.events[0].at, 1 * kMillisecond);
+  EXPECT_EQ(s.events[0].until, 2 * kMillisecond);
+  ExpectError(storm + "host = \"h1\"\n" + kOneFlow, {"test.toml:2:", "event[0].until", "required"});
+  ExpectError(storm + "host = \"s0\"\nuntil = \"2ms\"\n" + kOneFlow,
+              {"test.toml:5:", "event[0].host", "a host"});
+  ExpectError(storm + "host = \"h1\"\nuntil = \"1ms\"\n" + kOneFlow,
+              {"test.toml:6:", "event[0].until", "after at"});
+  ExpectError(
+      "duration = \"5ms\"\n[[event]]\nat = \"6ms\"\nkind = \"pause_storm\"\nhost = "
+      "\"h1\"\nuntil = \"7ms\"\n" +
+          std::string(kOneFlow),
+      {"test.toml:3:", "event[0].at", "not before the run ends"});
+  ExpectError("[[event]]\nat = \"1ms\"\nkind = \"meteor\"\n" + std::string(kOneFlow),
+              {"test.toml:3:", "event[0].kind", "pause_storm"});
+  ExpectError(storm +
+                  "host = \"h1\"\nuntil = \"3ms\"\n[[event]]\nat = \"2ms\"\nkind = "
+                  "\"pause_storm\"\nhost = \"h1\"\nuntil = \"4ms\"\n" +
+                  kOneFlow,
+              {"test.toml:8:", "event[1].at", "already storms"});
+}
+
 TEST(ScenarioLoader, AlphaAndPmaxRanges) {
   ExpectError(std::string("[switch.pfc]\nalpha = 0\n") + kOneFlow,
               {"test.toml:2:", "switch.pfc.alpha", "> 0"});

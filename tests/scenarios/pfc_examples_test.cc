@@ -71,6 +71,10 @@ TEST(PfcExamples, RingWatchdogDropBreaksEachDeadlock) {
   }());
   const nlohmann::json& wd = j["pfc"]["watchdog"];
   EXPECT_EQ(wd["storms"], 4 * found.size());
+  // docs/pfc-pathologies.md's numbers.
+  EXPECT_EQ(found.size(), 10u);
+  EXPECT_EQ(wd["dropped_packets"], 44084);
+  EXPECT_EQ(found[1]["since_ns"], 574508);
   EXPECT_GT(wd["dropped_packets"], 0);
   EXPECT_EQ(j["drops"], wd["dropped_packets"]);
   EXPECT_EQ(j["drops_by_cause"]["watchdog"], j["drops"]);
@@ -78,6 +82,8 @@ TEST(PfcExamples, RingWatchdogDropBreaksEachDeadlock) {
   EXPECT_EQ(j["pfc"]["flows_left_in_deadlock"], 0);
   EXPECT_GT(j["retransmitted_packets"], 0);
   EXPECT_GT(j["bytes_delivered"].get<double>(), 5 * stuck["bytes_delivered"].get<double>());
+  EXPECT_EQ(stuck["bytes_delivered"], 564000);
+  EXPECT_EQ(j["bytes_delivered"], 4604000);  // 1.84 Gb/s per flow
 }
 
 // Action forward: the stormed queues ignore PAUSE from then on (PAUSE keeps coming, so they are
@@ -91,6 +97,47 @@ TEST(PfcExamples, RingWatchdogForwardBreaksTheDeadlockWithoutLoss) {
   EXPECT_EQ(j["pfc"]["watchdog"]["storms"], 4);
   EXPECT_EQ(j["pfc"]["watchdog"]["restorations"], 0);
   EXPECT_EQ(j["drops"], 0);
+  EXPECT_EQ(j["bytes_delivered"], 40608000);  // 16.2 Gb/s per flow
+}
+
+double Gbps(const nlohmann::json& j, const std::string& tag) {
+  return j["by_tag"][tag]["flow_throughput_gbps"]["mean"].get<double>();
+}
+
+// Example (c): h0's NIC storms from 1 ms on. PAUSE spreads from its ToR port through the
+// aggregation and core switches to a flow between two other pods; the watchdog on the switches
+// stops the spreading and loses only packets bound for h0.
+TEST(PfcExamples, PauseStormSpreadsToVictimsAndTheWatchdogStopsIt) {
+  const nlohmann::json calm = RunExample("pause_storm.toml", {"event=[]"});
+  const nlohmann::json storm = RunExample("pause_storm.toml", {});
+  const nlohmann::json wd = RunExample("pause_storm.toml", {"switch.pfc.watchdog.detection=200us"});
+  EXPECT_EQ(calm["pfc_pause_frames"], 0);
+  EXPECT_GT(storm["pfc_pause_frames"], 0);
+  // Lossless without the watchdog; with it, every loss is its own.
+  EXPECT_EQ(storm["drops"], 0);
+  EXPECT_GT(wd["drops"], 0);
+  EXPECT_EQ(wd["drops_by_cause"]["watchdog"], wd["drops"]);
+  EXPECT_EQ(wd["pfc"]["watchdog"]["storms"], 1);
+  EXPECT_EQ(wd["pfc"]["watchdog"]["restorations"], 0);  // the NIC never recovers
+  // The comment's numbers (Gb/s over the storm: the victims start with it).
+  EXPECT_NEAR(Gbps(calm, "remote_victim"), 6.2, 0.1);
+  EXPECT_NEAR(Gbps(storm, "remote_victim"), 1.1, 0.1);
+  EXPECT_NEAR(Gbps(wd, "remote_victim"), 6.2, 0.1);
+  EXPECT_NEAR(Gbps(calm, "rack_victim"), 6.3, 0.1);
+  EXPECT_NEAR(Gbps(storm, "rack_victim"), 0.7, 0.1);
+  EXPECT_NEAR(Gbps(wd, "rack_victim"), 3.0, 0.1);
+  // A flow whose path the PAUSE never reaches keeps its rate.
+  EXPECT_NEAR(Gbps(storm, "victim_9_13"), Gbps(calm, "victim_9_13"), 0.1);
+}
+
+// The storming NIC holds what reaches it and receives it when it recovers (at 2 ms): nothing is
+// lost, and the flows to it finish.
+TEST(PfcExamples, AStormThatEndsLosesNothing) {
+  const nlohmann::json j =
+      RunExample("pause_storm.toml", {"event.0.until=2ms", "flow.0.size=2MB", "flow.1.size=2MB"});
+  EXPECT_EQ(j["drops"], 0);
+  EXPECT_EQ(j["by_tag"]["to_storm"]["finished"], 2);
+  EXPECT_GT(j["pfc_resume_frames"], 0);
 }
 
 }  // namespace
