@@ -69,7 +69,14 @@ void EgressPort::EndPause(int priority) {
   }
 }
 
-void EgressPort::OnPauseFrame(int priority, int quanta, bool until_resume) {
+Time EgressPort::paused_time(int priority, Time now) const {
+  if (!pause_) return 0;
+  const Time until = pause_->until[priority];
+  const Time since = pause_->since[priority];
+  return pause_->ended[priority] + std::max<Time>(0, std::min(until, now) - since);
+}
+
+void EgressPort::OnPauseFrame(int priority, int quanta, bool until_resume, int hops) {
   Time now = sim_->Now();
   if (stats_->log_pfc) {
     stats_->pfc_log.push_back({now, node_id_, port_index_, static_cast<uint8_t>(priority),
@@ -78,11 +85,15 @@ void EgressPort::OnPauseFrame(int priority, int quanta, bool until_resume) {
   if (!pause_) pause_ = std::make_unique<PauseState>();
   std::array<Time, kNumPriorities>& until = pause_->until;
   if (quanta == 0) {
-    until[priority] = now;
+    until[priority] = std::min(until[priority], now);  // a pause that had expired ended then
     Kick();
     return;
   }
-  if (until[priority] <= now) pause_->since[priority] = now;  // a new pause, not a refresh
+  pause_->hops = pause_->hops == 0 ? hops : std::min(pause_->hops, hops);
+  if (until[priority] <= now) {  // a new pause, not a refresh: the last one has ended
+    pause_->ended[priority] += std::max<Time>(0, until[priority] - pause_->since[priority]);
+    pause_->since[priority] = now;
+  }
   until[priority] = until_resume ? kTimeNever : now + PauseQuantaToTime(quanta, link_->rate());
   paused_until_max_ = std::max(paused_until_max_, until[priority]);
   // Expiry is noticed by NextPacket (it reports the expiry as a wake-up time when data waits).

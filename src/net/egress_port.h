@@ -39,7 +39,8 @@ class EgressPort : public EventHandler {
   // Starts transmitting if the port is idle and a packet is eligible.
   void Kick();
   // A PFC frame for `priority` arrived on this interface from the peer.
-  void OnPauseFrame(int priority, int quanta, bool until_resume);
+  // `hops`: the frame's Packet::switch_hops.
+  void OnPauseFrame(int priority, int quanta, bool until_resume, int hops = 1);
   bool paused(int priority) const {
     // The array exists once the latest expiry has been set: one comparison for most ports.
     const Time now = sim_->Now();
@@ -50,6 +51,11 @@ class EgressPort : public EventHandler {
   Time paused_since(int priority) const { return pause_ ? pause_->since[priority] : 0; }
   // The pause of `priority` ends now, whatever the peer asked (a PFC watchdog overrides it).
   void EndPause(int priority);
+  // How long `priority` has been paused up to `now`, over the whole run.
+  Time paused_time(int priority, Time now) const;
+  // Congestion spreading: the fewest hops any PAUSE this port obeyed had travelled from a node
+  // that nothing paused (1: paused by congestion of its own), or 0 if never paused.
+  int pause_hops() const { return pause_ ? pause_->hops : 0; }
 
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
@@ -89,6 +95,8 @@ class EgressPort : public EventHandler {
   struct PauseState {
     std::array<Time, kNumPriorities> until{};
     std::array<Time, kNumPriorities> since{};
+    std::array<Time, kNumPriorities> ended{};  // paused time of the pauses that have ended
+    int hops = 0;
   };
   std::unique_ptr<PauseState> pause_;
 };

@@ -458,6 +458,12 @@ std::vector<std::string> Network::RouteLoops() const {
   return loops;
 }
 
+const EgressPort& Network::egress(int node, int port) const {
+  const int hosts = config_.topology.hosts;
+  return node < hosts ? static_cast<const EgressPort&>(hosts_[node]->port())
+                      : switches_[node - hosts]->port(port);
+}
+
 Link& Network::LinkAt(int node, int port) const {
   const int hosts = config_.topology.hosts;
   return node < hosts ? hosts_[node]->port().link() : switches_[node - hosts]->port(port).link();

@@ -121,6 +121,8 @@ class Network {
   int num_ports(int node) const { return static_cast<int>(adjacency_[node].size()); }
   std::pair<int, int> peer(int node, int port) const { return adjacency_[node][port]; }
   const Link& link(int node, int port) const { return LinkAt(node, port); }
+  // The transmit side of port `port` of `node` (its pause state).
+  const EgressPort& egress(int node, int port) const;
   // `on_send` sees every packet node `node`'s port `port` sends, `on_receive` every one it
   // receives.
   void Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive);

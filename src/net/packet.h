@@ -27,10 +27,12 @@ struct alignas(64) Packet {
   uint16_t sport = 0;    // UDP source port: per-flow entropy for ECMP
   uint16_t in_port = 0;  // ingress port at the switch currently holding the packet
   PacketType type = PacketType::kData;
-  uint8_t priority = 0;       // egress queue: data class 1..7, or kControlQueue
-  bool ce = false;            // ECN congestion experienced
-  bool cnp_flag = false;      // ACK carries a congestion notification (HPCC-style NP)
-  uint8_t switch_hops = 0;    // switches it has passed (its place in Flow::route_cache)
+  uint8_t priority = 0;   // egress queue: data class 1..7, or kControlQueue
+  bool ce = false;        // ECN congestion experienced
+  bool cnp_flag = false;  // ACK carries a congestion notification (HPCC-style NP)
+  // Switches it has passed (its place in Flow::route_cache); on a PAUSE frame, how far PAUSE
+  // has spread: 1 from a node nothing paused, else 1 + the sender's PausedHops.
+  uint8_t switch_hops = 0;
   uint8_t pause_class = 0;    // PAUSE: the priority it pauses
   uint16_t pause_quanta = 0;  // PAUSE: 0 = resume
   // Only for congestion control that asks for one (CcNeeds): DATA's congestion-control header

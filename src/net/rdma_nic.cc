@@ -227,6 +227,7 @@ void RdmaNic::SendPfcFrame(int priority, int quanta) {
   f->pause_class = static_cast<uint8_t>(priority);
   f->pause_quanta = static_cast<uint16_t>(quanta);
   f->src = f->dst = -1;
+  f->switch_hops = SpreadStamp(port_.pause_hops());
   ++(quanta != 0 ? stats_->pfc_pause_frames : stats_->pfc_resume_frames);
   control_.push_back(f);
   port_.Kick();
@@ -239,7 +240,7 @@ void RdmaNic::SendCnp(CcFlow& cc_flow) {
 
 void RdmaNic::Receive(Packet* p, int) {
   if (p->type == PacketType::kPause) {
-    port_.OnPauseFrame(p->pause_class, p->pause_quanta, pause_until_resume_);
+    port_.OnPauseFrame(p->pause_class, p->pause_quanta, pause_until_resume_, p->switch_hops);
     pool_->Free(p);
     return;
   }

@@ -220,7 +220,8 @@ void SwitchNode::Receive(Packet* p, int in_port) {
     const int prio = p->pause_class;
     const bool pause = p->pause_quanta != 0;
     if (watchdog_ == nullptr || !watchdog_->OnPfcFrame(in_port, prio, pause)) {
-      ports_[in_port].OnPauseFrame(prio, p->pause_quanta, config_.pfc.pause_until_resume);
+      ports_[in_port].OnPauseFrame(prio, p->pause_quanta, config_.pfc.pause_until_resume,
+                                   p->switch_hops);
       if (watchdog_ != nullptr && pause) watchdog_->AfterPause(in_port, prio);
     }
     pool_->Free(p);
@@ -309,6 +310,7 @@ void SwitchNode::SendPfc(int port, int prio, bool pause) {
   f->pause_class = static_cast<uint8_t>(prio);
   f->pause_quanta = pause ? static_cast<uint16_t>(config_.pfc.pause_quanta) : 0;
   f->src = f->dst = -1;
+  f->switch_hops = SpreadStamp(PausedHops());
   if (pause) {
     ++stats_->pfc_pause_frames;
   } else {
@@ -324,6 +326,15 @@ void SwitchNode::SendPfc(int port, int prio, bool pause) {
     sim_->Schedule(sim_->Now() + RefreshInterval(port), &refresh_timers_, 0, arg);
   }
   ports_[port].Enqueue(f);
+}
+
+int SwitchNode::PausedHops() const {
+  int hops = 0;
+  for (const SwitchPort& port : ports_) {
+    const int h = port.pause_hops();
+    if (h > 0 && (hops == 0 || h < hops)) hops = h;
+  }
+  return hops;
 }
 
 void SwitchNode::Refresh(uint64_t arg) {

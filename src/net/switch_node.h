@@ -133,6 +133,8 @@ class alignas(64) SwitchNode : public Node {
   void SendPfc(int port, int prio, bool pause);
   // Drops `p`: counted, and its flow's count of packets left corrected.
   void Discard(Packet* p);
+  // The fewest hops of the PAUSE frames its ports obeyed (EgressPort::pause_hops), 0 if none.
+  int PausedHops() const;
   Time PauseDuration(int port) const;
   Time RefreshInterval(int port) const;
 

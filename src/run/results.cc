@@ -119,8 +119,12 @@ std::string LinksCsv(const Network& net, Time active_start, Time end) {
   const Topology& topo = net.config().topology;
   const bool node_ids = !topo.hpcc_ids.empty();  // as in flows.csv
   const double active_s = static_cast<double>(end - active_start) / 1e12;
+  // Congestion spreading, in a run that paused: how long each port was paused (summed over
+  // classes) and how far the PAUSE it obeyed had spread (EgressPort::pause_hops; empty: never).
+  const bool paused = net.stats().pfc_pause_frames > 0;
   std::string out = "node,port,peer,peer_port,rate_gbps,delay_ns,utilisation";
-  out += node_ids ? ",node_id,peer_id\n" : "\n";
+  out += node_ids ? ",node_id,peer_id" : "";
+  out += paused ? ",paused_ns,pause_hops\n" : "\n";
   for (int node = 0; node < topo.num_nodes(); ++node) {
     for (int p = 0; p < net.num_ports(node); ++p) {
       const auto [peer, peer_port] = net.peer(node, p);
@@ -131,6 +135,13 @@ std::string LinksCsv(const Network& net, Time active_start, Time end) {
       if (active_s > 0) fmt::format_to(std::back_inserter(out), "{}", Utilisation(l, active_s));
       if (node_ids) {
         fmt::format_to(std::back_inserter(out), ",{},{}", topo.hpcc_id(node), topo.hpcc_id(peer));
+      }
+      if (paused) {
+        const EgressPort& port = net.egress(node, p);
+        Time t = 0;
+        for (int q = 0; q < kNumPriorities; ++q) t += port.paused_time(q, end);
+        fmt::format_to(std::back_inserter(out), ",{},", static_cast<double>(t) / kNanosecond);
+        if (port.pause_hops() > 0) fmt::format_to(std::back_inserter(out), "{}", port.pause_hops());
       }
       out += '\n';
     }
@@ -275,6 +286,28 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
     }
     j["pfc"]["deadlocks"] = list;
     j["pfc"]["flows_left_in_deadlock"] = FlowsLeftInDeadlock(info).size();
+  }
+  if (st.pfc_pause_frames > 0) {
+    // Congestion spreading: how many ports obeyed PAUSE, by how far it had spread to them.
+    std::map<int, int> by_hops;
+    Time paused = 0;
+    for (int node = 0; node < s.topology.num_nodes(); ++node) {
+      for (int p = 0; p < net.num_ports(node); ++p) {
+        const EgressPort& port = net.egress(node, p);
+        if (port.pause_hops() > 0) ++by_hops[port.pause_hops()];
+        for (int q = 0; q < kNumPriorities; ++q) paused += port.paused_time(q, end);
+      }
+    }
+    nlohmann::json hops = nlohmann::json::object();
+    int ports = 0;
+    for (const auto& [h, n] : by_hops) {
+      hops[std::to_string(h)] = n;
+      ports += n;
+    }
+    j["pfc"]["spread"] = {{"max_hops", by_hops.empty() ? 0 : by_hops.rbegin()->first},
+                          {"ports_paused", ports},
+                          {"ports_by_hops", hops},
+                          {"paused_port_ns", static_cast<double>(paused) / kNanosecond}};
   }
   if (s.sw.pfc.watchdog.enabled) {
     j["pfc"]["watchdog"] = {{"storms", st.pfc_watchdog_storms},

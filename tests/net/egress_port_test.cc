@@ -73,5 +73,36 @@ TEST(EgressPortTest, PauseFramesPauseTheirClassUntilExpiryOrResume) {
   EXPECT_EQ(sim.events_executed(), 9u);
 }
 
+// Paused time adds up each pause from its start to its expiry, its RESUME or now, whichever
+// comes first (a RESUME after an expiry ends nothing more); refreshes extend a pause. The port
+// keeps the fewest hops of the PAUSE frames it obeyed.
+TEST(EgressPortTest, PausedTimeAndSpreadHops) {
+  Simulator sim;
+  NetStats stats;
+  Nowhere peer;
+  IdlePort port(&sim, &stats, 0, 0);
+  port.Connect(100 * kGbps, kMicrosecond, &peer, 0, WireFormat{});
+  const Time q100 = PauseQuantaToTime(100, 100 * kGbps);  // 512 ns
+  EXPECT_EQ(port.paused_time(3, 0), 0);
+  EXPECT_EQ(port.pause_hops(), 0);
+  At pause{[&] { port.OnPauseFrame(3, 100, false, 3); }};    // at 0: until 512 ns
+  At refresh{[&] { port.OnPauseFrame(3, 100, false, 2); }};  // at 400 ns: until 912 ns
+  At resume{[&] { port.OnPauseFrame(3, 0, false); }};        // at 700 ns: ends it
+  At late_resume{[&] { port.OnPauseFrame(3, 0, false); }};   // at 2000 ns: nothing to end
+  At again{[&] { port.OnPauseFrame(3, 100, false, 4); }};    // at 3000 ns: expires 3512 ns
+  At check{
+      [&] { EXPECT_EQ(port.paused_time(3, sim.Now()), 700 * kNanosecond + 100 * kNanosecond); }};
+  sim.Schedule(0, &pause, 0, 0);
+  sim.Schedule(400 * kNanosecond, &refresh, 0, 0);
+  sim.Schedule(700 * kNanosecond, &resume, 0, 0);
+  sim.Schedule(2000 * kNanosecond, &late_resume, 0, 0);
+  sim.Schedule(3000 * kNanosecond, &again, 0, 0);
+  sim.Schedule(3100 * kNanosecond, &check, 0, 0);
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(port.paused_time(3, 10 * kMicrosecond), 700 * kNanosecond + q100);
+  EXPECT_EQ(port.paused_time(2, 10 * kMicrosecond), 0);
+  EXPECT_EQ(port.pause_hops(), 2);
+}
+
 }  // namespace
 }  // namespace dcqcn

@@ -47,7 +47,7 @@ TEST(PfcExamples, RingDeadlocksUnderPfcAlone) {
 // With DCQCN the ring links' queues stay short: PAUSE is rare and no cycle forms.
 TEST(PfcExamples, RingDoesNotDeadlockUnderDcqcn) {
   const nlohmann::json j = RunExample("ring_deadlock.toml", {"cc.algorithm=dcqcn"});
-  EXPECT_FALSE(j.contains("pfc"));
+  EXPECT_FALSE(j["pfc"].contains("deadlocks"));
   EXPECT_GT(j["pfc_pause_frames"], 0);
   EXPECT_EQ(j["drops"], 0);
 }
@@ -126,6 +126,16 @@ TEST(PfcExamples, PauseStormSpreadsToVictimsAndTheWatchdogStopsIt) {
   EXPECT_NEAR(Gbps(calm, "rack_victim"), 6.3, 0.1);
   EXPECT_NEAR(Gbps(storm, "rack_victim"), 0.7, 0.1);
   EXPECT_NEAR(Gbps(wd, "rack_victim"), 3.0, 0.1);
+  // How far PAUSE spread: from h0's ToR port (1) to the aggregation switches (2), the cores (3),
+  // the other pods' aggregation (4) and edge switches (5) and their hosts (6); the watchdog
+  // keeps it to the first two hops.
+  EXPECT_FALSE(calm.contains("pfc"));
+  EXPECT_EQ(storm["pfc"]["spread"]["ports_by_hops"],
+            nlohmann::json({{"1", 1}, {"2", 2}, {"3", 3}, {"4", 3}, {"5", 3}, {"6", 4}}));
+  EXPECT_EQ(storm["pfc"]["spread"]["max_hops"], 6);
+  EXPECT_EQ(wd["pfc"]["spread"]["ports_by_hops"], nlohmann::json({{"1", 1}, {"2", 2}}));
+  EXPECT_LT(wd["pfc"]["spread"]["paused_port_ns"].get<double>(),
+            storm["pfc"]["spread"]["paused_port_ns"].get<double>() / 100);
   // A flow whose path the PAUSE never reaches keeps its rate.
   EXPECT_NEAR(Gbps(storm, "victim_9_13"), Gbps(calm, "victim_9_13"), 0.1);
 }
