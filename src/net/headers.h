@@ -64,12 +64,6 @@ inline constexpr int kControlQueue = 0;  // strict-high, never paused (as in HPC
 inline constexpr uint16_t kRoceUdpPort = 4791;
 
 // One PFC pause quantum is 512 bit times at the port's rate.
-// The stamp a node puts on the PAUSE it sends (Packet::switch_hops): one hop further than the
-// PAUSE that paused it, if any.
-inline uint8_t SpreadStamp(int paused_hops) {
-  return static_cast<uint8_t>(paused_hops < 254 ? paused_hops + 1 : 255);
-}
-
 inline Time PauseQuantaToTime(int quanta, Rate rate) {
   return SerializationTime(static_cast<Bytes>(quanta) * 64, rate);
 }

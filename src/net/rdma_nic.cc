@@ -2,6 +2,7 @@
 #include "net/rdma_nic.h"
 
 #include "net/headers.h"
+#include "net/pfc_frame.h"
 #include "net/round_robin.h"
 
 namespace dcqcn {
@@ -220,16 +221,7 @@ void RdmaNic::Release() {
 }
 
 void RdmaNic::SendPfcFrame(int priority, int quanta) {
-  Packet* f = pool_->Allocate();
-  f->type = PacketType::kPause;
-  f->size = kPauseFrameBytes;
-  f->priority = kControlQueue;
-  f->pause_class = static_cast<uint8_t>(priority);
-  f->pause_quanta = static_cast<uint16_t>(quanta);
-  f->src = f->dst = -1;
-  f->switch_hops = SpreadStamp(port_.pause_hops());
-  ++(quanta != 0 ? stats_->pfc_pause_frames : stats_->pfc_resume_frames);
-  control_.push_back(f);
+  control_.push_back(NewPfcFrame(*pool_, *stats_, priority, quanta, port_.pause_hops()));
   port_.Kick();
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "net/pfc_frame.h"
 #include "net/round_robin.h"
 
 namespace dcqcn {
@@ -37,6 +38,7 @@ struct SwitchNodeLayout {
   static_assert(offsetof(SwitchNode, mmu_) + sizeof(SwitchNode::mmu_) <= 64);
   static_assert(offsetof(SwitchNode, flows_) + sizeof(SwitchNode::flows_) <= 64);
   static_assert(offsetof(SwitchNode, stats_) + sizeof(SwitchNode::stats_) <= 64);
+  static_assert(offsetof(SwitchNode, watchdog_) + sizeof(SwitchNode::watchdog_) <= 64);
   // ... and the second line what a departure reads (OnDequeue).
   static_assert(offsetof(SwitchNode, port_ecn_) + sizeof(SwitchNode::port_ecn_) <= 128);
   static_assert(offsetof(SwitchNode, push_telemetry_) + sizeof(SwitchNode::push_telemetry_) <= 128);
@@ -303,19 +305,8 @@ Time SwitchNode::RefreshInterval(int port) const {
 
 void SwitchNode::SendPfc(int port, int prio, bool pause) {
   mmu_->SetPaused(port, prio, pause);
-  Packet* f = pool_->Allocate();
-  f->type = PacketType::kPause;
-  f->size = kPauseFrameBytes;
-  f->priority = kControlQueue;
-  f->pause_class = static_cast<uint8_t>(prio);
-  f->pause_quanta = pause ? static_cast<uint16_t>(config_.pfc.pause_quanta) : 0;
-  f->src = f->dst = -1;
-  f->switch_hops = SpreadStamp(PausedHops());
-  if (pause) {
-    ++stats_->pfc_pause_frames;
-  } else {
-    ++stats_->pfc_resume_frames;
-  }
+  Packet* f =
+      NewPfcFrame(*pool_, *stats_, prio, pause ? config_.pfc.pause_quanta : 0, PausedHops());
   uint32_t& gen = refresh_gen_[port * kNumPriorities + prio];
   ++gen;
   if (pause && !config_.pfc.pause_until_resume) {

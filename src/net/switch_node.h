@@ -148,7 +148,8 @@ class alignas(64) SwitchNode : public Node {
   std::unique_ptr<Mmu> mmu_;
   FlowTable* flows_;
   NetStats* stats_;
-  std::vector<EcnConfig> port_ecn_;  // each port's RED thresholds, by its link rate
+  std::unique_ptr<PfcWatchdog> watchdog_;  // with switch.pfc.watchdog (Receive tests it)
+  std::vector<EcnConfig> port_ecn_;        // each port's RED thresholds, by its link rate
   bool push_telemetry_ = false;
   Simulator* sim_;
   PacketPool* pool_;
@@ -163,7 +164,6 @@ class alignas(64) SwitchNode : public Node {
   std::vector<uint32_t> refresh_gen_;  // per (port, prio): generation of the refresh timer
   Bytes refresh_lead_ = 0;             // PauseRefreshLeadBytes of the largest data frame (InitMmu)
   RefreshTimers refresh_timers_{this};
-  std::unique_ptr<PfcWatchdog> watchdog_;  // with switch.pfc.watchdog
 };
 
 }  // namespace dcqcn

@@ -113,6 +113,13 @@ double Utilisation(const Link& l, double active_s) {
   return static_cast<double>(l.busy_bytes()) * 8.0 / (static_cast<double>(l.rate()) * active_s);
 }
 
+// How long `port` was paused up to `end`, summed over classes (links.csv, pfc.spread).
+Time PausedTime(const EgressPort& port, Time end) {
+  Time t = 0;
+  for (int q = 0; q < kNumPriorities; ++q) t += port.paused_time(q, end);
+  return t;
+}
+
 }  // namespace
 
 std::string LinksCsv(const Network& net, Time active_start, Time end) {
@@ -138,9 +145,8 @@ std::string LinksCsv(const Network& net, Time active_start, Time end) {
       }
       if (paused) {
         const EgressPort& port = net.egress(node, p);
-        Time t = 0;
-        for (int q = 0; q < kNumPriorities; ++q) t += port.paused_time(q, end);
-        fmt::format_to(std::back_inserter(out), ",{},", static_cast<double>(t) / kNanosecond);
+        fmt::format_to(std::back_inserter(out), ",{},",
+                       static_cast<double>(PausedTime(port, end)) / kNanosecond);
         if (port.pause_hops() > 0) fmt::format_to(std::back_inserter(out), "{}", port.pause_hops());
       }
       out += '\n';
@@ -295,7 +301,7 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
       for (int p = 0; p < net.num_ports(node); ++p) {
         const EgressPort& port = net.egress(node, p);
         if (port.pause_hops() > 0) ++by_hops[port.pause_hops()];
-        for (int q = 0; q < kNumPriorities; ++q) paused += port.paused_time(q, end);
+        paused += PausedTime(port, end);
       }
     }
     nlohmann::json hops = nlohmann::json::object();

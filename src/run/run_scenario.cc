@@ -74,15 +74,13 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   const uint64_t slice = options.check_invariants ? 1024 : 1 << 16;
   DeadlockDetector deadlocks(s.output.deadlock_time);
   std::vector<Deadlock> found;
-  // Between slices, which end when the detector wants to look (a slice's end changes nothing
-  // in the run): it reads the network and schedules nothing. Only once PAUSE has been sent can
-  // there be a deadlock.
+  // Slices end when the detector wants to look (a slice's end changes nothing in the run), and
+  // it looks only then (DeadlockDetector::next_look): it reads the network and schedules
+  // nothing.
   const bool watch = s.output.deadlock_time > 0;
   auto look_for_deadlocks = [&](Time until) {
-    if (!watch) return;
-    const Time now = net.next_time() > until ? until : net.Now();
-    if (net.stats().pfc_pause_frames == 0 && now < deadlocks.next_look()) return;
-    for (Deadlock& d : deadlocks.Check(net, now)) found.push_back(std::move(d));
+    if (!watch || net.next_time() <= until) return;  // cut short by the event budget
+    for (Deadlock& d : deadlocks.Check(net, until)) found.push_back(std::move(d));
   };
   while (!net.all_done() && net.pending() > 0 && net.next_time() <= s.duration) {
     const Time until = watch ? std::min(s.duration, deadlocks.next_look()) : s.duration;
