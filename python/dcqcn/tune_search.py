@@ -25,6 +25,7 @@ from . import tune_outputs
 from .tune_space import Constraint, Objective, Param, lookup, metric
 
 InputError = _dcqcn.InputError
+_ABSENT = object()
 
 
 def _mpi_rank_size():
@@ -94,6 +95,8 @@ class Search:
             except InputError as e:
                 raise InputError(f"--param {p.key}: {e}") from None
         self.baseline = {p.key: lookup(self.resolved, p.key) for p in self.params}
+        if prescreen == "fluid":
+            self._check_prescreen()
         name = self.resolved.get("name") or "scenario"
         self.out = os.fspath(out) if out is not None else os.path.join("results", f"{name}-tune")
         self.work = self.out + ".unfinished"
@@ -170,14 +173,24 @@ class Search:
 
     # --- runs ---------------------------------------------------------------------------------
 
-    def _run(self, sets, seed, folder):
-        """One ordinary run; its summary's metrics {path: value or None}."""
+    def _run(self, sets, seed, folder, strict=False):
+        """One ordinary run: its summary's metrics {path: value, or None if the run recorded
+        none or has no such number}, and the paths its summary.json lacks. `strict` (the
+        scenario's own runs, the up-front check): a path it lacks is an InputError instead."""
         from . import _sets
         _dcqcn.run(self.scenario_arg, self.scenario_is_path, self.base_sets + sets + _sets(None, seed), folder,
                    True, None, self.threads)
         with open(os.path.join(folder, "summary.json")) as f:
             summary = json.load(f)
-        return {path: metric(summary, path, flag) for path, flag in self.metric_flags()}
+        metrics, absent = {}, []
+        for path, flag in self.metric_flags():
+            # Some numbers appear only in some runs (pfc.spread: only when PAUSE was sent).
+            if not strict and lookup(summary, path, _ABSENT) is _ABSENT:
+                metrics[path] = None
+                absent.append(path)
+            else:
+                metrics[path] = metric(summary, path, flag)
+        return metrics, absent
 
     def metric_flags(self):
         """(path, the flag that named it) of every metric the search reads."""
@@ -191,6 +204,19 @@ class Search:
     def _sets_of(self, values):
         return [f"{p.key}={p.set_text(values[p.key])}" for p in self.params]
 
+    def _check_prescreen(self):
+        """--prescreen fluid needs a scenario the fluid model reads (an incast, DCQCN with ECN
+        marking): checked with the scenario's own settings before anything runs, rather than
+        every trial rejected."""
+        from . import fluid
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                fluid(self.scenario, set=self.base_sets)
+        except InputError as e:
+            raise InputError(f"--prescreen fluid: the fluid model cannot read the scenario: {e}"
+                             ) from None
+
     def _fluid_oscillates(self, sets, folder):
         """--prescreen fluid: whether DCQCN's fluid model calls these settings oscillating."""
         from . import fluid
@@ -200,34 +226,46 @@ class Search:
         return summary["oscillation"]["verdict"] == "oscillating", time.monotonic() - start
 
     def _objective(self, trial):
+        try:
+            return self._trial(trial)
+        except optuna.TrialPruned:
+            raise
+        except Exception as e:
+            # Optuna keeps a failed trial without its exception: the error is ours to record.
+            if not trial.user_attrs.get("error"):
+                trial.set_user_attr("error", f"{type(e).__name__}: {e}")
+            raise
+
+    def _trial(self, trial):
         values = {p.key: p.suggest(trial) for p in self.params}
         sets = self._sets_of(values)
         folder = os.path.join(self.work, "trials", f"{trial.number:04d}")
         os.makedirs(folder, exist_ok=True)
         trial.set_user_attr("sets", sets)
         if self.prescreen == "fluid":
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                oscillates, took = self._fluid_oscillates(sets, folder)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    oscillates, took = self._fluid_oscillates(sets, folder)
+            except InputError as e:
+                self._invalid(trial, self._prescreen_rejects(sets, e))
             trial.set_user_attr("fluid_s", took)
             if oscillates:
                 trial.set_user_attr("skipped", "the fluid model calls these settings oscillating")
                 raise optuna.TrialPruned()
-        runs = []
+        runs, absent = [], {}
         try:
             for seed in range(1, self.seeds + 1):
                 start = time.monotonic()
-                metrics = self._run(sets, seed, os.path.join(folder, f"seed{seed}"))
+                metrics, lacks = self._run(sets, seed, os.path.join(folder, f"seed{seed}"))
                 runs.append({"seed": seed, "metrics": metrics,
                              "wall_s": round(time.monotonic() - start, 3)})
+                for path in lacks:
+                    absent.setdefault(path, []).append(seed)
         except InputError as e:
-            # Settings the scenario rejects (kmin above kmax, say): pruned, which TPE ranks
-            # below every complete trial, so that it learns to avoid them.
-            trial.set_user_attr("invalid", str(e))
-            raise optuna.TrialPruned() from None
-        except (RuntimeError, OSError, ValueError) as e:
-            trial.set_user_attr("runs", runs)
-            trial.set_user_attr("error", str(e))
+            self._invalid(trial, str(e))
+        except Exception:
+            trial.set_user_attr("runs", runs)  # the seeds that ran; _objective records why
             raise
         except KeyboardInterrupt:
             # Optuna marks it failed; --resume asks its settings again.
@@ -235,6 +273,15 @@ class Search:
             trial.set_user_attr("interrupted", True)
             raise
         trial.set_user_attr("runs", runs)
+        if absent:
+            # The scenario's own runs had these numbers: the metric failed, not the settings.
+            flags = dict(self.metric_flags())
+            message = "; ".join(
+                f"{flags[path]} {path}: this run's summary.json has no such number (seed "
+                f"{', '.join(map(str, seeds))}; it appears only in some runs)"
+                for path, seeds in absent.items())
+            trial.set_user_attr("error", message)
+            raise RuntimeError(message)
         means = _means(runs)
         if self.constraints:
             trial.set_user_attr("violations", [
@@ -246,6 +293,22 @@ class Search:
             trial.set_user_attr("error", message)
             raise RuntimeError(message)
         return [means[o.path] for o in self.objectives]
+
+    def _invalid(self, trial, message):
+        """Settings the scenario rejects (kmin above kmax, say): pruned, which TPE ranks below
+        every complete trial, so that it learns to avoid them."""
+        trial.set_user_attr("invalid", message)
+        raise optuna.TrialPruned() from None
+
+    def _prescreen_rejects(self, sets, error):
+        """Why the fluid prescreen cannot read a trial's settings: the loader's message, as a
+        run would give it, if the scenario rejects them; else the fluid model's, flagged."""
+        from . import check
+        try:
+            check(self.scenario, set=self.base_sets + sets)
+        except InputError as e:
+            return str(e)
+        return f"--prescreen fluid: {error}"
 
     def _after_trial(self, study, frozen):
         with self._lock:
@@ -382,7 +445,8 @@ class Search:
             return
         runs = []
         for seed in range(1, self.seeds + 1):
-            metrics = self._run([], seed, os.path.join(self.work, "baseline", f"seed{seed}"))
+            metrics, _ = self._run([], seed, os.path.join(self.work, "baseline", f"seed{seed}"),
+                                   strict=True)
             runs.append({"seed": seed, "metrics": metrics})
         tune_outputs.write_atomic(path, json.dumps(runs, indent=1) + "\n")
 
@@ -398,7 +462,9 @@ class Search:
         def run(case):
             name, sets, seed = case
             folder = os.path.join(self.work, "holdout", name, f"seed{seed}")
-            return {"settings": name, "seed": seed, "metrics": self._run(sets, seed, folder)}
+            # A number this run lacks (pfc.spread where it sent no PAUSE) is an empty cell.
+            metrics, _ = self._run(sets, seed, folder)
+            return {"settings": name, "seed": seed, "metrics": metrics}
         # --jobs runs at once (the engine releases the GIL), listed in a fixed order.
         with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
             return list(pool.map(run, cases))

@@ -86,6 +86,37 @@ def test_a_failing_run_is_recorded_with_its_error(tmp_path):
     assert not os.path.exists(tmp_path / "t" / "best.toml")
 
 
+def test_an_error_of_any_type_is_recorded_with_its_type_and_message(tmp_path, monkeypatch):
+    # Optuna keeps a failed trial without its exception: the search must record it.
+    from dcqcn import tune_search
+    run = tune_search.Search._run
+
+    def flaky(self, sets, seed, folder, **kw):
+        if os.path.join("trials", "0001") in folder:
+            raise KeyError("by_tag")
+        return run(self, sets, seed, folder, **kw)
+    monkeypatch.setattr(tune_search.Search, "_run", flaky)
+    r = small_search(tmp_path / "t", trials=3, holdout=0)
+    failed = r.trials[r.trials.state == "failed"]
+    assert list(failed.trial) == [1] and (failed.error == "KeyError: 'by_tag'").all()
+    assert (r.trials[r.trials.trial != 1].state == "complete").all()
+
+
+def test_a_number_only_some_runs_have_fails_the_metric_not_the_settings(tmp_path):
+    # pfc.spread is in summary.json only when the run sent PAUSE: the file's settings do, low
+    # Kmin does not. A trial without it failed its metric; its settings are valid.
+    r = dcqcn.tune(INCAST_PAUSE, param="switch.ecn.kmin=10KB:1MB:log",
+                   minimize="bottleneck.mean_queue_bytes",
+                   constraint=["pfc.spread.max_hops <= 1"], trials=6, holdout=2, seed=1,
+                   out=tmp_path / "t")
+    assert "invalid" not in set(r.trials.state)
+    lacking = r.trials[r.trials["pfc.spread.max_hops"].isna()]
+    assert len(lacking) > 0 and (lacking.state == "failed").all()
+    assert lacking.error.str.contains("--constraint pfc.spread.max_hops: this run's "
+                                      "summary.json has no such number").all()
+    assert (r.trials.state == "complete").any()
+
+
 def test_a_constraint_splits_at_its_last_operator():
     from dcqcn.tune_space import Constraint
     c = Constraint("by_tag.x.fct_slowdown_by_size.>=1MB.p99<=7.5")
@@ -230,6 +261,26 @@ def test_the_fluid_prescreen_skips_oscillating_settings_and_says_what_it_saved(t
         "switch.ecn.kmax": f"{round(row['switch.ecn.kmax [KB]'] * 1e3)}B"})
     assert summary["oscillation"]["verdict"] == "oscillating"
     assert f"The fluid prescreen skipped {len(skipped)} of 8 trials" in r.recommendation
+
+
+def test_the_fluid_prescreen_keeps_settings_the_scenario_rejects_as_invalid(tmp_path):
+    # kmin above kmax in much of this space: the fluid model's loader rejects them first.
+    r = dcqcn.tune(STABILITY, set={"duration": "10ms", "output.warmup": "2ms",
+                                   "workload.senders": 10},
+                   param=["switch.ecn.kmin=10KB:1MB:log", "switch.ecn.kmax=10KB:1MB:log"],
+                   minimize="bottleneck.std_queue_bytes", trials=6, holdout=0, seed=1,
+                   prescreen="fluid", out=tmp_path / "t")
+    invalid = r.trials[r.trials.state == "invalid"]
+    assert len(invalid) > 0 and invalid.error.str.contains("expected kmin <= kmax").all()
+    assert "failed" not in set(r.trials.state)
+
+
+def test_the_fluid_prescreen_needs_a_scenario_the_fluid_model_reads(tmp_path):
+    with pytest.raises(dcqcn.InputError) as e:
+        small_search(tmp_path / "t", set={"switch.ecn.enabled": False}, prescreen="fluid")
+    assert str(e.value).startswith("--prescreen fluid: the fluid model cannot read")
+    assert "switch.ecn.enabled: the fluid model needs ECN marking" in str(e.value)
+    assert not os.path.exists(tmp_path / "t") and not os.path.exists(tmp_path / "t.unfinished")
 
 
 def test_ranks_under_mpirun_share_one_search(tmp_path):
