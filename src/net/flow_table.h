@@ -28,6 +28,11 @@ class FlowTable {
   Flow* find(uint32_t id) const { return live_[id]; }
   // Flow `id`, which must be in flight.
   Flow& operator[](uint32_t id) const { return *live_[id]; }
+  // How many switches of a flow's path its route cache is read for (Flow::route_cache): none
+  // once the routes have changed during the run (a link failed), since packets in flight count
+  // their hops along the old paths. Beside the table that every lookup reads.
+  int route_cache_hops() const { return route_cache_hops_; }
+  void StopRouteCaches() { route_cache_hops_ = 0; }
 
   // A fresh Flow for `id` (which is not in flight), at a stable address until it retires,
   // from shard `shard`'s slots.
@@ -75,6 +80,7 @@ class FlowTable {
     int64_t peak = 0;
   };
   std::vector<Flow*> live_;
+  int route_cache_hops_ = Flow::kRouteCacheHops;
   std::vector<Shard> shards_;
 };
 

@@ -27,6 +27,7 @@ struct LinkLayout {
                 offsetof(Link, notes_), offsetof(Link, gap_), offsetof(Link, whole_ns_)});
   static_assert(offsetof(Link, rate_) > kTransmitted);
   static_assert(offsetof(Link, tapped_peer_) > kTransmitted);
+  static_assert(offsetof(Link, cut_peer_) > kTransmitted);
 };
 #pragma GCC diagnostic pop
 
@@ -48,22 +49,84 @@ class TappedNode final : public Node {
   Node* node_;
 };
 
+// In front of the peer of a link that has failed: a packet that was on the wire at any moment
+// the link was down is lost. (Its queue keeps sending into the dead link until the switches
+// route around it, as a real port's does: what was queued for it is lost the same way.)
+class CutNode final : public Node {
+ public:
+  CutNode(const Link* link, Simulator* sim, NetStats* stats, Node* node)
+      : link_(link), sim_(sim), stats_(stats), node_(node) {}
+  void Receive(Packet* p, int port) override {
+    // Sent (its first bit) once the link was up again: it arrives.
+    const Time sent = sim_->Now() - link_->delay() - link_->WireTime(*p);
+    if (!down_ && sent >= up_at_) return node_->Receive(p, port);
+    // PFC frames are the link's own: lost with it, nobody's packet.
+    if (p->type != PacketType::kPause) {
+      ++stats_->drops;
+      ++stats_->link_drops;
+      if (p->type == PacketType::kData) stats_->payload_dropped += p->payload;
+      ++stats_->dropped_by_flow[p->flow];
+    }
+    pool_->Free(p);
+  }
+  void SetDown(bool down, PacketPool* pool) {
+    down_ = down;
+    pool_ = pool;
+    if (!down) up_at_ = sim_->Now();
+  }
+  bool down() const { return down_; }
+  Node* node() const { return node_; }
+  void set_node(Node* node) { node_ = node; }
+
+ private:
+  const Link* link_;
+  Simulator* sim_;
+  NetStats* stats_;
+  PacketPool* pool_ = nullptr;
+  Node* node_;
+  bool down_ = false;
+  Time up_at_ = 0;  // when it last came back
+};
+
 }  // namespace
 
 void Link::SetArrivalTap(PacketTap* tap) {
-  Node* node = tapped_peer_ ? static_cast<TappedNode*>(tapped_peer_.get())->node() : peer_;
+  auto* cut = static_cast<CutNode*>(cut_peer_.get());
+  Node* node = tapped_peer_ ? static_cast<TappedNode*>(tapped_peer_.get())->node()
+                            : (cut != nullptr ? cut->node() : peer_);
   tapped_peer_ = tap ? std::make_unique<TappedNode>(sim_, tap, node) : nullptr;
-  peer_ = tap ? tapped_peer_.get() : node;
+  Node* first = tap ? tapped_peer_.get() : node;
+  if (cut != nullptr) {
+    cut->set_node(first);
+  } else {
+    peer_ = first;
+  }
 }
 
-Time Link::Serialize(const Packet& p) {
+void Link::SetDown(bool down, PacketPool* pool) {
+  if (cut_peer_ == nullptr) {
+    cut_peer_ = std::make_unique<CutNode>(this, sim_, stats_, peer_);
+    peer_ = cut_peer_.get();
+  }
+  static_cast<CutNode*>(cut_peer_.get())->SetDown(down, pool);
+}
+
+bool Link::down() const {
+  return cut_peer_ != nullptr && static_cast<const CutNode*>(cut_peer_.get())->down();
+}
+
+Time Link::WireTime(const Packet& p) const {
   const Bytes wire = Bytes{p.size} + gap_;
-  busy_bytes_ += wire;
   if (ps_per_byte_ != 0) {
     const Time tx = wire * ps_per_byte_;
     return whole_ns_ ? tx - tx % kNanosecond : tx;
   }
   return WireFormat::WireTime(wire, rate_, whole_ns_);
+}
+
+Time Link::Serialize(const Packet& p) {
+  busy_bytes_ += Bytes{p.size} + gap_;
+  return WireTime(p);
 }
 
 // Transmissions on one link are serialized and the delay is constant, so arrivals are monotonic:

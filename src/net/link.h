@@ -84,8 +84,17 @@ class Link : public EventHandler {
   }
   void SetArrivalTap(PacketTap* tap);
 
+  // The cable failed ([[event]] link_down) or came back (link_up). Called on the receiving half.
+  // What was on the wire at any moment the link was down is lost when it would have arrived:
+  // counted as the link's loss and freed into `pool` (the peer's). A link never cut pays nothing
+  // for this: the cut stands between it and its peer, as the arrival tap does.
+  void SetDown(bool down, PacketPool* pool);
+  bool down() const;
+
   Rate rate() const { return rate_; }
   Time delay() const { return delay_; }
+  // How long `p` takes on the wire (its serialization time).
+  Time WireTime(const Packet& p) const;
   size_t in_flight() const {
     return crossing() != nullptr ? crossing()->receiving_half->in_flight_ : in_flight_;
   }
@@ -131,6 +140,7 @@ class Link : public EventHandler {
   bool whole_ns_;  // transmit times truncated to whole ns (WireFormat::whole_ns)
   Rate rate_;
   std::unique_ptr<Node> tapped_peer_;  // the arrival tap in front of the peer, if any
+  std::unique_ptr<Node> cut_peer_;     // a failure's cut in front of both, once the link failed
 };
 
 }  // namespace dcqcn

@@ -167,9 +167,11 @@ Network::Network(NetworkConfig config)
   }
   for (auto& sw : switches_) sw->SetPushTelemetry(needs.telemetry);
   for (const NetworkEvent& e : s.events) {
+    if (e.kind != NetworkEvent::Kind::kPauseStorm) continue;
     storms_.push_back(std::make_unique<PauseStorm>(&PartOf(e.host).sim, hosts_[e.host].get(), e.at,
                                                    e.until, data_classes));
   }
+  ScheduleLinkEvents();
 
   // Flows: ids in config order; the UDP source port is drawn per flow for ECMP entropy, or
   // numbered as HPCC ns-3 does when its hash is emulated.
@@ -205,7 +207,6 @@ Network::Network(NetworkConfig config)
                       s.source, i, spec.src, spec.dst, spec.size, packets, s.host.mtu, UINT32_MAX));
     }
   }
-  CheckStaticRouteLoops();
   need_base_rtt_ = needs.base_rtt || s.host.window;
   if (need_base_rtt_ && s.host.base_rtt != HostConfig::BaseRtt::kPair) {
     max_base_rtt_ = MaxBaseRtt(topo, s.host.mtu);
@@ -351,9 +352,10 @@ void Network::RetireFinished() {
   next_retire_ = std::max(kMinRetireBatch, 2 * kept_in_all);
 }
 
-void Network::BuildRoutes() {
+std::unique_ptr<RouteTable> Network::ComputeRoutes(const Adjacency& live) const {
   const Topology& topo = config_.topology;
   const int num_hosts = topo.hosts;
+  std::unique_ptr<RouteTable> routes;
   if (config_.sw.ecmp_hash == SwitchConfig::EcmpHash::kHpcc) {
     // HPCC ns-3 searches routes over its nodes in the order of their addresses in memory
     // (std::map keyed by Ptr<Node>). Its switches are objects of over 2 MB (SwitchNode's
@@ -364,19 +366,28 @@ void Network::BuildRoutes() {
     for (int n = 0; n < topo.num_nodes(); ++n) {
       rank[n] = topo.is_host(n) ? topo.hpcc_id(n) - (1 << 30) : -topo.hpcc_id(n);
     }
-    routes_ = std::make_unique<RouteTable>(num_hosts, adjacency_, &rank);
+    routes = std::make_unique<RouteTable>(num_hosts, live, &rank);
   } else {
-    routes_ = std::make_unique<RouteTable>(num_hosts, adjacency_);
+    routes = std::make_unique<RouteTable>(num_hosts, live);
   }
   for (const StaticRoute& r : config_.routes) {
-    std::vector<uint16_t> ports;  // every cable to every next hop
+    std::vector<uint16_t> ports;  // every live cable to every next hop
     for (int next : r.next) {
-      for (size_t p = 0; p < adjacency_[r.sw].size(); ++p) {
-        if (adjacency_[r.sw][p].first == next) ports.push_back(static_cast<uint16_t>(p));
+      for (size_t p = 0; p < live[r.sw].size(); ++p) {
+        if (live[r.sw][p].first == next) ports.push_back(static_cast<uint16_t>(p));
       }
     }
-    for (int dst : r.dsts) routes_->Override(r.sw - num_hosts, dst, ports);
+    // A static route whose next hops are all down is withdrawn, as a router's is when its
+    // interface goes down: the computed route takes over.
+    if (ports.empty()) continue;
+    for (int dst : r.dsts) routes->Override(r.sw - num_hosts, dst, ports);
   }
+  return routes;
+}
+
+void Network::BuildRoutes() {
+  const int num_hosts = config_.topology.hosts;
+  routes_ = ComputeRoutes(adjacency_);
   for (size_t sw = 0; sw < switches_.size(); ++sw) {
     switches_[sw]->SetRoutes(routes_.get(), static_cast<int>(sw));
   }
@@ -389,31 +400,6 @@ void Network::BuildRoutes() {
     if (!ok) {
       throw InputError(fmt::format("{}: flow from h{} to h{}: no route between the hosts",
                                    config_.source, f.src, f.dst));
-    }
-  }
-}
-
-void Network::CheckStaticRouteLoops() const {
-  if (!routes_->has_overrides()) return;
-  const Topology& topo = config_.topology;
-  // Static routes may send a flow round a loop, where its packets would circulate for ever
-  // (TTL is not modelled): the run could say nothing true about such a flow.
-  for (uint32_t id = 0; id < num_flows(); ++id) {
-    if (OverNvlink(id)) continue;
-    const FlowSpec& f = config_.flows[id];
-    for (int direction = 0; direction < 2; ++direction) {
-      std::vector<int> path;
-      WalkPath(RouteProbe(id, direction), [&](int node, int) { path.push_back(node); });
-      if (path.size() <= adjacency_.size()) continue;
-      std::string where;
-      for (size_t i = 0; i < std::min<size_t>(path.size(), 8); ++i) {
-        where += (i > 0 ? " -> " : "") + topo.node_name(path[i]);
-      }
-      throw InputError(fmt::format(
-          "{}: flow {} from h{} to h{}: [[route]] sends its {} round a loop ({} -> ...); its "
-          "packets would circulate for ever (TTL is not modelled)",
-          config_.source, id, direction == 0 ? f.src : f.dst, direction == 0 ? f.dst : f.src,
-          direction == 0 ? "data" : "ACKs", where));
     }
   }
 }
@@ -458,9 +444,11 @@ std::vector<std::string> Network::RouteLoops() const {
   return loops;
 }
 
-const EgressPort& Network::egress(int node, int port) const {
+const EgressPort& Network::egress(int node, int port) const { return EgressAt(node, port); }
+
+EgressPort& Network::EgressAt(int node, int port) const {
   const int hosts = config_.topology.hosts;
-  return node < hosts ? static_cast<const EgressPort&>(hosts_[node]->port())
+  return node < hosts ? static_cast<EgressPort&>(hosts_[node]->port())
                       : switches_[node - hosts]->port(port);
 }
 
@@ -502,6 +490,7 @@ void Network::WalkPath(const Packet& probe, Visit&& visit) const {
     visit(node, port);
     node = adjacency_[node][port].first;
     if (node >= num_hosts) port = switches_[node - num_hosts]->RoutePort(probe);
+    if (port == SwitchNode::kNoRoute) break;  // cut off by a failed link
   }
 }
 
@@ -536,6 +525,8 @@ void Network::FillRouteCache(Flow& f) const {
 }
 
 void Network::CheckRouteCaches() const {
+  // Rerouted during the run: the caches hold the paths of before, and nothing reads them.
+  if (rerouted_) return;
   // Every port a flow's route cache holds is the one the switch at that place of its path
   // would choose from its route table.
   for (uint32_t id = 0; id < num_flows(); ++id) {

@@ -142,8 +142,8 @@ class Network {
   // `direction` 1: the ports that send its ACKs back.
   std::vector<std::pair<int, int>> PortPathOf(uint32_t id, int direction = 0) const;
   // The loops static routes ([[route]]) make, one line each ("packets to h3 can loop: s0 ->
-  // s1 -> s0"), for `dcqcn check` to warn about. A flow that would take one is an InputError
-  // when the network is built.
+  // s1 -> s0"), for `dcqcn check` to warn about. A flow that takes one loses its packets when
+  // their TTL runs out (SwitchNode::kTtlHops).
   std::vector<std::string> RouteLoops() const;
   // Throws InvariantError if a flow's route cache disagrees with the route tables.
   void CheckRouteCaches() const;
@@ -164,6 +164,16 @@ class Network {
   // From its last byte's delivery to its sender's getting the ACK: the ACK's path, delays and
   // one ACK frame per hop (0 over NVLink).
   Time IdealAckReturn(uint32_t id) const;
+
+  // Each time the routes followed the links (topology.reconvergence after a link event): when,
+  // how many flows in flight then took another path (either way), and how many had no path
+  // left (a host cut off).
+  struct Reconvergence {
+    Time at;
+    int flows_rerouted;
+    int flows_cut_off;
+  };
+  const std::vector<Reconvergence>& reconvergences() const { return reconvergences_; }
 
   // Packets that are somewhere in the network (queues, links, NIC control queues).
   int64_t PacketsInNetwork();
@@ -219,9 +229,35 @@ class Network {
   void MergeCounters();
   // Between windows: what the parts logged (PFC frames) and their taps saw, in one run's order.
   void MergeLogs();
+  // For every node, its ports' peers: (peer node, peer port); a port whose cable is down has
+  // peer -1 in the live view the routes are computed from.
+  using Adjacency = std::vector<std::vector<std::pair<int, int>>>;
+  // Shortest-path routes over the cables of `live`, with the static routes' live next hops.
+  std::unique_ptr<RouteTable> ComputeRoutes(const Adjacency& live) const;
   void BuildRoutes();
-  // Throws InputError if static routes send a flow's data or ACKs round a loop.
-  void CheckStaticRouteLoops() const;
+  // Link events ([[event]] link_down, link_up) and the reconvergence after each: an observer,
+  // so that in a run split over threads they run between windows, every thread stopped, and at
+  // an instant after every node's events, split or not (network_links.cc).
+  class LinkEvents final : public EventHandler {
+   public:
+    enum Kind : uint32_t { kApply = 0, kReconverge = 1 };
+    explicit LinkEvents(Network* net) : net_(net) {}
+    void HandleEvent(uint32_t kind, uint64_t arg) override;
+
+   private:
+    Network* net_;
+  };
+  void ScheduleLinkEvents();
+  // Event `e` (link_down or link_up) takes its cables down or brings them back.
+  void ApplyLinkEvent(const NetworkEvent& e);
+  // Cable `cable` (an index into the topology's links) goes down or comes back.
+  void SetCableDown(size_t cable, bool down);
+  // The ports at each end of cable `cable`.
+  std::pair<int, int> CablePorts(size_t cable) const;
+  // The switches' routes follow the links up now.
+  void Reconverge();
+  // The transmit side of port `port` of `node` (mutable, as LinkAt).
+  EgressPort& EgressAt(int node, int port) const;
   // The link node `node` sends on from port `port` (the nodes are owned through pointers, so
   // a const network can hand out a mutable link: only Tap does).
   Link& LinkAt(int node, int port) const;
@@ -288,8 +324,11 @@ class Network {
   std::unique_ptr<NvlinkFabric> nvlink_;                // null without NVLink
   std::vector<std::unique_ptr<FlowStarter>> starters_;  // one per thread
   std::vector<Time> delivered_at_;                      // per flow: flow_delivered_at
-  // For every node, its ports' peers: (peer node, peer port).
-  std::vector<std::vector<std::pair<int, int>>> adjacency_;
+  Adjacency adjacency_;                                 // every cable, up or down
+  std::unique_ptr<LinkEvents> link_events_;             // null without link events
+  std::vector<char> cable_down_;                        // per topology link, with link events
+  bool rerouted_ = false;                               // the routes have changed since the start
+  std::vector<Reconvergence> reconvergences_;
   Time first_start_ = 0;
 };
 

@@ -40,6 +40,9 @@ struct NetworkConfig {
   // Routes set by hand, overriding the computed ones for their (switch, destination).
   std::vector<StaticRoute> routes;
   std::vector<NetworkEvent> events;  // [[event]], in time order
+  // How long after a link fails or comes back the switches' routes follow (topology.
+  // reconvergence): until then they keep sending into a dead link, as real ones do.
+  Time reconvergence = 0;
   // Multi-GPU servers' NVLink: flows between GPUs of one server take it, not the NICs.
   NvlinkConfig nvlink;
   bool log_pfc = false;  // keep every PFC frame (timeseries/pfc.csv, HPCC's PFC file)

@@ -29,7 +29,7 @@ struct NetStats {
   Bytes payload_received = 0;      // DATA payload that reached its receiver (any order)
   Bytes payload_delivered = 0;     // accepted in order (the application's bytes)
   Bytes payload_dropped = 0;
-  uint64_t drops = 0;  // packets dropped at any switch
+  uint64_t drops = 0;  // packets lost: dropped at a switch or on a link that failed
   uint64_t retransmitted_packets = 0;
   uint64_t timeouts = 0;
   uint64_t nacks = 0;
@@ -44,6 +44,10 @@ struct NetStats {
   uint64_t pfc_watchdog_storms = 0;
   uint64_t pfc_watchdog_restorations = 0;
   uint64_t pfc_watchdog_drops = 0;
+  // Packets of flows lost on a link that was down ([[event]] link_down), and dropped by a switch
+  // because their TTL ran out (a routing loop) or it had no route for them (both part of `drops`).
+  uint64_t link_drops = 0;
+  uint64_t ttl_drops = 0;
   // Packets dropped of flows not yet retired, by flow id: the switches' part of a flow's count
   // of packets left (Network::PacketsOut), kept apart so that switches write no flow state.
   std::unordered_map<uint32_t, uint32_t> dropped_by_flow;
@@ -74,6 +78,8 @@ struct NetStats {
       sum.pfc_watchdog_storms += p->pfc_watchdog_storms;
       sum.pfc_watchdog_restorations += p->pfc_watchdog_restorations;
       sum.pfc_watchdog_drops += p->pfc_watchdog_drops;
+      sum.link_drops += p->link_drops;
+      sum.ttl_drops += p->ttl_drops;
     }
     sum.dropped_by_flow.swap(dropped_by_flow);
     sum.log_pfc = log_pfc;

@@ -190,6 +190,8 @@ void SwitchNode::InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Byte
 int SwitchNode::RoutePort(const Packet& p) const {
   auto [ports, n] = routes_->Ports(index_, p.dst);
   if (n == 1) return ports[0];
+  if (n == 0) [[unlikely]]
+    return kNoRoute;
   if (hpcc_keys_ != nullptr) {
     // ACKs, NACKs and CNPs travel back with the addresses and the ports swapped.
     uint32_t udp = hpcc_keys_->flow_ports[p.flow];
@@ -212,8 +214,8 @@ int SwitchNode::CachedRoutePort(Packet& p) {
   const int hop = p.switch_hops;
   if (hop < UINT8_MAX) ++p.switch_hops;
   const Flow* f = flows_->find(p.flow);
-  if (hop >= Flow::kRouteCacheHops || f == nullptr) [[unlikely]]
-    return RoutePort(p);
+  if (hop >= flows_->route_cache_hops() || f == nullptr) [[unlikely]]
+    return hop < kTtlHops ? RoutePort(p) : kNoRoute;
   return f->route_cache[p.type == PacketType::kData ? 0 : 1][hop];
 }
 
@@ -230,6 +232,10 @@ void SwitchNode::Receive(Packet* p, int in_port) {
     return;
   }
   int out = CachedRoutePort(*p);
+  if (out == kNoRoute) [[unlikely]] {
+    DiscardUnroutable(p);
+    return;
+  }
   if (p->priority == kControlQueue) {
     // Control traffic (ACK, NACK, CNP) bypasses admission, as in HPCC's switch.
     ports_[out].Enqueue(p);
@@ -275,6 +281,21 @@ void SwitchNode::Discard(Packet* p) {
   stats_->payload_dropped += p->payload;
   ++stats_->dropped_by_flow[p->flow];
   pool_->Free(p);
+}
+
+void SwitchNode::DiscardUnroutable(Packet* p) {
+  if (p->switch_hops > kTtlHops) {
+    ++stats_->ttl_drops;
+  } else {
+    ++stats_->link_drops;
+  }
+  Discard(p);
+}
+
+void SwitchNode::PauseAgain(int port) {
+  for (int prio = 0; prio < kNumPriorities; ++prio) {
+    if (prio != kControlQueue && mmu_->paused(port, prio)) SendPfc(port, prio, true);
+  }
 }
 
 void SwitchNode::DropQueue(int port, int queue) {

@@ -112,10 +112,19 @@ class alignas(64) SwitchNode : public Node {
   const Mmu& mmu() const { return *mmu_; }
   // RED thresholds of port `p` (by its link rate).
   const EcnConfig& port_ecn(int p) const { return port_ecn_[p]; }
+  // The egress port for `p` by the route table (ECMP among equal-cost ports), or kNoRoute when
+  // the table has none (a destination cut off by a failed link).
+  static constexpr int kNoRoute = -1;
   int RoutePort(const Packet& p) const;
   // RoutePort, read from the flow's route cache (filled at its start) within its first
-  // Flow::kRouteCacheHops switches; counts the hop on the packet.
+  // FlowTable::route_cache_hops() switches; counts the hop on the packet. kNoRoute also for a
+  // packet that has passed kTtlHops switches (a routing loop: its TTL ran out).
   int CachedRoutePort(Packet& p);
+  // IP's TTL as NICs set it (Linux and ConnectX default: 64): the switches a packet may pass.
+  static constexpr int kTtlHops = 64;
+  // The link on `port` came back: PAUSE again, across it, every class this switch holds paused
+  // there (what it sent while the link was down was lost).
+  void PauseAgain(int port);
   const SwitchPort& port(int i) const { return ports_[i]; }
 
  private:
@@ -133,6 +142,8 @@ class alignas(64) SwitchNode : public Node {
   void SendPfc(int port, int prio, bool pause);
   // Drops `p`: counted, and its flow's count of packets left corrected.
   void Discard(Packet* p);
+  // Drops `p`, which has no route (kNoRoute): its TTL ran out or a link failure cut it off.
+  void DiscardUnroutable(Packet* p);
   // The fewest hops of the PAUSE frames its ports obeyed (EgressPort::pause_hops), 0 if none.
   int PausedHops() const;
   Time PauseDuration(int port) const;

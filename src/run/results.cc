@@ -266,11 +266,28 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
   j["bytes_delivered"] = st.payload_delivered;
   j["bytes_dropped"] = st.payload_dropped;
   j["drops"] = st.drops;
-  if (s.sw.pfc.watchdog.enabled) {
+  const bool links_change =
+      std::any_of(s.events.begin(), s.events.end(),
+                  [](const NetworkEvent& e) { return e.kind != NetworkEvent::Kind::kPauseStorm; });
+  if (links_change) {
+    // Each time the routes followed the links: the flows in flight that moved, or lost their way.
+    nlohmann::json list = nlohmann::json::array();
+    for (const Network::Reconvergence& r : net.reconvergences()) {
+      list.push_back({{"at_ns", r.at / kNanosecond},
+                      {"flows_rerouted", r.flows_rerouted},
+                      {"flows_cut_off", r.flows_cut_off}});
+    }
+    j["routing"]["reconvergences"] = list;
+  }
+  if (s.sw.pfc.watchdog.enabled || links_change || st.ttl_drops > 0) {
     // Where a lossless fabric may lose packets otherwise, every loss by its cause (only then:
-    // other summaries keep their text).
-    j["drops_by_cause"] = {{"buffer", st.drops - st.pfc_watchdog_drops},
-                           {"watchdog", st.pfc_watchdog_drops}};
+    // other summaries keep their text). `ttl`: round a routing loop; `link`: on a failed link,
+    // or cut off from the destination by one.
+    j["drops_by_cause"] = {
+        {"buffer", st.drops - st.pfc_watchdog_drops - st.link_drops - st.ttl_drops},
+        {"watchdog", st.pfc_watchdog_drops},
+        {"link", st.link_drops},
+        {"ttl", st.ttl_drops}};
   }
   j["data_packets_sent"] = st.data_packets_sent;
   j["retransmitted_packets"] = st.retransmitted_packets;

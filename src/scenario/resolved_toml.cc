@@ -135,6 +135,7 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
     }
     out += "]\n";
   }
+  if (t.reconvergence >= 0) quoted("reconvergence", FormatTime(t.reconvergence));
 
   const SwitchConfig& sw = s.sw;
   out += "\n[switch]\n";
@@ -316,9 +317,16 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
   for (const NetworkEvent& e : s.events) {
     out += "\n[[event]]\n";
     quoted("at", FormatTime(e.at));
-    quoted("kind", "pause_storm");
-    quoted("host", s.topology.node_name(e.host));
-    quoted("until", FormatTime(e.until));
+    if (e.kind == NetworkEvent::Kind::kPauseStorm) {
+      quoted("kind", "pause_storm");
+      quoted("host", s.topology.node_name(e.host));
+      quoted("until", FormatTime(e.until));
+      continue;
+    }
+    quoted("kind", e.kind == NetworkEvent::Kind::kLinkDown ? "link_down" : "link_up");
+    line("link", fmt::format("[{}, {}]", TomlQuote(s.topology.node_name(e.a)),
+                             TomlQuote(s.topology.node_name(e.b))));
+    if (e.cable >= 0) line("cable", std::to_string(e.cable));
   }
   for (size_t i = 0; i < s.collectives.size(); ++i) {
     const CollectiveConfig& c = s.collectives[i];

@@ -264,6 +264,9 @@ class Loader {
   // [[route]] tables: static routes, checked against the built topology.
   void ReadRoutes(const Section& root, Scenario& s) const;
   void ReadEvents(const Section& root, Scenario& s) const;
+  // One [[event]]'s keys by kind, after `at`.
+  void ReadPauseStorm(const Section& sec, Scenario& s, NetworkEvent& e) const;
+  void ReadLinkEvent(const Section& sec, Scenario& s, NetworkEvent& e) const;
   // The node names at `key` of `sec` (a string or an array of strings), each a host
   // (`hosts`) or a switch.
   std::vector<int> ReadNodes(const Section& sec, std::string_view key, const Topology& topo,
@@ -595,6 +598,9 @@ std::optional<Bytes> Loader::ReadSizeOrWord(const Section& sec, std::string_view
 
 void Loader::ReadTopology(const Section& sec, TopologyConfig& topo) const {
   CheckKeys(sec, kTopologySchema);
+  if (sec.Get("reconvergence") != nullptr) {
+    topo.reconvergence = ReadTime(sec, "reconvergence", 0, Bound::kNonNegative);
+  }
   if (const toml::node* type = sec.Get("type");
       type && type->value_or(std::string()) == "hpcc_file") {
     ReadHpccFileTopology(sec, topo);
@@ -1177,46 +1183,125 @@ void Loader::ReadRoutes(const Section& root, Scenario& s) const {
 }
 
 void Loader::ReadEvents(const Section& root, Scenario& s) const {
-  for (const Section& sec : TablesOf(root, "event", kEventSchema)) {
+  const Topology& topo = s.topology;
+  // Per event, the line of its `at` (for the checks made once they are in time order).
+  std::vector<const Section*> where;
+  const std::vector<Section> sections = TablesOf(root, "event", kEventSchema);
+  for (const Section& sec : sections) {
     for (std::string_view required : {"at", "kind"}) {
       if (sec.Get(required) == nullptr) {
         Fail(sec.Key(required), sec.table, "required in every [[event]]");
       }
     }
     NetworkEvent e;
-    ReadString(sec, "kind", "", {"pause_storm"});
-    e.kind = NetworkEvent::Kind::kPauseStorm;
+    const std::string kind = ReadString(sec, "kind", "", {"pause_storm", "link_down", "link_up"});
     e.at = ReadTime(sec, "at", 0, Bound::kNonNegative);
     if (e.at >= s.duration) {
       Fail(sec.Key("at"), sec.Get("at"),
            fmt::format("\"{}\" is not before the run ends (duration \"{}\")", FormatTime(e.at),
                        FormatTime(s.duration)));
     }
-    for (std::string_view required : {"host", "until"}) {
-      if (sec.Get(required) == nullptr) {
-        Fail(sec.Key(required), sec.table, "required in a pause_storm [[event]]");
-      }
-    }
-    const std::vector<int> host = ReadNodes(sec, "host", s.topology, true);
-    if (host.size() != 1) Fail(sec.Key("host"), sec.Get("host"), "expected one host");
-    e.host = host[0];
-    e.until = ReadTime(sec, "until", 0, Bound::kPositive);
-    if (e.until <= e.at) {
-      Fail(sec.Key("until"), sec.Get("until"),
-           fmt::format("expected a time after at = \"{}\", got \"{}\"", FormatTime(e.at),
-                       FormatTime(e.until)));
-    }
-    for (const NetworkEvent& other : s.events) {
-      if (other.host == e.host && other.at < e.until && e.at < other.until) {
-        Fail(sec.Key("at"), sec.Get("at"),
-             fmt::format("{} already storms from \"{}\" to \"{}\"", s.topology.node_name(e.host),
-                         FormatTime(other.at), FormatTime(other.until)));
-      }
+    if (kind == "pause_storm") {
+      ReadPauseStorm(sec, s, e);
+    } else {
+      e.kind = kind == "link_down" ? NetworkEvent::Kind::kLinkDown : NetworkEvent::Kind::kLinkUp;
+      ReadLinkEvent(sec, s, e);
     }
     s.events.push_back(e);
+    where.push_back(&sec);
   }
-  std::stable_sort(s.events.begin(), s.events.end(),
-                   [](const NetworkEvent& a, const NetworkEvent& b) { return a.at < b.at; });
+  std::vector<size_t> order(s.events.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return s.events[a].at < s.events[b].at; });
+  // A cable goes down only while up and up only while down, in time order.
+  std::vector<char> down(topo.links.size(), 0);
+  const Section* first_link = nullptr;
+  for (size_t i : order) {
+    const NetworkEvent& e = s.events[i];
+    if (e.kind == NetworkEvent::Kind::kPauseStorm) continue;
+    if (first_link == nullptr) first_link = where[i];
+    const bool going_down = e.kind == NetworkEvent::Kind::kLinkDown;
+    for (size_t c = 0, n = 0; c < topo.links.size(); ++c) {
+      const LinkSpec& l = topo.links[c];
+      if (!((l.a == e.a && l.b == e.b) || (l.a == e.b && l.b == e.a))) continue;
+      if (e.cable >= 0 && static_cast<int>(n++) != e.cable) continue;
+      if ((down[c] != 0) == going_down) {
+        Fail(where[i]->Key("at"), where[i]->Get("at"),
+             fmt::format("at \"{}\" the cable{} between {} and {} is {} already", FormatTime(e.at),
+                         e.cable >= 0 ? fmt::format(" {}", e.cable) : "", topo.node_name(e.a),
+                         topo.node_name(e.b), going_down ? "down" : "up"));
+      }
+      down[c] = going_down ? 1 : 0;
+    }
+  }
+  if (first_link != nullptr && s.topology.reconvergence < 0) {
+    // At the first link event's line: the file has no [topology] key to point at.
+    Fail("topology.reconvergence", first_link->Get("kind"),
+         fmt::format("required with link_down and link_up events ({} is one): how long the "
+                     "switches take to route around a failed link, e.g. \"1ms\"",
+                     first_link->path));
+  }
+  std::vector<NetworkEvent> sorted;
+  for (size_t i : order) sorted.push_back(s.events[i]);
+  s.events = std::move(sorted);
+}
+
+void Loader::ReadPauseStorm(const Section& sec, Scenario& s, NetworkEvent& e) const {
+  if (const toml::node* node = sec.Get("link") ? sec.Get("link") : sec.Get("cable")) {
+    Fail(sec.Key(sec.Get("link") ? "link" : "cable"), node,
+         "only used when kind = \"link_down\" or \"link_up\"");
+  }
+  for (std::string_view required : {"host", "until"}) {
+    if (sec.Get(required) == nullptr) {
+      Fail(sec.Key(required), sec.table, "required in a pause_storm [[event]]");
+    }
+  }
+  e.kind = NetworkEvent::Kind::kPauseStorm;
+  const std::vector<int> host = ReadNodes(sec, "host", s.topology, true);
+  if (host.size() != 1) Fail(sec.Key("host"), sec.Get("host"), "expected one host");
+  e.host = host[0];
+  e.until = ReadTime(sec, "until", 0, Bound::kPositive);
+  if (e.until <= e.at) {
+    Fail(sec.Key("until"), sec.Get("until"),
+         fmt::format("expected a time after at = \"{}\", got \"{}\"", FormatTime(e.at),
+                     FormatTime(e.until)));
+  }
+  for (const NetworkEvent& other : s.events) {
+    if (other.kind == NetworkEvent::Kind::kPauseStorm && other.host == e.host &&
+        other.at < e.until && e.at < other.until) {
+      Fail(sec.Key("at"), sec.Get("at"),
+           fmt::format("{} already storms from \"{}\" to \"{}\"", s.topology.node_name(e.host),
+                       FormatTime(other.at), FormatTime(other.until)));
+    }
+  }
+}
+
+void Loader::ReadLinkEvent(const Section& sec, Scenario& s, NetworkEvent& e) const {
+  const Topology& topo = s.topology;
+  OnlyFor(sec, {"host", "until"}, "kind", "pause_storm");
+  if (sec.Get("link") == nullptr) {
+    Fail(sec.Key("link"), sec.table, "required in a link_down or link_up [[event]]");
+  }
+  const std::vector<int> ends = ReadNodes(sec, "link", topo, false);
+  if (ends.size() != 2 || ends[0] == ends[1]) {
+    Fail(sec.Key("link"), sec.Get("link"), "expected two nodes, [\"s0\", \"s1\"]");
+  }
+  e.a = ends[0];
+  e.b = ends[1];
+  int cables = 0;
+  for (const LinkSpec& l : topo.links) {
+    if ((l.a == e.a && l.b == e.b) || (l.a == e.b && l.b == e.a)) ++cables;
+  }
+  if (cables == 0) {
+    Fail(sec.Key("link"), sec.Get("link"),
+         fmt::format("{} and {} are not cabled", topo.node_name(e.a), topo.node_name(e.b)));
+  }
+  if (sec.Get("cable") != nullptr) {
+    e.cable = static_cast<int>(ReadInt(sec, "cable", 0, 0, cables - 1,
+                                       fmt::format("a cable between {} and {} (counted from 0)",
+                                                   topo.node_name(e.a), topo.node_name(e.b))));
+  }
 }
 
 void Loader::ReadFlows(const Section& root, Scenario& s) {
@@ -1543,7 +1628,7 @@ std::string Loader::ResolvePath(std::string_view key, const std::string& path) c
 // the file's id order, then switches, so [[flow]] src/dst name the i-th host of the file.
 void Loader::ReadHpccFileTopology(const Section& sec, TopologyConfig& topo) const {
   for (auto&& [key, value] : *sec.table) {
-    if (key.str() == "type" || key.str() == "file") continue;
+    if (key.str() == "type" || key.str() == "file" || key.str() == "reconvergence") continue;
     Fail(sec.Key(key.str()), &value,
          "not used when topology.type = \"hpcc_file\": the file gives every node and link");
   }

@@ -96,7 +96,12 @@ constexpr KeySchema kTopologyKeys[] = {
      "leaf_spine, rail and fat_tree only: rate of the switch-to-switch links."},
     {"file", K::kValue, "string", "", "required for hpcc_file",
      "hpcc_file only: an HPCC ns-3 topology file, relative to the scenario's folder; it gives "
-     "every node and link, so no other [topology] key is allowed."},
+     "every node and link, so no other [topology] key is allowed (but `reconvergence`)."},
+    {"reconvergence", K::kValue, "time", "", "required with link events",
+     "How long after a link_down or link_up [[event]] the switches' routes follow: shortest "
+     "paths over the links up then (static routes keep their live next hops). Until then they "
+     "keep sending into a dead link, whose packets are lost. Routing protocols in datacenters "
+     "take from about 1 ms (BFD and fast BGP timers) to seconds."},
 };
 
 constexpr KeySchema kSwitchKeys[] = {
@@ -401,18 +406,26 @@ constexpr KeySchema kRouteKeys[] = {
      "The destination host or hosts, `\"h5\"` or `[\"h4\", \"h5\"]`."},
     {"next", K::kValue, "string or list of strings", "", "required",
      "The next hops, nodes cabled to `switch` (every cable to them is used; several: ECMP among "
-     "them). A route into a loop is allowed (`dcqcn check` warns), but a flow sent round one "
-     "is an error: TTL is not modelled."},
+     "them). A route into a loop is allowed (`dcqcn check` warns): the packets of a flow sent "
+     "round one are dropped when their TTL (64 switches) runs out."},
 };
 
 constexpr KeySchema kEventKeys[] = {
     {"at", K::kValue, "time", "", "required", "When it happens, within the run's duration."},
     {"kind", K::kValue, "string", "", "required",
      "\"pause_storm\": a malfunctioning NIC stops draining what it receives and sends PAUSE for "
-     "every data class without pause until `until`, then recovers (what it held is received)."},
+     "every data class without pause until `until`, then recovers (what it held is received). "
+     "\"link_down\" / \"link_up\": the cables of `link` fail or come back; what is on them or "
+     "sent into them while down is lost, PFC state across them is cleared, and the switches "
+     "route around them (or back) `topology.reconvergence` later."},
     {"host", K::kValue, "string", "", "required (pause_storm)", "The NIC that storms, `\"h3\"`."},
     {"until", K::kValue, "time", "", "required (pause_storm)",
      "When the NIC recovers, after `at` (beyond the duration: it never does)."},
+    {"link", K::kValue, "list of two strings", "", "required (link_down, link_up)",
+     "The two cabled nodes, `[\"s0\", \"s4\"]`: every cable between them."},
+    {"cable", K::kValue, "integer", "", "every cable",
+     "link_down and link_up only: one of the cables between the two nodes, counted from 0 in "
+     "the topology's order."},
 };
 
 constexpr TableSchema kFlowSchema{"flow[]", "One flow (one queue pair): repeat the table per flow.",

@@ -1,4 +1,6 @@
 // The scenario's part that the network model reads.
+#include <algorithm>
+
 #include "cc/registry.h"
 #include "scenario/scenario.h"
 
@@ -28,6 +30,7 @@ NetworkConfig ToNetworkConfig(const Scenario& s) {
   c.cc = ResolveCc(s);
   c.routes = s.routes;
   c.events = s.events;
+  c.reconvergence = std::max<Time>(s.topology.reconvergence, 0);
   c.flows = s.flows;  // a view of s.flows
   c.flow_rates = s.flow_rates;
   c.after = s.flow_after.empty() ? nullptr : &s.flow_after;

@@ -45,6 +45,10 @@ struct TopologyConfig : Topology {
   // Topology::hpcc_ids maps our nodes to its ids, which interleave switches and hosts.
   std::string file;
   // custom: links as written by the user are resolved to node ids in Topology::links.
+  // How long the switches take to route around a link that failed, or back over one that came
+  // back ([[event]] link_down / link_up; NetworkConfig::reconvergence). -1: not given (required
+  // with link events).
+  Time reconvergence = -1;
 };
 
 }  // namespace dcqcn

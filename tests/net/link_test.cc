@@ -112,5 +112,57 @@ TEST_F(LinkTest, ALinkIntoAnotherThreadHoldsItsPacketsInTheOutboxUntilTakenIn) {
   EXPECT_EQ(link.busy_bytes(), 3 * 1250);  // the sending half counts what it sent
 }
 
+TEST_F(LinkTest, AFailedLinkLosesWhatWasOnItWhileItWasDown) {
+  // psn 0 is on the wire when the link fails at 0.5 us; psn 1 is sent into it while down; psn 2
+  // starts 50 ns before it is back at 2.05 us; psn 3 and a PFC frame (psn 9) are sent
+  // after. What was on the wire at any moment the link was down is lost when it would have
+  // arrived: three packets of flow 7, counted as the link's loss. A PFC frame sent while down
+  // is freed uncounted (nobody's packet).
+  struct Sender : EventHandler {
+    LinkTest* t;
+    void HandleEvent(uint32_t kind, uint64_t psn) override {
+      Packet* p = t->pool.Allocate();
+      p->psn = static_cast<uint32_t>(psn);
+      p->flow = 7;
+      p->size = 1230;
+      p->payload = 1000;
+      if (kind == 1) p->type = PacketType::kPause;
+      t->link.Transmit(p, t->sim.Now());
+    }
+  } sender;
+  sender.t = this;
+  auto send = [&](Time at, uint32_t psn, uint32_t kind = 0) {
+    sim.Schedule(at, &sender, kind, psn);
+  };
+  send(0, 0);
+  send(1 * kMicrosecond, 1);
+  send(1500 * kNanosecond, 9, 1);
+  send(1950 * kNanosecond, 2);
+  send(3 * kMicrosecond, 3);
+  send(4 * kMicrosecond, 4, 1);
+  EXPECT_FALSE(link.down());
+  sim.RunUntil(500 * kNanosecond);
+  sim.AdvanceTo(500 * kNanosecond);
+  link.SetDown(true, &pool);
+  EXPECT_TRUE(link.down());
+  sim.RunUntil(2050 * kNanosecond);
+  sim.AdvanceTo(2050 * kNanosecond);
+  link.SetDown(false, &pool);
+  EXPECT_FALSE(link.down());
+  sim.RunUntil(kTimeNever);
+  // psn 3 arrives as on a link that never failed; so does the PFC frame sent after.
+  EXPECT_EQ(peer.arrivals,
+            (std::vector<std::pair<uint32_t, Time>>{Arrival(3, 3 * kMicrosecond + kTx + kDelay),
+                                                    Arrival(4, 4 * kMicrosecond + kTx + kDelay)}));
+  EXPECT_EQ(stats.drops, 3u);
+  EXPECT_EQ(stats.link_drops, 3u);
+  EXPECT_EQ(stats.payload_dropped, 3000);
+  EXPECT_EQ(stats.dropped_by_flow[7], 3u);
+  EXPECT_EQ(pool.live(), 2);  // the two that arrived; the peer keeps them
+  EXPECT_EQ(link.in_flight(), 0u);
+  // Every packet crossed the link: the hops count arrivals, lost or not.
+  EXPECT_EQ(stats.packet_hops, 6u);
+}
+
 }  // namespace
 }  // namespace dcqcn

@@ -317,6 +317,44 @@ TEST_F(SwitchNodeTest, ControlFramesLeaveBeforeQueuedDataAndSkipTheBuffer) {
                    }));
 }
 
+// A switch drops what it cannot route: a packet to a host a failed link cut off (its table has
+// no port for it), counted as the link's loss, and one that has passed 64 switches already (a
+// routing loop: its TTL has run out), counted as TTL's. Neither touches the buffer.
+TEST_F(SwitchNodeTest, APacketWithNoRouteOrNoTtlLeftIsDroppedByCause) {
+  Build(10 * kGbps, 10 * kGbps, 10 * kGbps);
+  // h2's cable is down: the routes, recomputed, reach it no more.
+  routes = std::make_unique<RouteTable>(
+      3, std::vector<std::vector<std::pair<int, int>>>{
+             {{3, 0}}, {{3, 1}}, {{-1, 2}}, {{0, 0}, {1, 0}, {-1, 0}}});
+  sw->SetRoutes(routes.get(), 0);
+  auto arrive = [&](Time t, uint32_t psn, int dst, uint8_t hops) {
+    act.At(t, [=, this] {
+      Packet* p = pool.Allocate();
+      p->flow = 1;
+      p->psn = psn;
+      p->payload = 1000;
+      p->size = static_cast<uint32_t>(kFrame);
+      p->src = 0;
+      p->dst = dst;
+      p->priority = 3;
+      p->switch_hops = hops;
+      sw->Receive(p, 0);
+    });
+  };
+  arrive(0, 0, 2, 0);                               // cut off
+  arrive(1 * kNs, 1, 1, SwitchNode::kTtlHops - 1);  // its 64th switch: passes
+  arrive(2 * kNs, 2, 1, SwitchNode::kTtlHops);      // its 65th: dropped
+  sim.RunUntil(kEnd);
+  EXPECT_EQ(hosts[1].got, (std::vector<Got>{Data(1 * kNs, kT10, 1, 1)}));
+  EXPECT_TRUE(hosts[2].got.empty());
+  EXPECT_EQ(stats.drops, 2u);
+  EXPECT_EQ(stats.link_drops, 1u);
+  EXPECT_EQ(stats.ttl_drops, 1u);
+  EXPECT_EQ(stats.payload_dropped, 2000);
+  EXPECT_EQ(stats.dropped_by_flow[1], 2u);
+  EXPECT_EQ(sw->mmu().shared_used(), 0);
+}
+
 // The PFC watchdog (pfc_watchdog.h): host 2 pauses class 3 at 1 ns for the longest PAUSE
 // (3.36 ms at 10 Gb/s) while flow 0 sends it four frames; the first is already on the wire.
 struct PfcWatchdogTest : SwitchNodeTest {

@@ -441,6 +441,59 @@ TEST(ScenarioLoader, PauseStormEvents) {
               {"test.toml:8:", "event[1].at", "already storms"});
 }
 
+TEST(ScenarioLoader, LinkEvents) {
+  // Lines 1-5: the run and a dumbbell (h0, h1 on s0 = node 4; h2, h3 on s1 = node 5).
+  const std::string head =
+      "duration = \"5ms\"\n[topology]\ntype = \"dumbbell\"\nhosts = 4\nreconvergence = "
+      "\"100us\"\n";
+  // Lines 6-9 (and on): one event.
+  auto event = [](const std::string& kind, const std::string& rest, const std::string& at = "1ms") {
+    return "[[event]]\nat = \"" + at + "\"\nkind = \"" + kind + "\"\n" + rest;
+  };
+  const std::string down = event("link_down", "link = [\"s0\", \"s1\"]\n");
+  const Scenario s = Load(
+      head + down + event("link_up", "link = [\"s1\", \"s0\"]\ncable = 0\n", "2ms") + kOneFlow);
+  ASSERT_EQ(s.events.size(), 2u);
+  EXPECT_EQ(s.events[0].kind, NetworkEvent::Kind::kLinkDown);
+  EXPECT_EQ(s.events[0].a, 4);
+  EXPECT_EQ(s.events[0].b, 5);
+  EXPECT_EQ(s.events[0].cable, -1);
+  EXPECT_EQ(s.events[1].kind, NetworkEvent::Kind::kLinkUp);
+  EXPECT_EQ(s.events[1].at, 2 * kMillisecond);
+  EXPECT_EQ(s.events[1].cable, 0);
+  EXPECT_EQ(s.topology.reconvergence, 100 * kMicrosecond);
+  // resolved.toml writes them back.
+  const Scenario again = LoadScenarioText(ResolvedToml(s), "resolved.toml");
+  ASSERT_EQ(again.events.size(), 2u);
+  EXPECT_EQ(again.events[1].a, 5);
+  EXPECT_EQ(again.events[1].cable, 0);
+  EXPECT_EQ(again.topology.reconvergence, 100 * kMicrosecond);
+
+  ExpectError(head + event("link_down", "link = [\"s0\", \"h3\"]\n") + kOneFlow,
+              {"test.toml:9:", "event[0].link", "s0 and h3 are not cabled"});
+  ExpectError(head + event("link_down", "link = [\"s0\"]\n") + kOneFlow,
+              {"test.toml:9:", "event[0].link", "two nodes"});
+  ExpectError(head + event("link_down", "link = [\"s0\", \"s7\"]\n") + kOneFlow,
+              {"test.toml:9:", "event[0].link", "s0..s1"});
+  ExpectError(head + event("link_down", "") + kOneFlow,
+              {"test.toml:6:", "event[0].link", "required"});
+  ExpectError(head + event("link_down", "link = [\"s0\", \"s1\"]\ncable = 1\n") + kOneFlow,
+              {"test.toml:10:", "event[0].cable", "between s0 and s1"});
+  ExpectError(head + event("link_down", "link = [\"s0\", \"s1\"]\nhost = \"h1\"\n") + kOneFlow,
+              {"test.toml:10:", "event[0].host", "only used when kind = \"pause_storm\""});
+  ExpectError(head +
+                  event("pause_storm",
+                        "host = \"h1\"\nuntil = \"2ms\"\nlink = [\"s0\", "
+                        "\"s1\"]\n") +
+                  kOneFlow,
+              {"test.toml:11:", "event[0].link", "only used when kind = \"link_down\""});
+  ExpectError(head + event("link_up", "link = [\"s0\", \"s1\"]\n") + kOneFlow,
+              {"test.toml:7:", "event[0].at", "is up already"});
+  ExpectError(head + down + down + kOneFlow, {"test.toml:11:", "event[1].at", "is down already"});
+  ExpectError("duration = \"5ms\"\n[topology]\ntype = \"dumbbell\"\nhosts = 4\n" + down + kOneFlow,
+              {"test.toml:7:", "topology.reconvergence", "required", "event[0]"});
+}
+
 TEST(ScenarioLoader, AlphaAndPmaxRanges) {
   ExpectError(std::string("[switch.pfc]\nalpha = 0\n") + kOneFlow,
               {"test.toml:2:", "switch.pfc.alpha", "> 0"});

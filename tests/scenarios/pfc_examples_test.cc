@@ -150,5 +150,78 @@ TEST(PfcExamples, AStormThatEndsLosesNothing) {
   EXPECT_GT(j["pfc_resume_frames"], 0);
 }
 
+// Example (b): the two failures leave traffic between s0's and s3's hosts an up-down-up path
+// each way once the switches reconverge (1.5 ms); with the traffic between s1's and s2's hosts
+// the bounces wait on each other in a cycle, from 1.7 ms on. What the failures lose is the
+// links' (sent into them before the reconvergence), none the buffers'.
+TEST(PfcExamples, LinkFailuresAndUpDownUpPathsDeadlock) {
+  const nlohmann::json j = RunExample("link_failure_deadlock.toml", {});
+  ASSERT_EQ(j["pfc"]["deadlocks"].size(), 1u);
+  const nlohmann::json& d = j["pfc"]["deadlocks"][0];
+  EXPECT_EQ(d["since_ns"], 1699976);
+  EXPECT_EQ(d["at_ns"], 1699976 + 1000000);
+  // s1 up to s5, down to s2, up to s4, down to s1.
+  EXPECT_EQ(d["cycle"], nlohmann::json({"s1:3:3", "s5:2:3", "s2:2:3", "s4:1:3"}));
+  EXPECT_EQ(d["flows"], nlohmann::json({0, 2, 3, 5, 6, 7}));
+  EXPECT_EQ(d["to_end"], true);
+  EXPECT_EQ(j["pfc"]["flows_left_in_deadlock"], 6);
+  const nlohmann::json& r = j["routing"]["reconvergences"];
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0]["at_ns"], 1500000);
+  EXPECT_EQ(r[0]["flows_rerouted"], 4);
+  EXPECT_EQ(r[0]["flows_cut_off"], 0);
+  EXPECT_EQ(j["drops_by_cause"],
+            nlohmann::json({{"buffer", 0}, {"link", 6993}, {"ttl", 0}, {"watchdog", 0}}));
+  EXPECT_EQ(j["drops"], 6993);
+  // Without the failures, or with DCQCN, no deadlock.
+  const nlohmann::json healthy = RunExample("link_failure_deadlock.toml", {"event=[]"});
+  EXPECT_FALSE(healthy["pfc"].contains("deadlocks"));
+  EXPECT_EQ(healthy["drops"], 0);
+  EXPECT_GT(healthy["bytes_delivered"], 2 * j["bytes_delivered"].get<int64_t>());
+  const nlohmann::json dcqcn = RunExample("link_failure_deadlock.toml", {"cc.algorithm=dcqcn"});
+  EXPECT_FALSE(dcqcn["pfc"].contains("deadlocks"));
+  EXPECT_EQ(dcqcn["drops_by_cause"]["buffer"], 0);
+  // A watchdog breaks it before it qualifies as a deadlock, dropping what the cycle holds.
+  const nlohmann::json wd = RunExample("link_failure_deadlock.toml", kWatchdog);
+  EXPECT_FALSE(wd["pfc"].contains("deadlocks"));
+  EXPECT_GT(wd["pfc"]["watchdog"]["dropped_packets"], 0);
+  EXPECT_EQ(wd["drops_by_cause"]["buffer"], 0);
+}
+
+double P99(const nlohmann::json& j) { return j["fct_slowdown"]["p99"].get<double>(); }
+
+// Example (d): the link fails at 5 ms and is back at 15 ms; the switches follow 5 ms after each.
+// Every flow finishes, the fabric loses nothing in its buffers, and what the link lost costs
+// the tail: a flow that lost its last packets waits for its retransmission timeout.
+TEST(PfcExamples, SpineLinkFailureCostsTheTailAndLeavesNothingUnfinished) {
+  const nlohmann::json calm = RunExample("spine_link_failure.toml", {"event=[]"});
+  const nlohmann::json j = RunExample("spine_link_failure.toml", {});
+  const nlohmann::json fast =
+      RunExample("spine_link_failure.toml", {"topology.reconvergence=100us"});
+  for (const nlohmann::json* run : {&calm, &j, &fast}) {
+    EXPECT_EQ((*run)["flows_finished"], 270);
+    EXPECT_EQ((*run)["bytes_delivered"], calm["bytes_delivered"]);
+    const int64_t link =
+        run->contains("drops_by_cause") ? (*run)["drops_by_cause"]["link"].get<int64_t>() : 0;
+    EXPECT_EQ((*run)["drops"], link);
+  }
+  EXPECT_EQ(calm["drops"], 0);
+  const nlohmann::json& r = j["routing"]["reconvergences"];
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0]["at_ns"], 10000000);
+  EXPECT_EQ(r[1]["at_ns"], 20000000);
+  EXPECT_GT(r[0]["flows_rerouted"], 0);
+  EXPECT_EQ(r[0]["flows_cut_off"], 0);
+  // docs/pfc-pathologies.md's numbers.
+  EXPECT_EQ(j["drops"], 16680);
+  EXPECT_EQ(j["timeouts"], 8);
+  EXPECT_NEAR(P99(calm), 8.37, 0.01);
+  EXPECT_NEAR(P99(j), 65.89, 0.01);
+  EXPECT_NEAR(P99(fast), 8.44, 0.01);
+  // Routing around it at once costs next to nothing: it loses only a few ACKs.
+  EXPECT_EQ(fast["bytes_dropped"], 0);
+  EXPECT_LT(P99(fast), 1.1 * P99(calm));
+}
+
 }  // namespace
 }  // namespace dcqcn
