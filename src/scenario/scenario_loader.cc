@@ -359,8 +359,41 @@ void Loader::ApplyOverride(toml::table& root, const Override& override) {
       overrides_.emplace_back(normalized, override.given_as);
       return;
     }
+    // Into element N of a list of tables: [[flow]] and the like (with their own schema), or a
+    // value that holds tables (switch.ecn.by_rate, whose reader checks each table's keys).
+    auto enter_element = [&](const TableSchema* element_schema) {
+      const std::string tables = element_schema != nullptr
+                                     ? fmt::format("[[{}]] tables", part)
+                                     : fmt::format("tables in {}", normalized);
+      const std::string& index_text = parts[i + 1];
+      if (!IsDigits(index_text) || i + 2 >= parts.size()) {
+        FailOverride(override, fmt::format("expected {}.N.KEY (N the index of one of the {}, "
+                                           "from 0), got {}",
+                                           normalized, tables, key));
+      }
+      const size_t index = std::stoul(index_text);
+      toml::node* child = table->get(part);
+      toml::array* list = child ? child->as_array() : nullptr;
+      const size_t count = list ? list->size() : 0;
+      if (index >= count) {
+        FailOverride(override, fmt::format("the scenario has {} {}, so there is no {}[{}]", count,
+                                           tables, normalized, index));
+      }
+      toml::node* element = list->get(index);
+      if (!element->is_table()) {
+        FailOverride(override, fmt::format("{}[{}] is not a table", normalized, index));
+      }
+      table = element->as_table();
+      normalized += fmt::format("[{}]", index);
+      schema = element_schema;
+      ++i;
+    };
     switch (kind) {
       case KeyKind::kValue:
+        if (ks != nullptr && std::string_view(ks->type) == "list of tables") {
+          enter_element(nullptr);
+          break;
+        }
         FailOverride(override,
                      fmt::format("unknown key {}: {} is a value, not a table", key, normalized));
       case KeyKind::kTable:
@@ -379,33 +412,10 @@ void Loader::ApplyOverride(toml::table& root, const Override& override) {
         schema = kind == KeyKind::kOpenTable ? nullptr : SchemaOf(schema_path);
         break;
       }
-      case KeyKind::kFlowArray: {
-        const std::string& index_text = parts[i + 1];
-        if (!IsDigits(index_text) || i + 2 >= parts.size()) {
-          FailOverride(override,
-                       fmt::format("expected {}.N.KEY (N the index of a [[{}]], from 0), got {}",
-                                   part, part, key));
-        }
-        const size_t index = std::stoul(index_text);
-        toml::node* child = table->get(part);
-        toml::array* flows = child ? child->as_array() : nullptr;
-        const size_t count = flows ? flows->size() : 0;
-        if (index >= count) {
-          FailOverride(override,
-                       fmt::format("the scenario has {} [[{}]] tables, so there is no {}[{}]",
-                                   count, part, part, index));
-        }
-        toml::node* element = flows->get(index);
-        if (!element->is_table()) {
-          FailOverride(override, fmt::format("{}[{}] is not a table", part, index));
-        }
-        table = element->as_table();
-        normalized += fmt::format("[{}]", index);
+      case KeyKind::kFlowArray:
         schema_path = part + "[]";
-        schema = SchemaOf(schema_path);
-        ++i;
+        enter_element(SchemaOf(schema_path));
         break;
-      }
     }
   }
 }

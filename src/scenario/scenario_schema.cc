@@ -177,7 +177,7 @@ constexpr KeySchema kEcnKeys[] = {
     {"by_rate", K::kValue, "list of tables", "", "[]",
      "Thresholds for ports of a given link rate, e.g. `[{rate = \"400Gbps\", kmin = \"1600KB\", "
      "kmax = \"6400KB\", pmax = 0.2}]`; other ports use kmin/kmax/pmax. HPCC: KMIN_MAP, "
-     "KMAX_MAP and PMAX_MAP."},
+     "KMAX_MAP and PMAX_MAP. `--set switch.ecn.by_rate.0.kmin=800KB` sets one entry's key."},
 };
 
 constexpr KeySchema kHostKeys[] = {

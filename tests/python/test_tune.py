@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import dcqcn
+import dcqcn_units
 
 BINARY = os.environ["DCQCN_BINARY"]
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
@@ -29,11 +30,32 @@ def small_search(out, **kw):
     return dcqcn.tune(LEAF_SPINE, **args)
 
 
+def test_a_port_speeds_own_thresholds_are_searched_through_by_rate(tmp_path):
+    # The fabric's 80 Gb/s ports get an entry of their own; the search moves its Kmin, and the
+    # recommendation's 80 Gb/s row holds the chosen value.
+    entry = 'switch.ecn.by_rate=[{rate = "80Gbps", kmin = "5KB", kmax = "200KB", pmax = 0.01}]'
+    key = "switch.ecn.by_rate.0.kmin"
+    pmax = "switch.ecn.by_rate.0.pmax"  # and its Pmax among values (categorical)
+    r = small_search(tmp_path / "t", param=[f"{key}=1KB:100KB:log", f"{pmax}=0.05,0.5"],
+                     set=[entry], trials=3, seeds=1, holdout=1)
+    column = next(c for c in r.trials.columns if c.startswith(key))
+    done = r.trials[r.trials.state == "complete"]
+    assert len(done) == 3 and done[column].nunique() == 3
+    assert set(done[pmax]) <= {0.05, 0.5}
+    chosen = dcqcn_units.parse_size(r.best[key])
+    assert 1000 <= chosen <= 100000
+    row = next(line for line in r.recommendation.splitlines() if line.startswith("| 80 Gb/s |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert dcqcn_units.parse_size(cells[1]) == chosen, row
+    assert float(cells[3]) == float(r.best[pmax]), row
+
+
 def test_a_search_hands_back_every_output_and_best_toml_reruns_its_trial(tmp_path):
     out = tmp_path / "t"
     r = small_search(out)
     for name in ("trials.csv", "best.toml", "best.json", "holdout.csv", "recommendation.md",
-                 "tune.json", "report/index.html", "report/history.png"):
+                 "tune.json", "report/index.html", "report/history.png", "report/params.png",
+                 "report/importance.png"):
         assert (out / name).exists(), name
     assert not (tmp_path / "t.unfinished").exists()
     # One row per trial and seed; every complete trial has its metric for both seeds.

@@ -862,6 +862,29 @@ TEST(ScenarioLoader, EcnByPortRate) {
                           "kmax = \"2KB\", pmax = 0.1, kmid = 3}]\n") +
                   kOneFlow,
               {"switch.ecn.by_rate[0].kmid", "unknown key"});
+  // --set reaches into the list by index (what `dcqcn tune --param` searches), and what the
+  // reader then rejects is blamed on the --set.
+  const std::string file = std::string(
+                               "[switch.ecn]\nby_rate = [{rate = \"400Gbps\", kmin = "
+                               "\"1600KB\", kmax = \"6400KB\", pmax = 0.2}]\n") +
+                           kOneFlow;
+  const Scenario set =
+      Load(file, {"switch.ecn.by_rate.0.kmin=800KB", "switch.ecn.by_rate.0.pmax=0.5"});
+  EXPECT_EQ(set.sw.ecn.ForPortRate(400 * kGbps).kmin, 800000);
+  EXPECT_DOUBLE_EQ(set.sw.ecn.ForPortRate(400 * kGbps).pmax, 0.5);
+  EXPECT_EQ(set.sw.ecn.ForPortRate(400 * kGbps).kmax, 6400000);
+  ExpectError(file,
+              {"--set switch.ecn.by_rate.1.kmin=1KB", "1 tables in switch.ecn.by_rate",
+               "no switch.ecn.by_rate[1]"},
+              {"switch.ecn.by_rate.1.kmin=1KB"});
+  ExpectError(file, {"--set switch.ecn.by_rate.kmin=1KB", "switch.ecn.by_rate.N.KEY"},
+              {"switch.ecn.by_rate.kmin=1KB"});
+  ExpectError(file,
+              {"--set switch.ecn.by_rate.0.kmin=7MB", "switch.ecn.by_rate[0].kmin", "kmin <= kmax"},
+              {"switch.ecn.by_rate.0.kmin=7MB"});
+  ExpectError(file,
+              {"--set switch.ecn.by_rate.0.kmid=1KB", "switch.ecn.by_rate[0].kmid", "unknown key"},
+              {"switch.ecn.by_rate.0.kmid=1KB"});
 }
 
 TEST(ScenarioLoader, PfcByPortRateHeadroomRuleEcmpHashAndDport) {
