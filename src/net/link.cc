@@ -62,10 +62,8 @@ class CutNode final : public Node {
     if (!down_ && sent >= up_at_) return node_->Receive(p, port);
     // PFC frames are the link's own: lost with it, nobody's packet.
     if (p->type != PacketType::kPause) {
-      ++stats_->drops;
+      stats_->CountLoss(p->flow, p->payload);  // payload 0 but on data
       ++stats_->link_drops;
-      if (p->type == PacketType::kData) stats_->payload_dropped += p->payload;
-      ++stats_->dropped_by_flow[p->flow];
     }
     pool_->Free(p);
   }

@@ -167,7 +167,7 @@ Network::Network(NetworkConfig config)
   }
   for (auto& sw : switches_) sw->SetPushTelemetry(needs.telemetry);
   for (const NetworkEvent& e : s.events) {
-    if (e.kind != NetworkEvent::Kind::kPauseStorm) continue;
+    if (e.changes_links()) continue;
     storms_.push_back(std::make_unique<PauseStorm>(&PartOf(e.host).sim, hosts_[e.host].get(), e.at,
                                                    e.until, data_classes));
   }
@@ -526,7 +526,7 @@ void Network::FillRouteCache(Flow& f) const {
 
 void Network::CheckRouteCaches() const {
   // Rerouted during the run: the caches hold the paths of before, and nothing reads them.
-  if (rerouted_) return;
+  if (flows_.route_cache_hops() == 0) return;
   // Every port a flow's route cache holds is the one the switch at that place of its path
   // would choose from its route table.
   for (uint32_t id = 0; id < num_flows(); ++id) {

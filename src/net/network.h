@@ -326,8 +326,6 @@ class Network {
   std::vector<Time> delivered_at_;                      // per flow: flow_delivered_at
   Adjacency adjacency_;                                 // every cable, up or down
   std::unique_ptr<LinkEvents> link_events_;             // null without link events
-  std::vector<char> cable_down_;                        // per topology link, with link events
-  bool rerouted_ = false;                               // the routes have changed since the start
   std::vector<Reconvergence> reconvergences_;
   Time first_start_ = 0;
 };

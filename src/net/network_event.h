@@ -1,7 +1,11 @@
 // Something that happens to the network during a run ([[event]]).
 #pragma once
 
+#include <cstddef>
+#include <vector>
+
 #include "core/units.h"
+#include "net/link_spec.h"
 
 namespace dcqcn {
 
@@ -21,6 +25,30 @@ struct NetworkEvent {
   int a = -1;      // kLinkDown, kLinkUp: the two nodes
   int b = -1;
   int cable = -1;  // -1: every cable between them
+
+  bool changes_links() const { return kind != Kind::kPauseStorm; }
 };
+
+// The cables (indices into `links`) a link event takes down or brings back: every cable
+// between its two nodes, or the `cable`-th of them.
+inline std::vector<size_t> CablesOf(const NetworkEvent& e, const std::vector<LinkSpec>& links) {
+  std::vector<size_t> cables;
+  int nth = 0;  // among the cables between e.a and e.b
+  for (size_t c = 0; c < links.size(); ++c) {
+    const LinkSpec& l = links[c];
+    if (!((l.a == e.a && l.b == e.b) || (l.a == e.b && l.b == e.a))) continue;
+    if (e.cable < 0 || nth == e.cable) cables.push_back(c);
+    ++nth;
+  }
+  return cables;
+}
+
+// Whether any of `events` takes cables down or brings them back.
+inline bool AnyChangesLinks(const std::vector<NetworkEvent>& events) {
+  for (const NetworkEvent& e : events) {
+    if (e.changes_links()) return true;
+  }
+  return false;
+}
 
 }  // namespace dcqcn

@@ -30,11 +30,10 @@ void Network::ScheduleLinkEvents() {
   const std::vector<NetworkEvent>& events = config_.events;
   Time last_reconvergence = -1;
   for (size_t i = 0; i < events.size(); ++i) {
-    if (events[i].kind == NetworkEvent::Kind::kPauseStorm) continue;
+    if (!events[i].changes_links()) continue;
     if (link_events_ == nullptr) {
       link_events_ = std::make_unique<LinkEvents>(this);
       sim().EnrollObserver(*link_events_);
-      cable_down_.assign(config_.topology.links.size(), 0);
     }
     Simulator::ActingAs as(sim(), *link_events_);
     sim().Schedule(events[i].at, link_events_.get(), LinkEvents::kApply, i);
@@ -48,13 +47,8 @@ void Network::ScheduleLinkEvents() {
 }
 
 void Network::ApplyLinkEvent(const NetworkEvent& e) {
-  const std::vector<LinkSpec>& links = config_.topology.links;
-  int nth = 0;  // among the cables between e.a and e.b
-  for (size_t c = 0; c < links.size(); ++c) {
-    const LinkSpec& l = links[c];
-    if (!((l.a == e.a && l.b == e.b) || (l.a == e.b && l.b == e.a))) continue;
-    if (e.cable < 0 || nth == e.cable) SetCableDown(c, e.kind == NetworkEvent::Kind::kLinkDown);
-    ++nth;
+  for (size_t cable : CablesOf(e, config_.topology.links)) {
+    SetCableDown(cable, e.kind == NetworkEvent::Kind::kLinkDown);
   }
 }
 
@@ -74,7 +68,6 @@ std::pair<int, int> Network::CablePorts(size_t cable) const {
 }
 
 void Network::SetCableDown(size_t cable, bool down) {
-  cable_down_[cable] = down ? 1 : 0;
   const LinkSpec& l = config_.topology.links[cable];
   const auto [port_a, port_b] = CablePorts(cable);
   const int hosts = config_.topology.hosts;
@@ -118,13 +111,14 @@ void Network::Reconverge() {
     return all;
   };
   const std::vector<FlowPaths> before = paths();
+  // A cable is down both ways at once: each port whose own link is cut leads nowhere.
   Adjacency live = adjacency_;
-  for (size_t c = 0; c < cable_down_.size(); ++c) {
-    if (cable_down_[c] == 0) continue;
-    const LinkSpec& l = config_.topology.links[c];
-    const auto [port_a, port_b] = CablePorts(c);
-    live[l.a][port_a].first = -1;
-    live[l.b][port_b].first = -1;
+  for (size_t node = 0; node < live.size(); ++node) {
+    for (size_t port = 0; port < live[node].size(); ++port) {
+      if (LinkAt(static_cast<int>(node), static_cast<int>(port)).receiving_half().down()) {
+        live[node][port].first = -1;
+      }
+    }
   }
   routes_ = ComputeRoutes(live);
   for (size_t sw = 0; sw < switches_.size(); ++sw) {
@@ -133,7 +127,6 @@ void Network::Reconverge() {
   // Packets in flight count their hops along the paths their flows' caches hold, which may
   // have changed: from now on every switch reads its table.
   flows_.StopRouteCaches();
-  rerouted_ = true;
   Reconvergence r{sim().Now(), 0, 0};
   const std::vector<FlowPaths> after = paths();
   for (size_t i = 0; i < after.size(); ++i) {

@@ -54,6 +54,14 @@ struct NetStats {
   bool log_pfc = false;
   std::vector<PfcEvent> pfc_log;
 
+  // A packet of flow `flow` (with `payload` bytes of data) was lost, wherever: counted, and the
+  // flow's count of packets left corrected.
+  void CountLoss(uint32_t flow, Bytes payload) {
+    ++drops;
+    payload_dropped += payload;
+    ++dropped_by_flow[flow];
+  }
+
   // The counters of the threads of a split run, as one: sums, and the largest queue. (The
   // drops by flow and the PFC logs are combined where they are read.)
   void SetCountersToSumOf(const std::vector<const NetStats*>& parts) {

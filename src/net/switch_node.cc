@@ -277,9 +277,7 @@ void SwitchNode::OnDequeue(int port, int queue, Packet* p) {
 }
 
 void SwitchNode::Discard(Packet* p) {
-  ++stats_->drops;
-  stats_->payload_dropped += p->payload;
-  ++stats_->dropped_by_flow[p->flow];
+  stats_->CountLoss(p->flow, p->payload);
   pool_->Free(p);
 }
 

@@ -266,9 +266,7 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
   j["bytes_delivered"] = st.payload_delivered;
   j["bytes_dropped"] = st.payload_dropped;
   j["drops"] = st.drops;
-  const bool links_change =
-      std::any_of(s.events.begin(), s.events.end(),
-                  [](const NetworkEvent& e) { return e.kind != NetworkEvent::Kind::kPauseStorm; });
+  const bool links_change = AnyChangesLinks(s.events);
   if (links_change) {
     // Each time the routes followed the links: the flows in flight that moved, or lost their way.
     nlohmann::json list = nlohmann::json::array();

@@ -1229,13 +1229,10 @@ void Loader::ReadEvents(const Section& root, Scenario& s) const {
   const Section* first_link = nullptr;
   for (size_t i : order) {
     const NetworkEvent& e = s.events[i];
-    if (e.kind == NetworkEvent::Kind::kPauseStorm) continue;
+    if (!e.changes_links()) continue;
     if (first_link == nullptr) first_link = where[i];
     const bool going_down = e.kind == NetworkEvent::Kind::kLinkDown;
-    for (size_t c = 0, n = 0; c < topo.links.size(); ++c) {
-      const LinkSpec& l = topo.links[c];
-      if (!((l.a == e.a && l.b == e.b) || (l.a == e.b && l.b == e.a))) continue;
-      if (e.cable >= 0 && static_cast<int>(n++) != e.cable) continue;
+    for (size_t c : CablesOf(e, topo.links)) {
       if ((down[c] != 0) == going_down) {
         Fail(where[i]->Key("at"), where[i]->Get("at"),
              fmt::format("at \"{}\" the cable{} between {} and {} is {} already", FormatTime(e.at),
@@ -1258,10 +1255,7 @@ void Loader::ReadEvents(const Section& root, Scenario& s) const {
 }
 
 void Loader::ReadPauseStorm(const Section& sec, Scenario& s, NetworkEvent& e) const {
-  if (const toml::node* node = sec.Get("link") ? sec.Get("link") : sec.Get("cable")) {
-    Fail(sec.Key(sec.Get("link") ? "link" : "cable"), node,
-         "only used when kind = \"link_down\" or \"link_up\"");
-  }
+  OnlyFor(sec, {"link", "cable"}, "kind", "link_down\" or \"link_up");
   for (std::string_view required : {"host", "until"}) {
     if (sec.Get(required) == nullptr) {
       Fail(sec.Key(required), sec.table, "required in a pause_storm [[event]]");
@@ -1278,8 +1272,8 @@ void Loader::ReadPauseStorm(const Section& sec, Scenario& s, NetworkEvent& e) co
                      FormatTime(e.until)));
   }
   for (const NetworkEvent& other : s.events) {
-    if (other.kind == NetworkEvent::Kind::kPauseStorm && other.host == e.host &&
-        other.at < e.until && e.at < other.until) {
+    if (!other.changes_links() && other.host == e.host && other.at < e.until &&
+        e.at < other.until) {
       Fail(sec.Key("at"), sec.Get("at"),
            fmt::format("{} already storms from \"{}\" to \"{}\"", s.topology.node_name(e.host),
                        FormatTime(other.at), FormatTime(other.until)));
@@ -1299,10 +1293,7 @@ void Loader::ReadLinkEvent(const Section& sec, Scenario& s, NetworkEvent& e) con
   }
   e.a = ends[0];
   e.b = ends[1];
-  int cables = 0;
-  for (const LinkSpec& l : topo.links) {
-    if ((l.a == e.a && l.b == e.b) || (l.a == e.b && l.b == e.a)) ++cables;
-  }
+  const int cables = static_cast<int>(CablesOf(e, topo.links).size());  // every one: cable -1
   if (cables == 0) {
     Fail(sec.Key("link"), sec.Get("link"),
          fmt::format("{} and {} are not cabled", topo.node_name(e.a), topo.node_name(e.b)));
