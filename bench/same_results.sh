@@ -9,12 +9,14 @@
 # `dcqcn hpcc`).
 # Prints one line per case; exits 1 if any differs or fails. NEW_ARGS (environment) are added to
 # NEW's runs: `NEW_ARGS="--threads 2" bench/same_results.sh B B` checks a split run against one loop.
-# ONLY (environment), a regular expression, runs only the cases whose names match it.
+# ONLY (environment), a regular expression, runs only the cases whose names match it; SKIP, one
+# whose matches are left out. NEW_LAUNCHER (environment) goes before NEW's command:
+# `NEW_LAUNCHER="mpirun -np 2" bench/same_results.sh B B` checks a run spread over MPI ranks.
 #   bench/same_results.sh OLD_BINARY NEW_BINARY
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 if (($# != 2)); then
-  sed -n '2,12p' "$0" >&2
+  sed -n '2,15p' "$0" >&2
   exit 2
 fi
 old=$(realpath "$1")
@@ -23,6 +25,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
 read -r -a new_args <<<"${NEW_ARGS:-}"
+read -r -a new_launcher <<<"${NEW_LAUNCHER:-}"
 
 # Fields that measure the machine, not the simulation (and flows_in_flight_max, which older
 # builds do not report).
@@ -46,10 +49,11 @@ case_run() {  # case_run NAME SCENARIO [--set K=V ...]
   local name=$1 b
   shift
   [[ $name =~ ${ONLY:-.} ]] || return 0
+  [[ -n ${SKIP:-} && $name =~ $SKIP ]] && return 0
   for b in old new; do
-    local bin=$old extra=()
-    [[ $b == new ]] && bin=$new && extra=("${new_args[@]}")
-    if ! "$bin" run "$@" "${extra[@]}" --out "$work/$name.$b" --quiet >/dev/null 2>"$work/$name.$b.err"; then
+    local bin=$old extra=() launcher=()
+    [[ $b == new ]] && bin=$new && extra=("${new_args[@]}") && launcher=("${new_launcher[@]}")
+    if ! "${launcher[@]}" "$bin" run "$@" "${extra[@]}" --out "$work/$name.$b" --quiet >/dev/null 2>"$work/$name.$b.err"; then
       echo "$name: $b build failed: $(tail -1 "$work/$name.$b.err")"
       status=1
       return
@@ -79,6 +83,7 @@ case_run ws_pcap "${ws[@]}" --set 'output.pcap.points=["h1","s0:1"]'
 case_run ws_pcap_core "${ws[@]}" --set 'output.pcap.points=["s19:0","s16:1"]'
 
 [[ hpcc_small =~ ${ONLY:-.} ]] || exit $status
+[[ -n ${SKIP:-} && hpcc_small =~ $SKIP ]] && exit $status
 source "$here/bench/hpcc_case.sh"
 mkdir -p "$work/hpcc"
 if [[ -d ${HPCC_FORMAT_DIR:-$here/../shared/hpcc-format} ]]; then
@@ -88,9 +93,9 @@ else  # a fresh clone without it: the same case, kept in the repository
   config=mix/config_small.txt
 fi
 for b in old new; do
-  bin=$old extra=()
-  [[ $b == new ]] && bin=$new && extra=("${new_args[@]}")
-  (cd "$work/hpcc" && "$bin" hpcc "$config" "${extra[@]}" --out "$work/hpcc_small.$b" --quiet >/dev/null 2>&1) ||
+  bin=$old extra=() launcher=()
+  [[ $b == new ]] && bin=$new && extra=("${new_args[@]}") && launcher=("${new_launcher[@]}")
+  (cd "$work/hpcc" && "${launcher[@]}" "$bin" hpcc "$config" "${extra[@]}" --out "$work/hpcc_small.$b" --quiet >/dev/null 2>&1) ||
     { echo "hpcc_small: $b build failed"; status=1; }
 done
 [[ -d $work/hpcc_small.old && -d $work/hpcc_small.new ]] && compare_folders hpcc_small

@@ -115,6 +115,17 @@ void PrintSummary(const nlohmann::json& j, const std::string& out_dir) {
 void PrintLine(const std::string& line) { fmt::print("{}\n", line); }
 void PrintNote(const std::string& line) { fmt::print(stderr, "{}\n", line); }
 
+// Under mpirun, `run` and `hpcc` spread one run over the ranks (null: not launched so, or one
+// rank). Without --threads each rank runs one thread: place as many ranks on a machine as it
+// has cores to give them.
+std::unique_ptr<dcqcn::MpiWorld> JoinRunRanks(int* threads) {
+  std::unique_ptr<dcqcn::MpiWorld> world = dcqcn::JoinMpiIfLaunched();
+  if (world == nullptr || world->size() == 1) return world;
+  world->AbortUnlessReleased();
+  if (*threads == 0) *threads = 1;
+  return world;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -288,22 +299,32 @@ int main(int argc, char** argv) {
       if (!seed.empty()) overrides.emplace_back("seed=" + seed, "--seed " + seed);
       Scenario s = Load(run_file, overrides);
       if (out_dir.empty()) out_dir = "results/" + s.name;
-      if (!quiet) {
+      // Under mpirun the ranks spread this one run over them; rank 0 writes and reports.
+      mpi_world = JoinRunRanks(&run_threads);
+      const bool reports = mpi_world == nullptr || mpi_world->rank() == 0;
+      if (!quiet && reports) {
         for (const std::string& w : dcqcn::BufferWarnings(s))
           fmt::print(stderr, "warning: {}\n", w);
       }
-      dcqcn::StagedFolder folder(out_dir, force);
       dcqcn::RunOptions options;
-      options.out_dir = folder.path();
-      dcqcn::ProgressLine progress(!quiet && isatty(STDERR_FILENO));
-      options.on_progress = [&](const dcqcn::RunProgress& p) { progress.Update(p); };
       options.stop = &g_stop;
       options.check_invariants = check_invariants;
       options.stop_on_deadlock = stop_on_deadlock;
       options.threads = run_threads;
+      options.ranks = mpi_world.get();
+      if (!reports) {
+        dcqcn::RunScenario(s, options);
+        mpi_world->ReleasedRanks();
+        return 0;
+      }
+      dcqcn::StagedFolder folder(out_dir, force);
+      options.out_dir = folder.path();
+      dcqcn::ProgressLine progress(!quiet && isatty(STDERR_FILENO));
+      options.on_progress = [&](const dcqcn::RunProgress& p) { progress.Update(p); };
       nlohmann::json summary = dcqcn::RunScenario(s, options);
       progress.Finish();
       folder.Commit();
+      if (mpi_world != nullptr) mpi_world->ReleasedRanks();
       if (!quiet) PrintSummary(summary, folder.dir());
     } else if (*merge) {
       merge_opts.say = PrintLine;
@@ -322,12 +343,21 @@ int main(int argc, char** argv) {
     } else if (*tune) {
       return dcqcn::RunTuneCommand(tune->remaining());
     } else if (*hpcc) {
+      mpi_world = JoinRunRanks(&hpcc_opts.threads);
+      hpcc_opts.ranks = mpi_world.get();
+      if (mpi_world != nullptr && mpi_world->rank() != 0) {
+        hpcc_opts.quiet = true;
+        dcqcn::RunHpccCommand(hpcc_opts);
+        mpi_world->ReleasedRanks();
+        return 0;
+      }
       dcqcn::ProgressLine progress(!hpcc_opts.quiet && isatty(STDERR_FILENO));
       hpcc_opts.on_progress = [&](const dcqcn::RunProgress& p) { progress.Update(p); };
       hpcc_opts.stop = &g_stop;
       hpcc_opts.note = PrintNote;
       dcqcn::HpccCommandResult r = dcqcn::RunHpccCommand(hpcc_opts);
       progress.Finish();
+      if (mpi_world != nullptr) mpi_world->ReleasedRanks();
       if (!hpcc_opts.quiet) {
         PrintSummary(r.summary, r.out_dir);
         fmt::print("  HPCC-format FCT file {}, PFC file {}\n", r.fct_file, r.pfc_file);

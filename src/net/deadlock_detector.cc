@@ -40,37 +40,21 @@ void DeadlockDetector::MarkStanding(const Network& net, std::vector<Deadlock>& f
 std::vector<Deadlock> DeadlockDetector::Cycles(const Network& net) const {
   const int hosts = net.config().topology.hosts;
   // The vertices: switch egress queues that hold data and are paused by their peer.
-  std::vector<DeadlockQueue> queues;
-  std::map<DeadlockQueue, int> index;
-  for (const auto& sw : net.switches()) {
-    for (int p = 0; p < sw->num_ports(); ++p) {
-      const SwitchPort& port = sw->port(p);
-      for (int q = 0; q < kNumPriorities; ++q) {
-        if (q == kControlQueue || port.queued_packets(q) == 0 || !port.paused(q)) continue;
-        index[{sw->node_id(), p, q}] = static_cast<int>(queues.size());
-        queues.push_back({sw->node_id(), p, q});
-      }
-    }
-  }
+  const std::vector<PausedQueue> queues = net.PausedQueues();
   if (queues.empty()) return {};
+  std::map<DeadlockQueue, int> index;
+  for (size_t v = 0; v < queues.size(); ++v) index[queues[v].queue] = static_cast<int>(v);
   // Queue (s, p, q) waits for its peer's ingress buffer of that port to drain, which happens
   // only through the peer's egress queues that hold packets that came in on it.
   std::vector<std::vector<int>> waits(queues.size());
   for (size_t v = 0; v < queues.size(); ++v) {
-    const auto [peer, peer_port] = net.peer(queues[v].node, queues[v].port);
+    const auto [peer, peer_port] = net.peer(queues[v].queue.node, queues[v].queue.port);
     if (peer < hosts) continue;  // a NIC that pauses waits on no switch
-    const SwitchNode& next = *net.switches()[peer - hosts];
-    for (int r = 0; r < next.num_ports(); ++r) {
-      for (int q = 0; q < kNumPriorities; ++q) {
-        const auto it = index.find({peer, r, q});
-        if (it == index.end()) continue;
-        const Ring<Packet*>& ring = next.port(r).queue(q);
-        for (size_t i = 0; i < ring.size(); ++i) {
-          if (ring[i]->in_port == peer_port) {
-            waits[v].push_back(it->second);
-            break;
-          }
-        }
+    for (auto it = index.lower_bound({peer, 0, 0}); it != index.end() && it->first.node == peer;
+         ++it) {
+      const std::vector<uint16_t>& in = queues[it->second].in_ports;
+      if (std::binary_search(in.begin(), in.end(), static_cast<uint16_t>(peer_port))) {
+        waits[v].push_back(it->second);
       }
     }
   }
@@ -129,12 +113,9 @@ std::vector<Deadlock> DeadlockDetector::Cycles(const Network& net) const {
     Deadlock d;
     std::set<uint32_t> flows;
     for (int v : path) {
-      const DeadlockQueue& q = queues[v];
-      d.cycle.push_back(q);
-      const SwitchPort& port = net.switches()[q.node - hosts]->port(q.port);
-      d.since = std::max(d.since, port.paused_since(q.priority));
-      const Ring<Packet*>& ring = port.queue(q.priority);
-      for (size_t i = 0; i < ring.size(); ++i) flows.insert(ring[i]->flow);
+      d.cycle.push_back(queues[v].queue);
+      d.since = std::max(d.since, queues[v].since);
+      flows.insert(queues[v].flows.begin(), queues[v].flows.end());
     }
     d.at = d.since + deadlock_time_;
     d.flows.assign(flows.begin(), flows.end());

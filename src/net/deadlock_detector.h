@@ -25,6 +25,15 @@ struct DeadlockQueue {
   auto operator<=>(const DeadlockQueue&) const = default;
 };
 
+// A switch egress queue that holds data and is paused by its peer, as the detector reads it:
+// Network::PausedQueues gathers them (from every process of a run spread over several).
+struct PausedQueue {
+  DeadlockQueue queue;
+  Time since = 0;                  // paused without a break since then
+  std::vector<uint16_t> in_ports;  // the ports its packets came in on, ascending, once each
+  std::vector<uint32_t> flows;     // its packets' flows, ascending, once each
+};
+
 struct Deadlock {
   Time since = 0;                    // the last of the cycle's pauses began then
   Time at = 0;                       // since + deadlock_time: when it qualified

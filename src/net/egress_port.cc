@@ -69,6 +69,11 @@ void EgressPort::EndPause(int priority) {
   }
 }
 
+void EgressPort::AdoptPauseState(const PauseState& state) {
+  pause_ = std::make_unique<PauseState>(state);
+  for (const Time until : state.until) paused_until_max_ = std::max(paused_until_max_, until);
+}
+
 Time EgressPort::paused_time(int priority, Time now) const {
   if (!pause_) return 0;
   const Time until = pause_->until[priority];

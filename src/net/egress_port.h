@@ -57,6 +57,19 @@ class EgressPort : public EventHandler {
   // that nothing paused (1: paused by congestion of its own), or 0 if never paused.
   int pause_hops() const { return pause_ ? pause_->hops : 0; }
 
+  // When each class's PAUSE expires and since when it has lasted; made by the first PFC frame
+  // (most ports never see one).
+  struct PauseState {
+    std::array<Time, kNumPriorities> until{};
+    std::array<Time, kNumPriorities> since{};
+    std::array<Time, kNumPriorities> ended{};  // paused time of the pauses that have ended
+    int hops = 0;
+  };
+  // The port's pause state (null: never paused), and taking another's: a run spread over
+  // processes brings the state of the ports other processes ran to the one writing results.
+  const PauseState* pause_state() const { return pause_.get(); }
+  void AdoptPauseState(const PauseState& state);
+
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
  protected:
@@ -90,14 +103,6 @@ class EgressPort : public EventHandler {
   uint64_t wake_gen_ = 0;
   // Held in the port, not behind a pointer: every packet the port sends touches both.
   std::optional<Link> link_;
-  // When each class's PAUSE expires and since when it has lasted; made by the first PFC frame
-  // (most ports never see one).
-  struct PauseState {
-    std::array<Time, kNumPriorities> until{};
-    std::array<Time, kNumPriorities> since{};
-    std::array<Time, kNumPriorities> ended{};  // paused time of the pauses that have ended
-    int hops = 0;
-  };
   std::unique_ptr<PauseState> pause_;
 };
 

@@ -76,6 +76,8 @@ class FlowDependencies final : public EventHandler {
   void OnAcked(uint32_t id) { Complete(id, specs_[id].src); }
   // When waiting flow `id` started; kTimeNever until it has.
   Time start(uint32_t id) const { return starts_[id]; }
+  // Another process saw it start (a run spread over processes, for the results).
+  void AdoptStart(uint32_t id, Time at) { starts_[id] = at; }
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
  private:

@@ -99,6 +99,8 @@ class Link : public EventHandler {
     return crossing() != nullptr ? crossing()->receiving_half->in_flight_ : in_flight_;
   }
   Bytes busy_bytes() const { return busy_bytes_; }  // wire bytes sent so far (utilisation)
+  // Another process's count for this link (a run spread over processes, for the results).
+  void AdoptBusyBytes(Bytes bytes) { busy_bytes_ = bytes; }
 
  private:
   friend struct LinkLayout;  // link.cc: static_asserts of the order below

@@ -38,7 +38,11 @@ Bytes PortHeadroom(const PfcConfig& pfc, Rate rate, Time delay, Bytes mtu_frame)
 Network::Network(NetworkConfig config)
     : config_(std::move(config)),
       wire_(config_.wire),
-      placement_(PlaceOnThreads(config_.topology, config_.nvlink.enabled() ? 1 : config_.threads)),
+      placement_(PlaceOnThreads(
+          config_.topology,
+          config_.nvlink.enabled()
+              ? 1
+              : config_.threads * (config_.ranks != nullptr ? config_.ranks->ranks() : 1))),
       flows_(config_.flows.size(), static_cast<size_t>(placement_.threads)) {
   const NetworkConfig& s = config_;
   const Topology& topo = s.topology;
@@ -62,6 +66,23 @@ Network::Network(NetworkConfig config)
     for (auto& sealed : part.sealed) sealed.resize(threads);
   }
   observers_.ShareIdsWith(parts_[0]->sim);
+  // Over ranks, this process runs its share of the parts (a network of one part runs whole in
+  // every process: there is nothing to split).
+  if (config_.ranks != nullptr && threads > 1) {
+    exchange_ = config_.ranks;
+    rank_ = exchange_->rank();
+    ranks_ = exchange_->ranks();
+    first_local_ = threads;
+    local_ = 0;
+    for (int t = threads; t-- > 0;) {
+      if (Runs(t)) {
+        first_local_ = t;
+        ++local_;
+      }
+    }
+  } else {
+    local_ = threads;
+  }
 
   // Each node's ports, one per cable. Port numbers are 16-bit (routes, packets' ingress port):
   // check before building anything.
@@ -126,6 +147,8 @@ Network::Network(NetworkConfig config)
       if (thread == placement_.thread_of[from]) return;
       receiving_halves_.push_back(std::make_unique<Link>(&peer.sim, &peer.stats, l.rate, l.delay,
                                                          node_at(to), to_port, wire_));
+      receiving_half_index_[receiving_halves_.back().get()] =
+          static_cast<uint32_t>(receiving_halves_.size() - 1);
       Simulator::TakePlaceOf(*receiving_halves_.back(), port.link());
       crossing_routes_.push_back(std::make_unique<CrossingRoute>(
           CrossingRoute{&PartOf(from).outbox[thread], receiving_halves_.back().get()}));
@@ -255,6 +278,7 @@ Network::Network(NetworkConfig config)
     }
   }
   if (first_start_ == kTimeNever) first_start_ = 0;
+  if (ranks_ > 1) SumTotals();  // what is pending, before the first RunUntil
 }
 
 BaseRtt Network::FlowBaseRtt(uint32_t id) const {
@@ -279,19 +303,8 @@ void Network::CheckBaseRtts() const {
   }
 }
 
-void Network::StartFlow(uint32_t id) {
+Flow& Network::CreateFlow(uint32_t id) {
   const FlowSpec& spec = config_.flows[id];
-  Part& part = PartOf(spec.src);
-  // Retire before creating, so that a retired flow's slot serves this one. (Split over threads,
-  // flows retire between windows.)
-  if (parts_.size() == 1 && part.finished.size() >= next_retire_) RetireFinished();
-  // What the start schedules counts as the sender's NIC's, whether the starter or a dependency
-  // started it: each host's events keep their order however the hosts are spread over loops.
-  Simulator::ActingAs acting(part.sim, *hosts_[spec.src]);
-  if (OverNvlink(id)) {
-    nvlink_->Start(id, spec.src, spec.dst, spec.size);
-    return;
-  }
   Flow& f = flows_.Create(id, static_cast<size_t>(placement_.thread_of[spec.src]));
   f.src = spec.src;
   f.dst = spec.dst;
@@ -306,6 +319,23 @@ void Network::StartFlow(uint32_t id) {
     f.bdp = b.bdp;
     if (config_.host.window) f.window = b.bdp;
   }
+  return f;
+}
+
+void Network::StartFlow(uint32_t id) {
+  const FlowSpec& spec = config_.flows[id];
+  Part& part = PartOf(spec.src);
+  // Retire before creating, so that a retired flow's slot serves this one. (Split over threads,
+  // flows retire between windows.)
+  if (parts_.size() == 1 && part.finished.size() >= next_retire_) RetireFinished();
+  // What the start schedules counts as the sender's NIC's, whether the starter or a dependency
+  // started it: each host's events keep their order however the hosts are spread over loops.
+  Simulator::ActingAs acting(part.sim, *hosts_[spec.src]);
+  if (OverNvlink(id)) {
+    nvlink_->Start(id, spec.src, spec.dst, spec.size);
+    return;
+  }
+  Flow& f = CreateFlow(id);
   hosts_[f.src]->StartFlow(f);
 }
 
@@ -630,6 +660,7 @@ Time Network::IdealAckReturn(uint32_t id) const {
 }
 
 CcCounters Network::cc_counters() const {
+  if (collected_) return collected_cc_;
   CcCounters sum;
   for (const auto& h : hosts_) sum += h->cc().counters();
   return sum;

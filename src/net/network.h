@@ -9,12 +9,19 @@
 // taken in between windows, and observers (sim(): samplers) run there too. Results are the same
 // byte for byte as with one thread: events are ordered by keys that do not depend on the
 // interleaving (Simulator), and what parts record is merged by those keys.
+//
+// With NetworkConfig::ranks (mpirun), the parts are spread over processes as well: every process
+// builds the whole network and runs its own parts; what crosses into another process's part is
+// copied there between windows (network_ranks.cc), a flow exists in every process its packets
+// reach, and the counters, loop state and, at the end, what the results read are gathered.
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -22,6 +29,7 @@
 #include "core/simulator.h"
 #include "core/thread_team.h"
 #include "net/base_rtt.h"
+#include "net/deadlock_detector.h"
 #include "net/flow.h"
 #include "net/flow_dependencies.h"
 #include "net/flow_starter.h"
@@ -31,6 +39,7 @@
 #include "net/nvlink_fabric.h"
 #include "net/packet.h"
 #include "net/pause_storm.h"
+#include "net/rank_exchange.h"
 #include "net/rdma_nic.h"
 #include "net/routing.h"
 #include "net/stats.h"
@@ -53,15 +62,27 @@ class Network {
   NetStats& stats() { return parts_.size() == 1 ? parts_[0]->stats : stats_; }
   const NetStats& stats() const { return parts_.size() == 1 ? parts_[0]->stats : stats_; }
   // Runs events with time <= until, stopping once about `max_events` have run (split over
-  // threads: at the end of the window that passes it).
+  // threads: at the end of the window that passes it). Over ranks, every rank calls it alike.
   void RunUntil(Time until, uint64_t max_events = UINT64_MAX);
+  // Over ranks: the processes the run is spread over, and this one's (0 writes the results).
+  int rank() const { return rank_; }
+  int ranks() const { return ranks_; }
+  // Over ranks, once the run is over: what the results read of the flows, ports and NICs that
+  // other ranks ran (outcomes, port statistics and pause state, link use, congestion-control
+  // counters, the PFC log) is brought to rank 0's copy of the network, which then answers as
+  // one process would. Collective. Call after CheckInvariants (rank 0's copies of other ranks'
+  // ports report statistics but hold no packets).
+  void CollectResults();
+  // The switch egress queues that hold data and are paused, with what deadlock detection reads
+  // of them; over ranks, every rank's (collective).
+  std::vector<PausedQueue> PausedQueues() const;
   // The time of the last event run, the events run, pending, and the next one's time.
   Time Now() const;
   uint64_t events_executed() const;
   size_t pending() const;
   Time next_time();
   // Threads the run is split over (1: not split), and how.
-  int threads() const { return static_cast<int>(parts_.size()); }
+  int threads() const { return static_cast<int>(parts_.size()); }  // over all ranks
   const ThreadPlacement& placement() const { return placement_; }
   // Every flow of the workload, by id.
   size_t num_flows() const { return config_.flows.size(); }
@@ -71,11 +92,11 @@ class Network {
   // Flow `id`'s outcome so far: when its sender got the last ACK (-1 = not yet) and the bytes
   // its receiver got in order.
   Time flow_finish(uint32_t id) const {
-    const Flow* f = flows_.find(id);
+    const Flow* f = collected_ ? nullptr : flows_.find(id);
     return f != nullptr ? f->finish : outcomes_[id].finish;
   }
   Bytes flow_delivered(uint32_t id) const {
-    const Flow* f = flows_.find(id);
+    const Flow* f = collected_ ? nullptr : flows_.find(id);
     return f != nullptr ? f->bytes_delivered : outcomes_[id].delivered;
   }
   // When flow `id` started: its spec's start, or, for a flow that waits for others, when the
@@ -89,6 +110,7 @@ class Network {
   Time flow_delivered_at(uint32_t id) const { return delivered_at_[id]; }
   // The last finish so far (0 = none).
   Time last_finish() const {
+    if (ranks_ > 1) return totals_.last_finish;
     Time last = 0;
     for (const auto& part : parts_) last = std::max(last, part->last_finish);
     return last;
@@ -103,6 +125,7 @@ class Network {
   // The config it was built from.
   const NetworkConfig& config() const { return config_; }
   int flows_done() const {
+    if (ranks_ > 1) return static_cast<int>(totals_.flows_done);
     int done = 0;
     for (const auto& part : parts_) done += part->flows_done;
     return done;
@@ -219,6 +242,32 @@ class Network {
     PacketTap* tap_;
   };
   Part& PartOf(int node) const { return *parts_[placement_.thread_of[node]]; }
+  // Over ranks: the rank that runs part `t` (consecutive parts, neighbouring regions, go
+  // together), and whether it is this one.
+  int RankOfPart(int t) const { return static_cast<int>(int64_t{t} * ranks_ / threads()); }
+  bool Runs(int t) const { return RankOfPart(t) == rank_; }
+  bool RunsNode(int node) const { return Runs(placement_.thread_of[node]); }
+  // Over ranks, at each window's start: what the last window sealed for other ranks' parts is
+  // sent there and what they sealed for this one's taken (into their parts' sealed boxes here),
+  // and the ranks learn the earliest event anywhere and the events run so far (network_ranks.cc).
+  struct Totals {
+    Time earliest = kTimeNever;  // of any part's events or sealed arrivals
+    uint64_t events = 0;
+    // At the end of RunUntil (SumTotals):
+    Time now = 0;
+    uint64_t pending = 0;
+    Time next = kTimeNever;
+    int64_t flows_done = 0;
+    Time last_finish = 0;
+  };
+  Totals ExchangeCrossings();
+  // Over ranks, at the end of RunUntil: the counters and loop state summed over the ranks.
+  void SumTotals();
+  // Over ranks: flow `id`'s state in a rank its sender is not in, made when its first packet
+  // comes in (switches read its route cache, its receiver the rest).
+  void EnsureFlow(uint32_t id);
+  // The flow's state, as its start makes it (without starting it).
+  Flow& CreateFlow(uint32_t id);
   // Split over threads: one window up to `limit` on every thread.
   void RunWindow(Time limit);
   // Thread `t`'s start of a window: it takes in what other threads sent it in the last one.
@@ -229,6 +278,15 @@ class Network {
   void MergeCounters();
   // Between windows: what the parts logged (PFC frames) and their taps saw, in one run's order.
   void MergeLogs();
+  // Records of several parts in the order one loop makes them: by time, then by the key of the
+  // event that made them (unique per event); one event's records are in one part, in order.
+  template <class Iterator>
+  static void SortAsOneLoop(Iterator first, Iterator last) {
+    using Record = typename std::iterator_traits<Iterator>::value_type;
+    std::stable_sort(first, last, [](const Record& a, const Record& b) {
+      return a.time < b.time || (a.time == b.time && a.order < b.order);
+    });
+  }
   // For every node, its ports' peers: (peer node, peer port); a port whose cable is down has
   // peer -1 in the live view the routes are computed from.
   using Adjacency = std::vector<std::vector<std::pair<int, int>>>;
@@ -301,6 +359,17 @@ class Network {
   // Links between threads: their receiving halves, and the way there.
   std::vector<std::unique_ptr<Link>> receiving_halves_;
   std::vector<std::unique_ptr<CrossingRoute>> crossing_routes_;
+  // Over ranks: who we are, and each receiving half's place in receiving_halves_ (alike in every
+  // rank: what crosses between ranks names its link by it).
+  RankExchange* exchange_ = nullptr;
+  int rank_ = 0;
+  int ranks_ = 1;
+  int first_local_ = 0;  // the parts this process runs: [first_local_, first_local_ + local_)
+  int local_ = 1;
+  std::unordered_map<const Link*, uint32_t> receiving_half_index_;
+  Totals totals_;
+  bool collected_ = false;  // CollectResults has run: outcomes_ holds every flow's
+  CcCounters collected_cc_;
   FlowTable flows_;
   // Per flow: its UDP source port, and the outcome of a retired flow.
   std::vector<uint16_t> sports_;

@@ -14,6 +14,7 @@
 #include "net/host_config.h"
 #include "net/network_event.h"
 #include "net/nvlink_fabric.h"
+#include "net/rank_exchange.h"
 #include "net/static_route.h"
 #include "net/switch_config.h"
 #include "net/topology.h"
@@ -49,6 +50,9 @@ struct NetworkConfig {
   // Threads to split the run over (1: one event loop; at most one per rack). NVLink runs use
   // one: a server's crossbar is shared by GPUs a rail fabric puts on different racks.
   int threads = 1;
+  // The processes the run is spread over (mpirun), each running `threads` threads; null: this
+  // process alone. Not owned.
+  RankExchange* ranks = nullptr;
 };
 
 }  // namespace dcqcn

@@ -7,39 +7,29 @@
 
 namespace dcqcn {
 
-namespace {
-
-// Records of several parts in the order one loop makes them: by time, then by the key of the
-// event that made them (unique per event); one event's records are in one part, in order.
-template <class Record>
-void SortAsOneLoop(typename std::vector<Record>::iterator first,
-                   typename std::vector<Record>::iterator last) {
-  std::stable_sort(first, last, [](const Record& a, const Record& b) {
-    return a.time < b.time || (a.time == b.time && a.order < b.order);
-  });
-}
-
-}  // namespace
-
 Time Network::Now() const {
+  if (ranks_ > 1) return totals_.now;
   Time now = observers_.Now();
   for (const auto& part : parts_) now = std::max(now, part->sim.Now());
   return now;
 }
 
 uint64_t Network::events_executed() const {
+  if (ranks_ > 1) return totals_.events;
   uint64_t n = observers_.events_executed();
   for (const auto& part : parts_) n += part->sim.events_executed();
   return n;
 }
 
 size_t Network::pending() const {
+  if (ranks_ > 1) return totals_.pending;
   size_t n = observers_.pending();
   for (const auto& part : parts_) n += part->sim.pending();
   return n;
 }
 
 Time Network::next_time() {
+  if (ranks_ > 1) return totals_.next;
   Time next = observers_.next_time();
   for (auto& part : parts_) next = std::min({next, part->sim.next_time(), part->sealed_first});
   return next;
@@ -47,12 +37,23 @@ Time Network::next_time() {
 
 void Network::RunUntil(Time until, uint64_t max_events) {
   if (parts_.size() == 1) return parts_[0]->sim.RunUntil(until, max_events);
-  if (team_ == nullptr) team_ = std::make_unique<ThreadTeam>(threads());
-  const uint64_t first_event = events_executed();
-  for (;;) {
+  if (team_ == nullptr && local_ > 0) team_ = std::make_unique<ThreadTeam>(local_);
+  // Over ranks, every window starts with the exchange between them, which also tells the
+  // earliest event anywhere and the events run so far; every rank leaves the loop alike.
+  Totals totals = ranks_ > 1 ? ExchangeCrossings() : Totals{};
+  const uint64_t first_event = ranks_ > 1 ? totals.events : events_executed();
+  for (bool first = true;; first = false) {
     Time earliest = kTimeNever;  // of any part's events, or arrivals sealed for one
-    for (auto& part : parts_) {
-      earliest = std::min({earliest, part->sim.next_time(), part->sealed_first});
+    if (ranks_ > 1) {
+      if (!first) {
+        totals = ExchangeCrossings();
+        if (totals.events - first_event >= max_events) break;
+      }
+      earliest = totals.earliest;
+    } else {
+      for (auto& part : parts_) {
+        earliest = std::min({earliest, part->sim.next_time(), part->sealed_first});
+      }
     }
     const Time observed = observers_.next_time();
     if (std::min(earliest, observed) > until) break;
@@ -71,6 +72,7 @@ void Network::RunUntil(Time until, uint64_t max_events) {
       MergeCounters();
       observers_.RunUntil(limit);
     }
+    if (ranks_ > 1) continue;  // over ranks flows are not retired (RetireFinished)
     size_t finished = 0;
     for (const auto& part : parts_) finished += part->finished.size();
     if (finished >= next_retire_) RetireFinished();
@@ -78,8 +80,9 @@ void Network::RunUntil(Time until, uint64_t max_events) {
   }
   // Between calls every packet is on its link, the counters are summed, and every clock reads
   // the last event's time, as in one loop.
-  for (int t = 0; t < threads(); ++t) TakeIn(t, window_parity_ ^ 1);
+  for (int t = first_local_; t < first_local_ + local_; ++t) TakeIn(t, window_parity_ ^ 1);
   MergeCounters();
+  if (ranks_ > 1) SumTotals();
   for (auto& part : parts_) part->sealed_first = kTimeNever;
   const Time now = Now();
   for (auto& part : parts_) part->sim.AdvanceTo(now);
@@ -88,11 +91,14 @@ void Network::RunUntil(Time until, uint64_t max_events) {
 
 void Network::RunWindow(Time limit) {
   const int parity = window_parity_;
-  team_->Run([this, limit, parity](int t) {
-    TakeIn(t, parity ^ 1);
-    parts_[t]->sim.RunUntil(limit);
-    Seal(t, parity);
-  });
+  const int first = first_local_;
+  if (local_ > 0)
+    team_->Run([this, limit, parity, first](int i) {
+      const int t = first + i;
+      TakeIn(t, parity ^ 1);
+      parts_[t]->sim.RunUntil(limit);
+      Seal(t, parity);
+    });
   window_parity_ ^= 1;
 }
 
@@ -129,15 +135,14 @@ void Network::MergeLogs() {
     stats_.pfc_log.insert(stats_.pfc_log.end(), log.begin(), log.end());
     log.clear();
   }
-  SortAsOneLoop<PfcEvent>(stats_.pfc_log.begin() + static_cast<std::ptrdiff_t>(logged),
-                          stats_.pfc_log.end());
+  SortAsOneLoop(stats_.pfc_log.begin() + static_cast<std::ptrdiff_t>(logged), stats_.pfc_log.end());
   if (deferred_taps_.empty()) return;
   std::vector<TapRecord> seen;
   for (auto& part : parts_) {
     seen.insert(seen.end(), part->taps.begin(), part->taps.end());
     part->taps.clear();
   }
-  SortAsOneLoop<TapRecord>(seen.begin(), seen.end());
+  SortAsOneLoop(seen.begin(), seen.end());
   for (const TapRecord& r : seen) r.tap->OnPacket(r.packet, r.time);
 }
 

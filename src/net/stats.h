@@ -62,32 +62,40 @@ struct NetStats {
     ++dropped_by_flow[flow];
   }
 
+  // Calls count(&NetStats::x) for each counter that a split run sums over its parts, and
+  // largest(&NetStats::x) for each it takes the largest of.
+  template <class Count, class Largest>
+  static void ForEachCounter(Count&& count, Largest&& largest) {
+    count(&NetStats::packet_hops);
+    count(&NetStats::data_packets_sent);
+    count(&NetStats::payload_sent);
+    count(&NetStats::payload_received);
+    count(&NetStats::payload_delivered);
+    count(&NetStats::payload_dropped);
+    count(&NetStats::drops);
+    count(&NetStats::retransmitted_packets);
+    count(&NetStats::timeouts);
+    count(&NetStats::nacks);
+    count(&NetStats::pfc_pause_frames);
+    count(&NetStats::pfc_resume_frames);
+    count(&NetStats::ecn_marked_packets);
+    count(&NetStats::cnps_sent);
+    count(&NetStats::cnps_received);
+    largest(&NetStats::max_queue_bytes);
+    count(&NetStats::pfc_watchdog_storms);
+    count(&NetStats::pfc_watchdog_restorations);
+    count(&NetStats::pfc_watchdog_drops);
+    count(&NetStats::link_drops);
+    count(&NetStats::ttl_drops);
+  }
+
   // The counters of the threads of a split run, as one: sums, and the largest queue. (The
   // drops by flow and the PFC logs are combined where they are read.)
   void SetCountersToSumOf(const std::vector<const NetStats*>& parts) {
     NetStats sum;
     for (const NetStats* p : parts) {
-      sum.packet_hops += p->packet_hops;
-      sum.data_packets_sent += p->data_packets_sent;
-      sum.payload_sent += p->payload_sent;
-      sum.payload_received += p->payload_received;
-      sum.payload_delivered += p->payload_delivered;
-      sum.payload_dropped += p->payload_dropped;
-      sum.drops += p->drops;
-      sum.retransmitted_packets += p->retransmitted_packets;
-      sum.timeouts += p->timeouts;
-      sum.nacks += p->nacks;
-      sum.pfc_pause_frames += p->pfc_pause_frames;
-      sum.pfc_resume_frames += p->pfc_resume_frames;
-      sum.ecn_marked_packets += p->ecn_marked_packets;
-      sum.cnps_sent += p->cnps_sent;
-      sum.cnps_received += p->cnps_received;
-      sum.max_queue_bytes = std::max(sum.max_queue_bytes, p->max_queue_bytes);
-      sum.pfc_watchdog_storms += p->pfc_watchdog_storms;
-      sum.pfc_watchdog_restorations += p->pfc_watchdog_restorations;
-      sum.pfc_watchdog_drops += p->pfc_watchdog_drops;
-      sum.link_drops += p->link_drops;
-      sum.ttl_drops += p->ttl_drops;
+      ForEachCounter([&](auto m) { sum.*m += p->*m; },
+                     [&](auto m) { sum.*m = std::max(sum.*m, p->*m); });
     }
     sum.dropped_by_flow.swap(dropped_by_flow);
     sum.log_pfc = log_pfc;

@@ -41,6 +41,31 @@ class SwitchPort : public EgressPort {
   void StartStatistics();
   Bytes tx_bytes_since_start() const { return link().busy_bytes() - tx_bytes_at_start_; }
   Time stats_start() const { return stats_start_; }
+  // What the statistics above are made of, and taking another's: a run spread over processes
+  // brings the statistics of the ports other processes ran to the one writing results (the
+  // copy reports them; its queues stay empty).
+  struct Statistics {
+    Bytes max_bytes;
+    Bytes data_bytes;
+    Time last_change;
+    Time stats_start;
+    Bytes tx_bytes_at_start;
+    double integral;
+    double integral_sq;
+  };
+  Statistics statistics() const {
+    return {max_bytes_,         data_bytes_, last_change_, stats_start_,
+            tx_bytes_at_start_, integral_,   integral_sq_};
+  }
+  void AdoptStatistics(const Statistics& s) {
+    max_bytes_ = s.max_bytes;
+    data_bytes_ = s.data_bytes;
+    last_change_ = s.last_change;
+    stats_start_ = s.stats_start;
+    tx_bytes_at_start_ = s.tx_bytes_at_start;
+    integral_ = s.integral;
+    integral_sq_ = s.integral_sq;
+  }
   Bytes queued_bytes(int queue) const { return bytes_[queue]; }
   int64_t queued_packets(int queue) const { return static_cast<int64_t>(queues_[queue].size()); }
   // The packets of class queue `queue`, first to leave first (for deadlock reports).

@@ -61,6 +61,15 @@ HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
     for (const std::string& w : setup.warnings) options.note("warning: " + w);
   }
   HpccCommandResult result;
+  if (options.ranks != nullptr && options.ranks->rank() != 0) {
+    // Another rank of a run spread over several: it runs its part; rank 0 writes.
+    RunOptions run;
+    run.stop = options.stop;
+    run.threads = options.threads;
+    run.ranks = options.ranks;
+    RunScenario(setup.scenario, run);
+    return result;
+  }
   namespace fs = std::filesystem;
   result.out_dir = options.out_dir.empty() ? "results/" + setup.scenario.name : options.out_dir;
   StagedFolder folder(result.out_dir, options.force);
@@ -84,6 +93,7 @@ HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
   run.on_progress = options.on_progress;
   run.stop = options.stop;
   run.threads = options.threads;
+  run.ranks = options.ranks;
   HpccFilesSink hpcc_files(fct_path, pfc_path, setup.dports);
   run.extra_sinks = {&hpcc_files};
   result.summary = RunScenario(setup.scenario, run);

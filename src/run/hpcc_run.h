@@ -29,6 +29,9 @@ struct HpccCommandOptions {
   std::string model = "hpcc";
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler: stop, write nothing
   int threads = 1;                          // threads the run is split over (RunOptions::threads)
+  // The processes the run is spread over (RunOptions::ranks): rank 0 writes, the others only
+  // run their part. Not owned.
+  RankExchange* ranks = nullptr;
 };
 
 struct HpccCommandResult {

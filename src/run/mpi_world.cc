@@ -52,7 +52,7 @@ MpiWorld::MpiWorld() {
 }
 
 MpiWorld::~MpiWorld() {
-  if (rank_ == 0 && size_ > 1 && !released_) {
+  if (size_ > 1 && !released_ && (rank_ == 0 || abort_unless_released_)) {
     MPI_Abort(MPI_COMM_WORLD, 1);
   } else {
     MPI_Finalize();
@@ -79,6 +79,45 @@ std::pair<int, std::string> MpiWorld::Receive(int from, int tag) {
   return {status.MPI_SOURCE, std::move(bytes)};
 }
 
+std::vector<std::string> MpiWorld::AllToAll(const std::vector<std::string>& out) {
+  const auto n = static_cast<size_t>(size_);
+  std::vector<int> send_counts(n), send_offsets(n), receive_counts(n), receive_offsets(n);
+  std::string sent;
+  for (size_t r = 0; r < n; ++r) {
+    send_offsets[r] = static_cast<int>(sent.size());
+    send_counts[r] = static_cast<int>(out[r].size());
+    sent += out[r];
+  }
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, receive_counts.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  int total = 0;
+  for (size_t r = 0; r < n; ++r) {
+    receive_offsets[r] = total;
+    total += receive_counts[r];
+  }
+  std::string received(static_cast<size_t>(total), '\0');
+  MPI_Alltoallv(sent.data(), send_counts.data(), send_offsets.data(), MPI_CHAR, received.data(),
+                receive_counts.data(), receive_offsets.data(), MPI_CHAR, MPI_COMM_WORLD);
+  std::vector<std::string> in(n);
+  for (size_t r = 0; r < n; ++r) {
+    in[r] = received.substr(static_cast<size_t>(receive_offsets[r]),
+                            static_cast<size_t>(receive_counts[r]));
+  }
+  return in;
+}
+
+std::vector<std::vector<int64_t>> MpiWorld::AllGather(const std::vector<int64_t>& mine) {
+  const auto n = static_cast<size_t>(size_);
+  std::vector<int64_t> all(n * mine.size());
+  MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_INT64_T, all.data(),
+                static_cast<int>(mine.size()), MPI_INT64_T, MPI_COMM_WORLD);
+  std::vector<std::vector<int64_t>> by_rank(n);
+  for (size_t r = 0; r < n; ++r) {
+    by_rank[r].assign(all.begin() + static_cast<std::ptrdiff_t>(r * mine.size()),
+                      all.begin() + static_cast<std::ptrdiff_t>((r + 1) * mine.size()));
+  }
+  return by_rank;
+}
+
 #else
 
 MpiWorld::MpiWorld() {
@@ -90,6 +129,10 @@ MpiWorld::MpiWorld() {
 MpiWorld::~MpiWorld() = default;
 void MpiWorld::Send(int, int, const std::string&) {}
 std::pair<int, std::string> MpiWorld::Receive(int, int) { return {}; }
+std::vector<std::string> MpiWorld::AllToAll(const std::vector<std::string>& out) { return out; }
+std::vector<std::vector<int64_t>> MpiWorld::AllGather(const std::vector<int64_t>& mine) {
+  return {mine};
+}
 
 #endif
 

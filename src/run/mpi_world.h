@@ -6,6 +6,9 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
+
+#include "net/rank_exchange.h"
 
 namespace dcqcn {
 
@@ -22,19 +25,24 @@ class MpiWorld;
 // for any step) it runs as usual.
 std::unique_ptr<MpiWorld> JoinMpiIfLaunched();
 
-class MpiWorld {
+// Also what one run spread over the ranks (`mpirun -np P dcqcn run`) exchanges between windows:
+// MPI's collectives.
+class MpiWorld final : public RankExchange {
  public:
   // MPI_Init_thread (only the calling thread talks to MPI). Throws InputError when this binary
   // has no MPI.
   MpiWorld();
   // Rank 0 with ranks still waiting for work (it failed midway): MPI_Abort, so that no rank
   // waits forever. Otherwise MPI_Finalize.
-  ~MpiWorld();
+  ~MpiWorld() override;
   MpiWorld(const MpiWorld&) = delete;
   MpiWorld& operator=(const MpiWorld&) = delete;
 
-  int rank() const { return rank_; }
+  int rank() const override { return rank_; }
   int size() const { return size_; }
+  int ranks() const override { return size_; }
+  std::vector<std::string> AllToAll(const std::vector<std::string>& out) override;
+  std::vector<std::vector<int64_t>> AllGather(const std::vector<int64_t>& mine) override;
 
   void Send(int to, int tag, const std::string& bytes);
   // The next message with `tag` from `from` (-1: any rank): its sender and bytes. Polls with
@@ -44,12 +52,16 @@ class MpiWorld {
 
   // Rank 0: every other rank has been told there is no more work (finalize, don't abort).
   void ReleasedRanks() { released_ = true; }
+  // Every rank of one run spread over the ranks: a rank that fails midway (not released) aborts
+  // them all, since the others would wait for it forever.
+  void AbortUnlessReleased() { abort_unless_released_ = true; }
   bool released() const { return released_; }
 
  private:
   int rank_ = 0;
   int size_ = 1;
   bool released_ = false;
+  bool abort_unless_released_ = false;
 };
 
 }  // namespace dcqcn

@@ -2,6 +2,8 @@
 // invariants and write the output folder.
 #include "run/run_scenario.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <memory>
@@ -10,6 +12,7 @@
 #include "core/error.h"
 #include "core/huge_pages.h"
 #include "net/network.h"
+#include "net/network_event.h"
 #include "run/results.h"
 #include "run/sinks.h"
 
@@ -50,10 +53,35 @@ double ProgressFraction(Time origin, Time end, Time now, int flows_done, int flo
   return f < 0 ? 0 : (f > 1 ? 1 : f);
 }
 
+namespace {
+
+// Throws InputError, naming the key, if `s` asks for something a run spread over MPI ranks
+// cannot do yet.
+void CheckRanksCanRun(const Scenario& s) {
+  // What reads the whole network while it runs, which a process running part of it cannot.
+  auto refuse = [&](const std::string& key, const std::string& what) {
+    throw InputError(fmt::format(
+        "{}: {}: {} is not yet supported in a run spread over MPI ranks (mpirun); run it in one "
+        "process, with --threads",
+        s.source, key, what));
+  };
+  if (s.output.ts_rate || s.output.ts_queue || s.output.ts_throughput) {
+    refuse("output.timeseries", "sampling rates, queues or throughput");
+  }
+  if (s.output.pcap.enabled()) refuse("output.pcap", "a packet capture");
+  if (AnyChangesLinks(s.events)) refuse("[[event]] kind", "a link event");
+}
+
+}  // namespace
+
 nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   auto wall_start = std::chrono::steady_clock::now();
   NetworkConfig config = ToNetworkConfig(s);
   config.threads = options.threads > 0 ? options.threads : AutoThreads(config.topology);
+  if (options.ranks != nullptr && options.ranks->ranks() > 1) {
+    CheckRanksCanRun(s);
+    config.ranks = options.ranks;
+  }
   Network net(std::move(config));
   // Built: most of the state the run touches is allocated now; the rest follows as it grows.
   KeepHugePages();
@@ -115,9 +143,12 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   deadlocks.MarkStanding(net, found);
   info.deadlocks = std::move(found);
   net.CheckInvariants(info.drained);
+  net.CollectResults();  // over ranks: rank 0's network answers for all of them
+  const bool writes = net.rank() == 0;
   info.events = net.events_executed();
   info.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  if (!writes) return {};
   info.outcomes = FlowOutcomes(net);
   for (OutputSink* sink : sinks) sink->Finish(info);
   nlohmann::json summary = Summary(s, net, info);

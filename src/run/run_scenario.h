@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "net/rank_exchange.h"
 #include "net/topology.h"
 #include "scenario/scenario.h"
 
@@ -49,6 +50,10 @@ struct RunOptions {
   // End the run at the first PFC deadlock found (output.deadlock_time), as if its duration
   // had come.
   bool stop_on_deadlock = false;
+  // The processes the run is spread over (`mpirun -np P dcqcn run`), each with `threads`
+  // threads; null: this one alone. Every rank calls RunScenario alike; rank 0 writes `out_dir`
+  // and the others pass none. Not owned.
+  RankExchange* ranks = nullptr;
 };
 
 // The threads a run is split over when the user does not say: every core for a network of a

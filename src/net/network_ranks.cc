@@ -1,0 +1,335 @@
+// Running a network spread over processes (`mpirun -np P dcqcn run`): each runs its parts as a
+// run split over threads does, and between windows the ranks exchange what crossed between them
+// through RankExchange (MPI in run/). A packet crossing into another rank's part is copied there,
+// with its congestion-control header, and freed here; in the receiving rank it takes the place
+// in the sealed box of its sender's part that a thread of one process would have found it in, so
+// that it is taken in in the same order. At the end, what the results read is brought to rank 0.
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+#include <type_traits>
+
+#include "net/network.h"
+
+namespace dcqcn {
+
+namespace {
+
+static_assert(std::is_trivially_copyable_v<Packet>);
+static_assert(std::is_trivially_copyable_v<CcHeader>);
+static_assert(std::is_trivially_copyable_v<PfcEvent>);
+static_assert(std::is_trivially_copyable_v<EgressPort::PauseState>);
+static_assert(std::is_trivially_copyable_v<SwitchPort::Statistics>);
+
+// Messages between ranks are the values' bytes in order: both ends run the same binary.
+template <class T>
+void Put(std::string& out, const T& value) {
+  out.append(reinterpret_cast<const char*>(&value), sizeof(T));
+}
+
+template <class T>
+void SortUnique(std::vector<T>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+class Reader {
+ public:
+  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
+  template <class T>
+  T Get() {
+    T value;
+    Read(&value, sizeof(T));
+    return value;
+  }
+  void Read(void* to, size_t n) {
+    if (n > bytes_.size() - at_) throw InvariantError("a message between ranks ended early");
+    std::memcpy(to, bytes_.data() + at_, n);
+    at_ += n;
+  }
+  bool done() const { return at_ == bytes_.size(); }
+
+ private:
+  std::string_view bytes_;
+  size_t at_ = 0;
+};
+
+}  // namespace
+
+Network::Totals Network::ExchangeCrossings() {
+  const int parity = window_parity_ ^ 1;  // what the last window sealed
+  // This rank's earliest event and events run; the observers run alike in every rank and count
+  // once, in rank 0.
+  Time earliest = kTimeNever;
+  uint64_t events = rank_ == 0 ? observers_.events_executed() : 0;
+  for (int t = first_local_; t < first_local_ + local_; ++t) {
+    earliest = std::min({earliest, parts_[t]->sim.next_time(), parts_[t]->sealed_first});
+    events += parts_[t]->sim.events_executed();
+  }
+  std::vector<std::string> out(static_cast<size_t>(ranks_));
+  for (std::string& o : out) {
+    Put(o, earliest);
+    Put(o, events);
+  }
+  for (int u = first_local_; u < first_local_ + local_; ++u) {
+    Part& from = *parts_[u];
+    for (int t = 0; t < threads(); ++t) {
+      std::vector<Crossing>& box = from.sealed[parity][t];
+      if (box.empty() || Runs(t)) continue;
+      std::string& o = out[static_cast<size_t>(RankOfPart(t))];
+      Put(o, static_cast<uint32_t>(u));
+      Put(o, static_cast<uint32_t>(t));
+      Put(o, static_cast<uint32_t>(box.size()));
+      for (const Crossing& c : box) {
+        Put(o, receiving_half_index_.at(c.link));
+        Put(o, c.arrival);
+        Put(o, *c.packet);
+        if (c.packet->cc_header != 0) Put(o, from.pool.cc_header(c.packet->cc_header));
+        from.pool.Free(c.packet);
+      }
+      box.clear();
+    }
+  }
+  const std::vector<std::string> in = exchange_->AllToAll(out);
+  Totals totals;
+  for (const std::string& message : in) {
+    Reader r(message);
+    totals.earliest = std::min(totals.earliest, r.Get<Time>());
+    totals.events += r.Get<uint64_t>();
+    while (!r.done()) {
+      const auto u = r.Get<uint32_t>();
+      const auto t = r.Get<uint32_t>();
+      const auto n = r.Get<uint32_t>();
+      if (u >= parts_.size() || t >= parts_.size() || !Runs(static_cast<int>(t))) {
+        throw InvariantError("a rank sent packets for a part it does not run");
+      }
+      PacketPool& pool = parts_[t]->pool;
+      std::vector<Crossing>& box = parts_[u]->sealed[parity][t];
+      for (uint32_t i = 0; i < n; ++i) {
+        const auto link = r.Get<uint32_t>();
+        const Time arrival = r.Get<Time>();
+        Packet* p = pool.Allocate();
+        r.Read(p, sizeof(Packet));
+        p->next_on_link = nullptr;
+        p->next_arrival = 0;
+        if (p->cc_header != 0) {
+          p->cc_header = pool.NewCcHeader();
+          pool.cc_header(p->cc_header) = r.Get<CcHeader>();
+        }
+        if (p->type != PacketType::kPause) EnsureFlow(p->flow);
+        if (link >= receiving_halves_.size()) throw InvariantError("no such link between ranks");
+        box.push_back({receiving_halves_[link].get(), arrival, p});
+      }
+    }
+  }
+  return totals;
+}
+
+void Network::EnsureFlow(uint32_t id) {
+  if (id >= num_flows()) throw InvariantError("a packet of no flow came from another rank");
+  if (flows_.find(id) == nullptr) CreateFlow(id);
+}
+
+void Network::SumTotals() {
+  // Every rank's part of the loop's state and of the counters (the observers count in rank 0).
+  Time now = observers_.Now();
+  uint64_t events = rank_ == 0 ? observers_.events_executed() : 0;
+  uint64_t pending = rank_ == 0 ? observers_.pending() : 0;
+  Time next = observers_.next_time();
+  int64_t done = 0;
+  Time last_finish = 0;
+  for (int t = first_local_; t < first_local_ + local_; ++t) {
+    Part& part = *parts_[t];
+    now = std::max(now, part.sim.Now());
+    events += part.sim.events_executed();
+    pending += part.sim.pending();
+    next = std::min(next, part.sim.next_time());  // what crossed is taken in by now
+    done += part.flows_done;
+    last_finish = std::max(last_finish, part.last_finish);
+  }
+  std::vector<int64_t> mine = {
+      now, static_cast<int64_t>(events), static_cast<int64_t>(pending), next, done, last_finish};
+  NetStats::ForEachCounter([&](auto m) { mine.push_back(static_cast<int64_t>(stats_.*m)); },
+                           [&](auto m) { mine.push_back(static_cast<int64_t>(stats_.*m)); });
+  const std::vector<std::vector<int64_t>> all = exchange_->AllGather(mine);
+  totals_ = Totals{};
+  totals_.next = kTimeNever;
+  NetStats sum;
+  for (const std::vector<int64_t>& r : all) {
+    totals_.now = std::max(totals_.now, r[0]);
+    totals_.events += static_cast<uint64_t>(r[1]);
+    totals_.pending += static_cast<uint64_t>(r[2]);
+    totals_.next = std::min(totals_.next, r[3]);
+    totals_.flows_done += r[4];
+    totals_.last_finish = std::max(totals_.last_finish, r[5]);
+    size_t i = 6;
+    NetStats::ForEachCounter(
+        [&](auto m) { sum.*m += static_cast<std::remove_reference_t<decltype(sum.*m)>>(r[i++]); },
+        [&](auto m) {
+          sum.*m = std::max(sum.*m, static_cast<std::remove_reference_t<decltype(sum.*m)>>(r[i++]));
+        });
+  }
+  NetStats::ForEachCounter([&](auto m) { stats_.*m = sum.*m; },
+                           [&](auto m) { stats_.*m = sum.*m; });
+}
+
+std::vector<PausedQueue> Network::PausedQueues() const {
+  std::vector<PausedQueue> queues;
+  for (const auto& sw : switches_) {
+    if (!RunsNode(sw->node_id())) continue;
+    for (int p = 0; p < sw->num_ports(); ++p) {
+      const SwitchPort& port = sw->port(p);
+      for (int q = 0; q < kNumPriorities; ++q) {
+        if (q == kControlQueue || port.queued_packets(q) == 0 || !port.paused(q)) continue;
+        PausedQueue v{{sw->node_id(), p, q}, port.paused_since(q), {}, {}};
+        const Ring<Packet*>& ring = port.queue(q);
+        for (size_t i = 0; i < ring.size(); ++i) {
+          v.in_ports.push_back(ring[i]->in_port);
+          v.flows.push_back(ring[i]->flow);
+        }
+        SortUnique(v.in_ports);
+        SortUnique(v.flows);
+        queues.push_back(std::move(v));
+      }
+    }
+  }
+  if (ranks_ == 1) return queues;
+  // Every rank's, in the order of the switches, as one process lists them.
+  std::string mine;
+  for (const PausedQueue& v : queues) {
+    Put(mine, v.queue);
+    Put(mine, v.since);
+    Put(mine, static_cast<uint32_t>(v.in_ports.size()));
+    for (const uint16_t port : v.in_ports) Put(mine, port);
+    Put(mine, static_cast<uint32_t>(v.flows.size()));
+    for (const uint32_t flow : v.flows) Put(mine, flow);
+  }
+  queues.clear();
+  for (const std::string& message :
+       exchange_->AllToAll(std::vector<std::string>(static_cast<size_t>(ranks_), mine))) {
+    Reader r(message);
+    while (!r.done()) {
+      PausedQueue v;
+      v.queue = r.Get<DeadlockQueue>();
+      v.since = r.Get<Time>();
+      v.in_ports.resize(r.Get<uint32_t>());
+      for (uint16_t& port : v.in_ports) port = r.Get<uint16_t>();
+      v.flows.resize(r.Get<uint32_t>());
+      for (uint32_t& flow : v.flows) flow = r.Get<uint32_t>();
+      queues.push_back(std::move(v));
+    }
+  }
+  std::sort(queues.begin(), queues.end(),
+            [](const PausedQueue& a, const PausedQueue& b) { return a.queue < b.queue; });
+  return queues;
+}
+
+void Network::CollectResults() {
+  if (ranks_ == 1 || collected_) return;
+  // What this rank ran, for rank 0: its senders' finishes and starts, its receivers' bytes,
+  // its ports' use, statistics and pause state, its NICs' congestion-control counters, its
+  // PFC log.
+  std::string mine;
+  for (uint32_t id = 0; id < num_flows(); ++id) {
+    const FlowSpec& spec = config_.flows[id];
+    if (RunsNode(spec.src)) {
+      Put(mine, uint8_t{0});
+      Put(mine, id);
+      Put(mine, flow_finish(id));
+      Put(mine, flow_start(id));
+    }
+    if (RunsNode(spec.dst)) {
+      Put(mine, uint8_t{1});
+      Put(mine, id);
+      Put(mine, flow_delivered(id));
+      Put(mine, delivered_at_[id]);
+    }
+  }
+  const int num_hosts = config_.topology.hosts;
+  for (int node = 0; node < config_.topology.num_nodes(); ++node) {
+    if (!RunsNode(node)) continue;
+    for (int p = 0; p < num_ports(node); ++p) {
+      const EgressPort& port = EgressAt(node, p);
+      Put(mine, uint8_t{2});
+      Put(mine, node);
+      Put(mine, p);
+      Put(mine, port.link().busy_bytes());
+      Put(mine, static_cast<uint8_t>(port.pause_state() != nullptr));
+      if (port.pause_state() != nullptr) Put(mine, *port.pause_state());
+      if (node >= num_hosts) Put(mine, switches_[node - num_hosts]->port(p).statistics());
+    }
+  }
+  CcCounters cc;
+  for (int h = 0; h < num_hosts; ++h) {
+    if (RunsNode(h)) cc += hosts_[h]->cc().counters();
+  }
+  Put(mine, uint8_t{3});
+  Put(mine, static_cast<uint32_t>(cc.size()));
+  for (size_t i = 0; i < cc.size(); ++i) Put(mine, cc[i]);
+  for (const PfcEvent& e : stats_.pfc_log) {
+    Put(mine, uint8_t{4});
+    Put(mine, e);
+  }
+  std::vector<std::string> out(static_cast<size_t>(ranks_));
+  out[0] = std::move(mine);
+  const std::vector<std::string> in = exchange_->AllToAll(out);
+  if (rank_ != 0) return;
+
+  CcCounters cc_sum;
+  std::vector<PfcEvent> log;
+  std::vector<Outcome> outcomes(num_flows());
+  for (size_t from = 0; from < in.size(); ++from) {
+    Reader r(in[from]);
+    while (!r.done()) {
+      switch (r.Get<uint8_t>()) {
+        case 0: {
+          const auto id = r.Get<uint32_t>();
+          outcomes[id].finish = r.Get<Time>();
+          const Time start = r.Get<Time>();
+          if (dependencies_ != nullptr && dependencies_->Waits(id)) {
+            dependencies_->AdoptStart(id, start);
+          }
+          break;
+        }
+        case 1: {
+          const auto id = r.Get<uint32_t>();
+          outcomes[id].delivered = r.Get<Bytes>();
+          delivered_at_[id] = r.Get<Time>();
+          break;
+        }
+        case 2: {
+          const int node = r.Get<int>();
+          const int p = r.Get<int>();
+          EgressPort& port = EgressAt(node, p);
+          LinkAt(node, p).AdoptBusyBytes(r.Get<Bytes>());
+          if (r.Get<uint8_t>() != 0) port.AdoptPauseState(r.Get<EgressPort::PauseState>());
+          if (node >= num_hosts) {
+            switches_[node - num_hosts]->port(p).AdoptStatistics(r.Get<SwitchPort::Statistics>());
+          }
+          break;
+        }
+        case 3: {
+          const auto n = r.Get<uint32_t>();
+          CcCounters counters =
+              n > 0 ? CcCounters(hosts_[0]->cc().counters().specs()) : CcCounters();
+          for (uint32_t i = 0; i < n; ++i) counters[i] = r.Get<int64_t>();
+          cc_sum += counters;
+          break;
+        }
+        case 4:
+          log.push_back(r.Get<PfcEvent>());
+          break;
+        default:
+          throw InvariantError("a rank's results could not be read");
+      }
+    }
+  }
+  // The PFC log in the order one loop makes it (each rank's is in that order already).
+  SortAsOneLoop(log.begin(), log.end());
+  stats_.pfc_log = std::move(log);
+  outcomes_ = std::move(outcomes);
+  collected_cc_ = std::move(cc_sum);
+  collected_ = true;
+}
+
+}  // namespace dcqcn
