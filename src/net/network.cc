@@ -492,7 +492,8 @@ void Network::Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive)
   // Split over threads, a tap sees what it is shown in order between windows (MergeLogs).
   auto in = [&](PacketTap* tap, int at) -> PacketTap* {
     if (tap == nullptr || parts_.size() == 1) return tap;
-    deferred_taps_.push_back(std::make_unique<DeferredTap>(&PartOf(at), tap));
+    deferred_taps_.push_back(std::make_unique<DeferredTap>(
+        &PartOf(at), tap, static_cast<uint32_t>(deferred_taps_.size())));
     return deferred_taps_.back().get();
   };
   // Both run in `node`'s thread: it sends on the one and takes in from the other.

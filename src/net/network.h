@@ -67,6 +67,10 @@ class Network {
   // Over ranks: the processes the run is spread over, and this one's (0 writes the results).
   int rank() const { return rank_; }
   int ranks() const { return ranks_; }
+  // Whether this process runs node `node` (always, in one process).
+  bool RunsNode(int node) const { return Runs(placement_.thread_of[node]); }
+  // Over ranks: every rank's `mine`, by rank, on rank 0 (empty on the others). Collective.
+  std::vector<std::string> GatherAtRankZero(std::string mine);
   // Over ranks, once the run is over: what the results read of the flows, ports and NICs that
   // other ranks ran (outcomes, port statistics and pause state, link use, congestion-control
   // counters, the PFC log) is brought to rank 0's copy of the network, which then answers as
@@ -209,7 +213,7 @@ class Network {
   struct TapRecord {
     Time time;
     uint64_t order;  // the key of the event that saw it (Simulator::running_order)
-    PacketTap* tap;
+    uint32_t tap;    // the DeferredTap's place in deferred_taps_ (alike in every rank)
     Packet packet;
   };
   // What the nodes one thread runs share: their event loop, counters and packets, the flows
@@ -232,21 +236,25 @@ class Network {
   // A tap of a split run: records what it sees in its part, for the real one to see later.
   class DeferredTap final : public PacketTap {
    public:
-    DeferredTap(Part* part, PacketTap* tap) : part_(part), tap_(tap) {}
+    DeferredTap(Part* part, PacketTap* tap, uint32_t index)
+        : part_(part), tap_(tap), index_(index) {}
     void OnPacket(const Packet& p, Time now) override {
-      part_->taps.push_back({now, part_->sim.running_order(), tap_, p});
+      part_->taps.push_back({now, part_->sim.running_order(), index_, p});
     }
+    PacketTap* tap() const { return tap_; }
 
    private:
     Part* part_;
     PacketTap* tap_;
+    uint32_t index_;
   };
+  // Shows the taps what they saw, in one run's order.
+  void ShowTaps(std::vector<TapRecord>& seen);
   Part& PartOf(int node) const { return *parts_[placement_.thread_of[node]]; }
   // Over ranks: the rank that runs part `t` (consecutive parts, neighbouring regions, go
   // together), and whether it is this one.
   int RankOfPart(int t) const { return static_cast<int>(int64_t{t} * ranks_ / threads()); }
   bool Runs(int t) const { return RankOfPart(t) == rank_; }
-  bool RunsNode(int node) const { return Runs(placement_.thread_of[node]); }
   // Over ranks, at each window's start: what the last window sealed for other ranks' parts is
   // sent there and what they sealed for this one's taken (into their parts' sealed boxes here),
   // and the ranks learn the earliest event anywhere and the events run so far (network_ranks.cc).
@@ -356,6 +364,8 @@ class Network {
   std::unique_ptr<ThreadTeam> team_;
   int window_parity_ = 0;
   std::vector<std::unique_ptr<DeferredTap>> deferred_taps_;
+  // Over ranks: what this rank's taps saw in the last window, for rank 0 to show them.
+  std::vector<TapRecord> taps_for_rank_zero_;
   // Links between threads: their receiving halves, and the way there.
   std::vector<std::unique_ptr<Link>> receiving_halves_;
   std::vector<std::unique_ptr<CrossingRoute>> crossing_routes_;

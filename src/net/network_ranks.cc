@@ -5,10 +5,9 @@
 // in the sealed box of its sender's part that a thread of one process would have found it in, so
 // that it is taken in in the same order. At the end, what the results read is brought to rank 0.
 #include <algorithm>
-#include <cstring>
-#include <string_view>
 #include <type_traits>
 
+#include "core/byte_message.h"
 #include "net/network.h"
 
 namespace dcqcn {
@@ -21,38 +20,11 @@ static_assert(std::is_trivially_copyable_v<PfcEvent>);
 static_assert(std::is_trivially_copyable_v<EgressPort::PauseState>);
 static_assert(std::is_trivially_copyable_v<SwitchPort::Statistics>);
 
-// Messages between ranks are the values' bytes in order: both ends run the same binary.
-template <class T>
-void Put(std::string& out, const T& value) {
-  out.append(reinterpret_cast<const char*>(&value), sizeof(T));
-}
-
 template <class T>
 void SortUnique(std::vector<T>& v) {
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
 }
-
-class Reader {
- public:
-  explicit Reader(std::string_view bytes) : bytes_(bytes) {}
-  template <class T>
-  T Get() {
-    T value;
-    Read(&value, sizeof(T));
-    return value;
-  }
-  void Read(void* to, size_t n) {
-    if (n > bytes_.size() - at_) throw InvariantError("a message between ranks ended early");
-    std::memcpy(to, bytes_.data() + at_, n);
-    at_ += n;
-  }
-  bool done() const { return at_ == bytes_.size(); }
-
- private:
-  std::string_view bytes_;
-  size_t at_ = 0;
-};
 
 }  // namespace
 
@@ -68,23 +40,27 @@ Network::Totals Network::ExchangeCrossings() {
   }
   std::vector<std::string> out(static_cast<size_t>(ranks_));
   for (std::string& o : out) {
-    Put(o, earliest);
-    Put(o, events);
+    PutBytes(o, earliest);
+    PutBytes(o, events);
   }
+  // What taps saw in the last window, for rank 0 (with an empty list to the others).
+  PutVector(out[0], taps_for_rank_zero_);
+  taps_for_rank_zero_.clear();
+  for (size_t r = 1; r < out.size(); ++r) PutVector(out[r], std::vector<TapRecord>{});
   for (int u = first_local_; u < first_local_ + local_; ++u) {
     Part& from = *parts_[u];
     for (int t = 0; t < threads(); ++t) {
       std::vector<Crossing>& box = from.sealed[parity][t];
       if (box.empty() || Runs(t)) continue;
       std::string& o = out[static_cast<size_t>(RankOfPart(t))];
-      Put(o, static_cast<uint32_t>(u));
-      Put(o, static_cast<uint32_t>(t));
-      Put(o, static_cast<uint32_t>(box.size()));
+      PutBytes(o, static_cast<uint32_t>(u));
+      PutBytes(o, static_cast<uint32_t>(t));
+      PutBytes(o, static_cast<uint32_t>(box.size()));
       for (const Crossing& c : box) {
-        Put(o, receiving_half_index_.at(c.link));
-        Put(o, c.arrival);
-        Put(o, *c.packet);
-        if (c.packet->cc_header != 0) Put(o, from.pool.cc_header(c.packet->cc_header));
+        PutBytes(o, receiving_half_index_.at(c.link));
+        PutBytes(o, c.arrival);
+        PutBytes(o, *c.packet);
+        if (c.packet->cc_header != 0) PutBytes(o, from.pool.cc_header(c.packet->cc_header));
         from.pool.Free(c.packet);
       }
       box.clear();
@@ -92,10 +68,13 @@ Network::Totals Network::ExchangeCrossings() {
   }
   const std::vector<std::string> in = exchange_->AllToAll(out);
   Totals totals;
+  std::vector<TapRecord> seen;
   for (const std::string& message : in) {
-    Reader r(message);
+    ByteReader r(message);
     totals.earliest = std::min(totals.earliest, r.Get<Time>());
     totals.events += r.Get<uint64_t>();
+    const std::vector<TapRecord> taps = r.GetVector<TapRecord>();
+    seen.insert(seen.end(), taps.begin(), taps.end());
     while (!r.done()) {
       const auto u = r.Get<uint32_t>();
       const auto t = r.Get<uint32_t>();
@@ -122,6 +101,10 @@ Network::Totals Network::ExchangeCrossings() {
       }
     }
   }
+  for (const TapRecord& t : seen) {
+    if (t.tap >= deferred_taps_.size()) throw InvariantError("no such tap between ranks");
+  }
+  ShowTaps(seen);
   return totals;
 }
 
@@ -197,17 +180,17 @@ std::vector<PausedQueue> Network::PausedQueues() const {
   // Every rank's, in the order of the switches, as one process lists them.
   std::string mine;
   for (const PausedQueue& v : queues) {
-    Put(mine, v.queue);
-    Put(mine, v.since);
-    Put(mine, static_cast<uint32_t>(v.in_ports.size()));
-    for (const uint16_t port : v.in_ports) Put(mine, port);
-    Put(mine, static_cast<uint32_t>(v.flows.size()));
-    for (const uint32_t flow : v.flows) Put(mine, flow);
+    PutBytes(mine, v.queue);
+    PutBytes(mine, v.since);
+    PutBytes(mine, static_cast<uint32_t>(v.in_ports.size()));
+    for (const uint16_t port : v.in_ports) PutBytes(mine, port);
+    PutBytes(mine, static_cast<uint32_t>(v.flows.size()));
+    for (const uint32_t flow : v.flows) PutBytes(mine, flow);
   }
   queues.clear();
   for (const std::string& message :
        exchange_->AllToAll(std::vector<std::string>(static_cast<size_t>(ranks_), mine))) {
-    Reader r(message);
+    ByteReader r(message);
     while (!r.done()) {
       PausedQueue v;
       v.queue = r.Get<DeadlockQueue>();
@@ -224,6 +207,15 @@ std::vector<PausedQueue> Network::PausedQueues() const {
   return queues;
 }
 
+std::vector<std::string> Network::GatherAtRankZero(std::string mine) {
+  if (ranks_ == 1) return {std::move(mine)};
+  std::vector<std::string> out(static_cast<size_t>(ranks_));
+  out[0] = std::move(mine);
+  std::vector<std::string> in = exchange_->AllToAll(out);
+  if (rank_ != 0) in.clear();
+  return in;
+}
+
 void Network::CollectResults() {
   if (ranks_ == 1 || collected_) return;
   // What this rank ran, for rank 0: its senders' finishes and starts, its receivers' bytes,
@@ -233,16 +225,16 @@ void Network::CollectResults() {
   for (uint32_t id = 0; id < num_flows(); ++id) {
     const FlowSpec& spec = config_.flows[id];
     if (RunsNode(spec.src)) {
-      Put(mine, uint8_t{0});
-      Put(mine, id);
-      Put(mine, flow_finish(id));
-      Put(mine, flow_start(id));
+      PutBytes(mine, uint8_t{0});
+      PutBytes(mine, id);
+      PutBytes(mine, flow_finish(id));
+      PutBytes(mine, flow_start(id));
     }
     if (RunsNode(spec.dst)) {
-      Put(mine, uint8_t{1});
-      Put(mine, id);
-      Put(mine, flow_delivered(id));
-      Put(mine, delivered_at_[id]);
+      PutBytes(mine, uint8_t{1});
+      PutBytes(mine, id);
+      PutBytes(mine, flow_delivered(id));
+      PutBytes(mine, delivered_at_[id]);
     }
   }
   const int num_hosts = config_.topology.hosts;
@@ -250,36 +242,34 @@ void Network::CollectResults() {
     if (!RunsNode(node)) continue;
     for (int p = 0; p < num_ports(node); ++p) {
       const EgressPort& port = EgressAt(node, p);
-      Put(mine, uint8_t{2});
-      Put(mine, node);
-      Put(mine, p);
-      Put(mine, port.link().busy_bytes());
-      Put(mine, static_cast<uint8_t>(port.pause_state() != nullptr));
-      if (port.pause_state() != nullptr) Put(mine, *port.pause_state());
-      if (node >= num_hosts) Put(mine, switches_[node - num_hosts]->port(p).statistics());
+      PutBytes(mine, uint8_t{2});
+      PutBytes(mine, node);
+      PutBytes(mine, p);
+      PutBytes(mine, port.link().busy_bytes());
+      PutBytes(mine, static_cast<uint8_t>(port.pause_state() != nullptr));
+      if (port.pause_state() != nullptr) PutBytes(mine, *port.pause_state());
+      if (node >= num_hosts) PutBytes(mine, switches_[node - num_hosts]->port(p).statistics());
     }
   }
   CcCounters cc;
   for (int h = 0; h < num_hosts; ++h) {
     if (RunsNode(h)) cc += hosts_[h]->cc().counters();
   }
-  Put(mine, uint8_t{3});
-  Put(mine, static_cast<uint32_t>(cc.size()));
-  for (size_t i = 0; i < cc.size(); ++i) Put(mine, cc[i]);
+  PutBytes(mine, uint8_t{3});
+  PutBytes(mine, static_cast<uint32_t>(cc.size()));
+  for (size_t i = 0; i < cc.size(); ++i) PutBytes(mine, cc[i]);
   for (const PfcEvent& e : stats_.pfc_log) {
-    Put(mine, uint8_t{4});
-    Put(mine, e);
+    PutBytes(mine, uint8_t{4});
+    PutBytes(mine, e);
   }
-  std::vector<std::string> out(static_cast<size_t>(ranks_));
-  out[0] = std::move(mine);
-  const std::vector<std::string> in = exchange_->AllToAll(out);
+  const std::vector<std::string> in = GatherAtRankZero(std::move(mine));
   if (rank_ != 0) return;
 
   CcCounters cc_sum;
   std::vector<PfcEvent> log;
   std::vector<Outcome> outcomes(num_flows());
   for (size_t from = 0; from < in.size(); ++from) {
-    Reader r(in[from]);
+    ByteReader r(in[from]);
     while (!r.done()) {
       switch (r.Get<uint8_t>()) {
         case 0: {

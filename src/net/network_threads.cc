@@ -70,6 +70,7 @@ void Network::RunUntil(Time until, uint64_t max_events) {
       // that time.
       for (auto& part : parts_) part->sim.AdvanceTo(limit);
       MergeCounters();
+      if (ranks_ > 1) SumTotals();  // what they read (flows done, counters) over every rank
       observers_.RunUntil(limit);
     }
     if (ranks_ > 1) continue;  // over ranks flows are not retired (RetireFinished)
@@ -142,8 +143,17 @@ void Network::MergeLogs() {
     seen.insert(seen.end(), part->taps.begin(), part->taps.end());
     part->taps.clear();
   }
+  if (ranks_ > 1) {
+    // Rank 0 shows them, with every rank's, at the next exchange (ExchangeCrossings).
+    taps_for_rank_zero_ = std::move(seen);
+    return;
+  }
+  ShowTaps(seen);
+}
+
+void Network::ShowTaps(std::vector<TapRecord>& seen) {
   SortAsOneLoop(seen.begin(), seen.end());
-  for (const TapRecord& r : seen) r.tap->OnPacket(r.packet, r.time);
+  for (const TapRecord& r : seen) deferred_taps_[r.tap]->tap()->OnPacket(r.packet, r.time);
 }
 
 }  // namespace dcqcn

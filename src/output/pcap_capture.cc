@@ -31,16 +31,7 @@ PcapCapture::PcapCapture(const PcapConfig& config, Network* net, const std::stri
       ack_interval_(net->config().host.ack_interval),
       pcap_(std::make_unique<Handles>()) {
 #ifdef DCQCN_HAVE_PCAP
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
-  pcap_->dead =
-      pcap_open_dead_with_tstamp_precision(DLT_EN10MB, config.snaplen, PCAP_TSTAMP_PRECISION_NANO);
-  pcap_->dumper = pcap_->dead ? pcap_dump_open(pcap_->dead, path.c_str()) : nullptr;
-  if (pcap_->dumper == nullptr) {
-    const std::string why = pcap_->dead ? pcap_geterr(pcap_->dead) : "libpcap failed";
-    if (pcap_->dead) pcap_close(pcap_->dead);
-    throw std::runtime_error(fmt::format("cannot write {}: {}", path, why));
-  }
+  if (!path.empty()) Open(path);  // empty: another rank's, which taps while rank 0's writes
 #else
   throw InputError(
       "output.pcap: this dcqcn was built without libpcap (install libpcap-dev, which "
@@ -56,6 +47,21 @@ PcapCapture::PcapCapture(const PcapConfig& config, Network* net, const std::stri
     taps_.push_back(std::make_unique<LinkTap>(this, theirs, mine));
     net->Tap(node, port, send, taps_.back().get());
   }
+}
+
+void PcapCapture::Open(const std::string& path) {
+#ifdef DCQCN_HAVE_PCAP
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
+  pcap_->dead =
+      pcap_open_dead_with_tstamp_precision(DLT_EN10MB, config_.snaplen, PCAP_TSTAMP_PRECISION_NANO);
+  pcap_->dumper = pcap_->dead ? pcap_dump_open(pcap_->dead, path.c_str()) : nullptr;
+  if (pcap_->dumper == nullptr) {
+    const std::string why = pcap_->dead ? pcap_geterr(pcap_->dead) : "libpcap failed";
+    if (pcap_->dead) pcap_close(pcap_->dead);
+    throw std::runtime_error(fmt::format("cannot write {}: {}", path, why));
+  }
+#endif
 }
 
 PcapCapture::~PcapCapture() {
@@ -82,7 +88,11 @@ void PcapCapture::Write(const Packet& p, Time now, const MacAddress& src, const 
   c.src_mac = src;
   c.dst_mac = dst;
   c.ack_interval = ack_interval_;
-  if (p.type == PacketType::kData) c.total_packets = net_->flows_in_flight()[p.flow].total_packets;
+  if (p.type == PacketType::kData) {
+    // From its spec: over ranks, the flow may never have reached this one.
+    const Bytes mtu = net_->config().host.mtu;
+    c.total_packets = static_cast<uint32_t>((net_->flow_spec(p.flow).size + mtu - 1) / mtu);
+  }
   const std::vector<uint8_t> frame = EncodeFrame(p, c);
   pcap_pkthdr header{};
   const Time ns = now / kNanosecond;

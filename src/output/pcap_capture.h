@@ -19,8 +19,9 @@ bool BuiltWithPcap();
 
 class PcapCapture {
  public:
-  // Opens `path` and taps the ports `config.taps` of `net` (until destroyed). Throws InputError
-  // without libpcap, std::runtime_error when the file cannot be written.
+  // Opens `path` (none if empty: another rank of a run spread over several, whose taps show
+  // rank 0's what they see) and taps the ports `config.taps` of `net` (until destroyed). Throws
+  // InputError without libpcap, std::runtime_error when the file cannot be written.
   PcapCapture(const PcapConfig& config, Network* net, const std::string& path);
   ~PcapCapture();
   PcapCapture(const PcapCapture&) = delete;
@@ -46,6 +47,8 @@ class PcapCapture {
     MacAddress dst_;
   };
   void Write(const Packet& p, Time now, const MacAddress& src, const MacAddress& dst);
+  // Opens the file (throws std::runtime_error when it cannot be written).
+  void Open(const std::string& path);
 
   PcapConfig config_;
   Network* net_;

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
+#include "core/byte_message.h"
 #include "output/atomic_file.h"
 
 namespace dcqcn {
@@ -47,14 +49,65 @@ void TimeSeriesSampler::Sample() {
   if (config_.ts_throughput || config_.ts_rate) {
     // The flows in flight, less those finished over an interval ago. A retired flow finished
     // over an interval ago (HoldFinishedFlows).
+    // Over ranks, the receiver's rank notes the bytes delivered and the sender's the rest.
+    const bool split = net_->ranks() > 1;
     const FlowTable& flows = net_->flows_in_flight();
     for (uint32_t id = 0; id < flows.size(); ++id) {
       const Flow* f = flows.find(id);
-      if (f == nullptr || (f->sender_done && f->finish < now - config_.interval)) continue;
+      if (f == nullptr) continue;
+      if (split && net_->RunsNode(f->dst)) received_.push_back({id, index, f->bytes_delivered});
+      if (split && !net_->RunsNode(f->src)) continue;
+      if (f->sender_done && f->finish < now - config_.interval) continue;
       auto rate = net_->hosts()[f->src]->cc().Sample(*f);
       flow_samples_.push_back({id, index, f->bytes_delivered, rate.rc, rate.rt, rate.alpha});
     }
   }
+}
+
+void TimeSeriesSampler::Collect() {
+  if (net_->ranks() == 1) return;
+  std::string mine;
+  for (uint32_t i = 0; i < ports_.size(); ++i) {
+    const PortSeries& s = ports_[i];
+    if (!config_.ts_queue || !net_->RunsNode(net_->switches()[s.sw]->node_id())) continue;
+    PutBytes(mine, i);
+    PutVector(mine, s.queue);
+    PutVector(mine, s.tx_bytes);
+    PutBytes(mine, s.max_queue);
+  }
+  PutBytes(mine, UINT32_MAX);  // the ports end
+  PutVector(mine, flow_samples_);
+  PutVector(mine, received_);
+  const std::vector<std::string> all = net_->GatherAtRankZero(std::move(mine));
+  if (all.empty()) return;  // not rank 0
+  flow_samples_.clear();
+  std::unordered_map<uint64_t, Bytes> delivered;  // by (flow, sample)
+  auto key = [](uint32_t flow, uint32_t sample) { return uint64_t{flow} << 32 | sample; };
+  for (const std::string& message : all) {
+    ByteReader r(message);
+    for (auto i = r.Get<uint32_t>(); i != UINT32_MAX; i = r.Get<uint32_t>()) {
+      PortSeries& s = ports_.at(i);
+      s.queue = r.GetVector<Bytes>();
+      s.tx_bytes = r.GetVector<Bytes>();
+      s.max_queue = r.Get<Bytes>();
+    }
+    const std::vector<FlowSample> sent = r.GetVector<FlowSample>();
+    flow_samples_.insert(flow_samples_.end(), sent.begin(), sent.end());
+    for (const Received& got : r.GetVector<Received>()) {
+      delivered[key(got.flow, got.sample)] = got.delivered;
+    }
+  }
+  // In the order one process samples them: by sample, then flow.
+  std::sort(flow_samples_.begin(), flow_samples_.end(),
+            [](const FlowSample& a, const FlowSample& b) {
+              return a.sample < b.sample || (a.sample == b.sample && a.flow < b.flow);
+            });
+  // A flow none of whose packets had reached its receiver's rank had delivered nothing.
+  for (FlowSample& s : flow_samples_) {
+    const auto it = delivered.find(key(s.flow, s.sample));
+    s.delivered = it != delivered.end() ? it->second : 0;
+  }
+  received_.clear();
 }
 
 DeliveredSamples TimeSeriesSampler::DeliveredByFlow() const {

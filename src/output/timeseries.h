@@ -23,6 +23,10 @@ class TimeSeriesSampler : public EventHandler {
   const std::vector<Time>& times() const { return times_; }
   DeliveredSamples DeliveredByFlow() const;
   bool samples_flows() const { return config_.ts_throughput || config_.ts_rate; }
+  // Over ranks, at the end: each rank sampled the ports it ran, and the flows it sent (their
+  // rates) and received (their bytes); rank 0 gathers every rank's into the series one process
+  // would have (collective).
+  void Collect();
 
  private:
   void Sample();
@@ -48,6 +52,14 @@ class TimeSeriesSampler : public EventHandler {
     double alpha;
   };
   std::vector<FlowSample> flow_samples_;
+  // Over ranks: the delivered bytes of the flows this rank receives, at each sample (a flow's
+  // FlowSample is its sender's).
+  struct Received {
+    uint32_t flow;
+    uint32_t sample;
+    Bytes delivered;
+  };
+  std::vector<Received> received_;
 };
 
 }  // namespace dcqcn

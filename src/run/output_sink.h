@@ -19,6 +19,9 @@ class OutputSink {
   // The network is built and nothing has run yet: attach taps, schedule sampling. `dir` is the
   // run's (staged) folder, "" when the run writes no files.
   virtual void Start(Network& net, const std::string& dir) {}
+  // The run ended. Over ranks (RunOptions::ranks), every rank's sink brings what it measured
+  // of the nodes and flows its rank ran to rank 0's (collective); the others stop here.
+  virtual void Collect() {}
   // The run ended: fill in what the summary needs of this sink's measurements.
   virtual void Finish(RunInfo& info) {}
   // Add to summary.json (after the run's own fields).

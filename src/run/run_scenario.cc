@@ -65,10 +65,6 @@ void CheckRanksCanRun(const Scenario& s) {
         "process, with --threads",
         s.source, key, what));
   };
-  if (s.output.ts_rate || s.output.ts_queue || s.output.ts_throughput) {
-    refuse("output.timeseries", "sampling rates, queues or throughput");
-  }
-  if (s.output.pcap.enabled()) refuse("output.pcap", "a packet capture");
   if (AnyChangesLinks(s.events)) refuse("[[event]] kind", "a link event");
 }
 
@@ -144,6 +140,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   info.deadlocks = std::move(found);
   net.CheckInvariants(info.drained);
   net.CollectResults();  // over ranks: rank 0's network answers for all of them
+  for (OutputSink* sink : sinks) sink->Collect();
   const bool writes = net.rank() == 0;
   info.events = net.events_executed();
   info.wall_time_s =

@@ -55,8 +55,11 @@ class PcapSink : public OutputSink {
  public:
   explicit PcapSink(const PcapConfig& config) : config_(config) {}
   void Start(Network& net, const std::string& dir) override {
-    if (config_.enabled() && !dir.empty()) {
-      capture_ = std::make_unique<PcapCapture>(config_, &net, dir + "/capture.pcap");
+    // Over ranks every rank taps the points (what they see is shown to rank 0's, which
+    // writes); only rank 0 has the folder.
+    if (config_.enabled() && (!dir.empty() || net.ranks() > 1)) {
+      capture_ =
+          std::make_unique<PcapCapture>(config_, &net, dir.empty() ? "" : dir + "/capture.pcap");
     }
   }
   void Summarize(nlohmann::json& summary) override {
@@ -79,6 +82,7 @@ class TimeSeriesSink : public OutputSink {
   void Start(Network& net, const std::string&) override {
     sampler_ = std::make_unique<TimeSeriesSampler>(&net, config_);
   }
+  void Collect() override { sampler_->Collect(); }
   void Finish(RunInfo& info) override {
     info.sample_times = sampler_->times();
     info.delivered = sampler_->DeliveredByFlow();
