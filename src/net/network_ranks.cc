@@ -182,10 +182,8 @@ std::vector<PausedQueue> Network::PausedQueues() const {
   for (const PausedQueue& v : queues) {
     PutBytes(mine, v.queue);
     PutBytes(mine, v.since);
-    PutBytes(mine, static_cast<uint32_t>(v.in_ports.size()));
-    for (const uint16_t port : v.in_ports) PutBytes(mine, port);
-    PutBytes(mine, static_cast<uint32_t>(v.flows.size()));
-    for (const uint32_t flow : v.flows) PutBytes(mine, flow);
+    PutVector(mine, v.in_ports);
+    PutVector(mine, v.flows);
   }
   queues.clear();
   for (const std::string& message :
@@ -195,10 +193,8 @@ std::vector<PausedQueue> Network::PausedQueues() const {
       PausedQueue v;
       v.queue = r.Get<DeadlockQueue>();
       v.since = r.Get<Time>();
-      v.in_ports.resize(r.Get<uint32_t>());
-      for (uint16_t& port : v.in_ports) port = r.Get<uint16_t>();
-      v.flows.resize(r.Get<uint32_t>());
-      for (uint32_t& flow : v.flows) flow = r.Get<uint32_t>();
+      v.in_ports = r.GetVector<uint16_t>();
+      v.flows = r.GetVector<uint32_t>();
       queues.push_back(std::move(v));
     }
   }
