@@ -404,6 +404,9 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;
   } catch (const dcqcn::Interrupted& e) {
+    // Every rank of one run stops at the same slice: they finish together, none aborts.
+    if (mpi_world != nullptr && (*run || *hpcc)) mpi_world->ReleasedRanks();
+    if (mpi_world != nullptr && mpi_world->rank() != 0) return 128 + g_stop_signal;
     fmt::print(stderr, "{} ({})\n", e.what(), g_stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
     return 128 + g_stop_signal;
   } catch (const dcqcn::InvariantError& e) {

@@ -120,9 +120,15 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
            net.events_executed(), net.flows_done(), total, net.first_start()});
     }
     if (options.check_invariants) net.CheckInvariants(false);
-    if (options.stop != nullptr && options.stop->load()) {
-      throw Interrupted("interrupted: no results written");
+    bool stop = options.stop != nullptr && options.stop->load();
+    if (net.ranks() > 1) {
+      // Every rank stops at the same slice, when any was asked to (mpirun forwards the signal
+      // to each, not at the same instant), so that all of them end cleanly.
+      for (const std::vector<int64_t>& r : options.ranks->AllGather({stop ? 1 : 0})) {
+        stop = stop || r[0] != 0;
+      }
     }
+    if (stop) throw Interrupted("interrupted: no results written");
   }
 
   RunInfo info;
