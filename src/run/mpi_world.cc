@@ -124,7 +124,7 @@ MpiWorld::MpiWorld() {
   throw InputError(
       "an MPI launcher started this process, but this dcqcn was built without MPI (install "
       "libopenmpi-dev and openmpi-bin, which scripts/setup.sh does, and rebuild); each process "
-      "would run the whole sweep");
+      "would do the whole sweep or run alone");
 }
 MpiWorld::~MpiWorld() = default;
 void MpiWorld::Send(int, int, const std::string&) {}

@@ -1,6 +1,6 @@
-// The processes of `mpirun -np N dcqcn sweep ...`: MPI is joined only when an MPI launcher
+// The processes of `mpirun -np N dcqcn sweep|run|hpcc ...`: MPI is joined only when an MPI launcher
 // started this process, and only in a binary built with MPI (CMake finds OpenMPI); without it,
-// a launched process says so instead of running the whole sweep N times over.
+// a launched process says so instead of doing the whole sweep or run N times over.
 #pragma once
 
 #include <memory>
