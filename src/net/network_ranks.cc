@@ -14,12 +14,6 @@ namespace dcqcn {
 
 namespace {
 
-static_assert(std::is_trivially_copyable_v<Packet>);
-static_assert(std::is_trivially_copyable_v<CcHeader>);
-static_assert(std::is_trivially_copyable_v<PfcEvent>);
-static_assert(std::is_trivially_copyable_v<EgressPort::PauseState>);
-static_assert(std::is_trivially_copyable_v<SwitchPort::Statistics>);
-
 template <class T>
 void SortUnique(std::vector<T>& v) {
   std::sort(v.begin(), v.end());
@@ -132,13 +126,16 @@ void Network::SumTotals() {
   }
   std::vector<int64_t> mine = {
       now, static_cast<int64_t>(events), static_cast<int64_t>(pending), next, done, last_finish};
-  NetStats::ForEachCounter([&](auto m) { mine.push_back(static_cast<int64_t>(stats_.*m)); },
-                           [&](auto m) { mine.push_back(static_cast<int64_t>(stats_.*m)); });
+  const auto put = [&](auto m) { mine.push_back(static_cast<int64_t>(stats_.*m)); };
+  NetStats::ForEachCounter(put, put);
   const std::vector<std::vector<int64_t>> all = exchange_->AllGather(mine);
   totals_ = Totals{};
   totals_.next = kTimeNever;
-  NetStats sum;
-  for (const std::vector<int64_t>& r : all) {
+  // Each rank's counters, combined as a split run's parts' are.
+  std::vector<NetStats> by_rank(all.size());
+  std::vector<const NetStats*> counters;
+  for (size_t k = 0; k < all.size(); ++k) {
+    const std::vector<int64_t>& r = all[k];
     totals_.now = std::max(totals_.now, r[0]);
     totals_.events += static_cast<uint64_t>(r[1]);
     totals_.pending += static_cast<uint64_t>(r[2]);
@@ -146,14 +143,14 @@ void Network::SumTotals() {
     totals_.flows_done += r[4];
     totals_.last_finish = std::max(totals_.last_finish, r[5]);
     size_t i = 6;
-    NetStats::ForEachCounter(
-        [&](auto m) { sum.*m += static_cast<std::remove_reference_t<decltype(sum.*m)>>(r[i++]); },
-        [&](auto m) {
-          sum.*m = std::max(sum.*m, static_cast<std::remove_reference_t<decltype(sum.*m)>>(r[i++]));
-        });
+    NetStats& rank = by_rank[k];
+    const auto take = [&](auto m) {
+      rank.*m = static_cast<std::remove_reference_t<decltype(rank.*m)>>(r[i++]);
+    };
+    NetStats::ForEachCounter(take, take);
+    counters.push_back(&rank);
   }
-  NetStats::ForEachCounter([&](auto m) { stats_.*m = sum.*m; },
-                           [&](auto m) { stats_.*m = sum.*m; });
+  stats_.SetCountersToSumOf(counters);
 }
 
 std::vector<PausedQueue> Network::PausedQueues() const {
@@ -212,103 +209,97 @@ std::vector<std::string> Network::GatherAtRankZero(std::string mine) {
   return in;
 }
 
+namespace {
+
+// What CollectResults brings to rank 0, per flow (from its sender's rank and its receiver's)
+// and per port (from its node's rank).
+struct SenderRecord {
+  uint32_t id;
+  Time finish;
+  Time start;
+};
+struct ReceiverRecord {
+  uint32_t id;
+  Bytes delivered;
+  Time delivered_at;
+};
+struct PortRecord {
+  int node;
+  int port;
+  Bytes busy_bytes;
+  bool paused_ever;
+  EgressPort::PauseState pause;
+  SwitchPort::Statistics statistics;  // a switch port's
+};
+
+}  // namespace
+
 void Network::CollectResults() {
   if (ranks_ == 1 || collected_) return;
-  // What this rank ran, for rank 0: its senders' finishes and starts, its receivers' bytes,
-  // its ports' use, statistics and pause state, its NICs' congestion-control counters, its
-  // PFC log.
-  std::string mine;
+  // What this rank ran, for rank 0.
+  std::vector<SenderRecord> sent;
+  std::vector<ReceiverRecord> received;
   for (uint32_t id = 0; id < num_flows(); ++id) {
     const FlowSpec& spec = config_.flows[id];
-    if (RunsNode(spec.src)) {
-      PutBytes(mine, uint8_t{0});
-      PutBytes(mine, id);
-      PutBytes(mine, flow_finish(id));
-      PutBytes(mine, flow_start(id));
-    }
-    if (RunsNode(spec.dst)) {
-      PutBytes(mine, uint8_t{1});
-      PutBytes(mine, id);
-      PutBytes(mine, flow_delivered(id));
-      PutBytes(mine, delivered_at_[id]);
-    }
+    if (RunsNode(spec.src)) sent.push_back({id, flow_finish(id), flow_start(id)});
+    if (RunsNode(spec.dst)) received.push_back({id, flow_delivered(id), delivered_at_[id]});
   }
   const int num_hosts = config_.topology.hosts;
+  std::vector<PortRecord> ports;
   for (int node = 0; node < config_.topology.num_nodes(); ++node) {
     if (!RunsNode(node)) continue;
     for (int p = 0; p < num_ports(node); ++p) {
       const EgressPort& port = EgressAt(node, p);
-      PutBytes(mine, uint8_t{2});
-      PutBytes(mine, node);
-      PutBytes(mine, p);
-      PutBytes(mine, port.link().busy_bytes());
-      PutBytes(mine, static_cast<uint8_t>(port.pause_state() != nullptr));
-      if (port.pause_state() != nullptr) PutBytes(mine, *port.pause_state());
-      if (node >= num_hosts) PutBytes(mine, switches_[node - num_hosts]->port(p).statistics());
+      PortRecord record{node, p, port.link().busy_bytes(), port.pause_state() != nullptr, {}, {}};
+      if (record.paused_ever) record.pause = *port.pause_state();
+      if (node >= num_hosts) record.statistics = switches_[node - num_hosts]->port(p).statistics();
+      ports.push_back(record);
     }
   }
   CcCounters cc;
   for (int h = 0; h < num_hosts; ++h) {
     if (RunsNode(h)) cc += hosts_[h]->cc().counters();
   }
-  PutBytes(mine, uint8_t{3});
-  PutBytes(mine, static_cast<uint32_t>(cc.size()));
-  for (size_t i = 0; i < cc.size(); ++i) PutBytes(mine, cc[i]);
-  for (const PfcEvent& e : stats_.pfc_log) {
-    PutBytes(mine, uint8_t{4});
-    PutBytes(mine, e);
-  }
+  std::vector<int64_t> cc_values(cc.size());
+  for (size_t i = 0; i < cc.size(); ++i) cc_values[i] = cc[i];
+  std::string mine;
+  PutVector(mine, sent);
+  PutVector(mine, received);
+  PutVector(mine, ports);
+  PutVector(mine, cc_values);
+  PutVector(mine, stats_.pfc_log);
   const std::vector<std::string> in = GatherAtRankZero(std::move(mine));
   if (rank_ != 0) return;
 
   CcCounters cc_sum;
   std::vector<PfcEvent> log;
   std::vector<Outcome> outcomes(num_flows());
-  for (size_t from = 0; from < in.size(); ++from) {
-    ByteReader r(in[from]);
-    while (!r.done()) {
-      switch (r.Get<uint8_t>()) {
-        case 0: {
-          const auto id = r.Get<uint32_t>();
-          outcomes[id].finish = r.Get<Time>();
-          const Time start = r.Get<Time>();
-          if (dependencies_ != nullptr && dependencies_->Waits(id)) {
-            dependencies_->AdoptStart(id, start);
-          }
-          break;
-        }
-        case 1: {
-          const auto id = r.Get<uint32_t>();
-          outcomes[id].delivered = r.Get<Bytes>();
-          delivered_at_[id] = r.Get<Time>();
-          break;
-        }
-        case 2: {
-          const int node = r.Get<int>();
-          const int p = r.Get<int>();
-          EgressPort& port = EgressAt(node, p);
-          LinkAt(node, p).AdoptBusyBytes(r.Get<Bytes>());
-          if (r.Get<uint8_t>() != 0) port.AdoptPauseState(r.Get<EgressPort::PauseState>());
-          if (node >= num_hosts) {
-            switches_[node - num_hosts]->port(p).AdoptStatistics(r.Get<SwitchPort::Statistics>());
-          }
-          break;
-        }
-        case 3: {
-          const auto n = r.Get<uint32_t>();
-          CcCounters counters =
-              n > 0 ? CcCounters(hosts_[0]->cc().counters().specs()) : CcCounters();
-          for (uint32_t i = 0; i < n; ++i) counters[i] = r.Get<int64_t>();
-          cc_sum += counters;
-          break;
-        }
-        case 4:
-          log.push_back(r.Get<PfcEvent>());
-          break;
-        default:
-          throw InvariantError("a rank's results could not be read");
+  for (const std::string& message : in) {
+    ByteReader r(message);
+    for (const SenderRecord& f : r.GetVector<SenderRecord>()) {
+      outcomes[f.id].finish = f.finish;
+      if (dependencies_ != nullptr && dependencies_->Waits(f.id)) {
+        dependencies_->AdoptStart(f.id, f.start);
       }
     }
+    for (const ReceiverRecord& f : r.GetVector<ReceiverRecord>()) {
+      outcomes[f.id].delivered = f.delivered;
+      delivered_at_[f.id] = f.delivered_at;
+    }
+    for (const PortRecord& p : r.GetVector<PortRecord>()) {
+      LinkAt(p.node, p.port).AdoptBusyBytes(p.busy_bytes);
+      if (p.paused_ever) EgressAt(p.node, p.port).AdoptPauseState(p.pause);
+      if (p.node >= num_hosts)
+        switches_[p.node - num_hosts]->port(p.port).AdoptStatistics(p.statistics);
+    }
+    const std::vector<int64_t> values = r.GetVector<int64_t>();
+    if (!values.empty()) {
+      CcCounters counters(hosts_[0]->cc().counters().specs());
+      for (size_t i = 0; i < values.size(); ++i) counters[i] = values[i];
+      cc_sum += counters;
+    }
+    const std::vector<PfcEvent> logged = r.GetVector<PfcEvent>();
+    log.insert(log.end(), logged.begin(), logged.end());
   }
   // The PFC log in the order one loop makes it (each rank's is in that order already).
   SortAsOneLoop(log.begin(), log.end());

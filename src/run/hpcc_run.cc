@@ -61,12 +61,12 @@ HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
     for (const std::string& w : setup.warnings) options.note("warning: " + w);
   }
   HpccCommandResult result;
+  RunOptions run;
+  run.stop = options.stop;
+  run.threads = options.threads;
+  run.ranks = options.ranks;
   if (options.ranks != nullptr && options.ranks->rank() != 0) {
     // Another rank of a run spread over several: it runs its part; rank 0 writes.
-    RunOptions run;
-    run.stop = options.stop;
-    run.threads = options.threads;
-    run.ranks = options.ranks;
     RunScenario(setup.scenario, run);
     return result;
   }
@@ -88,12 +88,8 @@ HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
     result.pfc_file = pfc_path;
   }
 
-  RunOptions run;
   run.out_dir = folder.path();
   run.on_progress = options.on_progress;
-  run.stop = options.stop;
-  run.threads = options.threads;
-  run.ranks = options.ranks;
   HpccFilesSink hpcc_files(fct_path, pfc_path, setup.dports);
   run.extra_sinks = {&hpcc_files};
   result.summary = RunScenario(setup.scenario, run);
