@@ -2,7 +2,7 @@
 per-flow Rc over time with the fixed point; of a `dcqcn fluid --map` folder (summary.json,
 map.csv): the verdict grid over N and tau*, a panel per --map-param value. Drawn for `dcqcn
 report DIR` by dcqcn_report.py, the command line; imports the shared helpers
-(dcqcn_report_common.py), never the run or sweep report.
+(dcqcn/_report_common.py), never the run or sweep report.
 """
 
 import html
@@ -16,10 +16,10 @@ import matplotlib.patches
 import numpy as np
 import pandas as pd
 
-from dcqcn_report_common import (MISSING, NA, ReportError, fmt_kb, fmt_num, get, legend_outside,
-                                 line_colors, not_a_command, page_html, read_csv, read_summary,
-                                 save_figure, sections_table_html, figures_html, subplots,
-                                 write_atomic)
+from dcqcn._report_common import (MISSING, NA, ReportError, fmt_kb, fmt_num, get,
+                                  legend_outside, line_colors, not_a_command, page_html, read_csv,
+                                  read_summary, save_figure, sections_table_html, figures_html,
+                                  subplots, write_atomic)
 
 VERDICT_COLORS = {"steady": "#4e9a52", "decaying": "#e3b341", "oscillating": "#cf4b45"}
 

@@ -10,8 +10,8 @@ It only reads the options and picks the report for the folder:
   reports each run (DIR/runs/NNN/) through the run report this script hands it;
 - a `dcqcn fluid` folder (summary.json, timeseries/fluid.csv) or a `dcqcn fluid --map` folder
   (summary.json, map.csv): dcqcn_fluid_report.py.
-Those modules share dcqcn_report_common.py (figures, page, reading) and dcqcn_units.py (the unit
-parser) and never import one another. Exit codes follow the dcqcn CLI: 0 ok, 1 bad input, 2 bad
+Those modules share dcqcn/_report_common.py (figures, page, reading) and dcqcn/units.py (the
+unit parser), which load without the package's compiled extension, and never import one another. Exit codes follow the dcqcn CLI: 0 ok, 1 bad input, 2 bad
 usage, 3 a bug in the report.
 
 Needs Debian's python3-matplotlib, python3-numpy and python3-pandas (scripts/setup.sh).
@@ -23,7 +23,7 @@ import os
 import sys
 
 # First: it sets the Agg backend, and says what to install when matplotlib is missing.
-from dcqcn_report_common import ReportError, parse_formats, run_cli
+from dcqcn._report_common import ReportError, parse_formats, run_cli
 
 import dcqcn_fluid_report
 import dcqcn_run_report

@@ -7,7 +7,8 @@ from summary.json's collectives) and writes DIR/report/index.html and
 DIR/report/<figure>.<format>, each to a temporary name renamed when complete. The headline
 numbers (FCT slowdown, flow throughput, Jain fairness, per tag too) are summary.json's: they are
 defined once, in the simulator; this module only draws and lays out. It imports the shared helpers
-(dcqcn_report_common.py) and the unit parser (dcqcn_units.py), never the sweep or fluid report.
+(dcqcn/_report_common.py) and the unit parser (dcqcn/units.py), never the sweep or fluid
+report.
 """
 
 import html
@@ -20,11 +21,11 @@ import matplotlib.ticker
 import numpy as np
 import pandas as pd
 
-from dcqcn_report_common import (MISSING, NA, ReportError, draw_figures, fmt_kb, fmt_num, get,
-                                 legend_outside, line_colors, not_a_command, page_html, plt,
-                                 read_csv, read_summary, sections_table_html, figures_html,
-                                 subplots, write_atomic)
-from dcqcn_units import parse_size
+from dcqcn._report_common import (MISSING, NA, ReportError, draw_figures, fmt_kb, fmt_num, get,
+                                  legend_outside, line_colors, not_a_command, page_html, plt,
+                                  read_csv, read_summary, sections_table_html, figures_html,
+                                  subplots, write_atomic)
+from dcqcn.units import parse_size
 
 
 # Plot budgets: a fat-tree run has millions of rows; a PNG a thousand pixels wide shows no more.

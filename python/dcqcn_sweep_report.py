@@ -18,8 +18,8 @@ values of any further keys apart by line style and marker. When `seed` is a vari
 an axis: each point is the mean over the seeds with its 95% confidence interval (Student t).
 Writes DIR/report/{index.html, <figure>.<format>}; given a `run_report`, each run's own report
 first (DIR/runs/NNN/report/, linked from the table). It imports the shared helpers
-(dcqcn_report_common.py) and the unit parser (dcqcn_units.py), never the run report: the command
-line hands it the run report to call.
+(dcqcn/_report_common.py) and the unit parser (dcqcn/units.py), never the run report: the
+command line hands it the run report to call.
 """
 
 import html
@@ -35,9 +35,9 @@ from matplotlib import ticker
 from matplotlib.lines import Line2D
 from matplotlib.transforms import ScaledTranslation, blended_transform_factory
 
-import dcqcn_units
-from dcqcn_report_common import (NA, ReportError, draw_figures, figures_html, mean_ci95,
-                                 not_a_command, page_html, plt, subplots, write_atomic)
+from dcqcn._report_common import (NA, ReportError, draw_figures, figures_html, mean_ci95,
+                                  not_a_command, page_html, plt, subplots, write_atomic)
+from dcqcn.units import UNITS, parse_quantity
 
 # sweep.csv's frame around the varied keys and the metrics (SweepCsv() in
 # src/run/sweep.cc): run,dir,<varied keys>,<metrics>,error. Which keys were varied is
@@ -68,9 +68,9 @@ _NUMBER = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"  # a --vary value without
 
 def axis_value(text):
     """(value, kind, unit) of a --vary value: a quantity with one of the simulator's units in its
-    base unit (dcqcn_units: "40KB" -> (40000, "size", "KB")), or a plain number ("0.5" -> (0.5,
+    base unit (dcqcn.units: "40KB" -> (40000, "size", "KB")), or a plain number ("0.5" -> (0.5,
     "", "")); None when it is neither."""
-    quantity = dcqcn_units.parse_quantity(text)
+    quantity = parse_quantity(text)
     if quantity is not None:
         return quantity
     m = re.fullmatch(rf"\s*({_NUMBER})\s*", str(text))
@@ -112,11 +112,11 @@ class Axis:
             units = {p[2] for p in parsed}
             if len(units) == 1:  # the unit every value was given in
                 self.unit = units.pop()
-                scale = dict(dcqcn_units.UNITS[kind])[self.unit]
+                scale = dict(UNITS[kind])[self.unit]
             else:  # mixed units: the largest decimal one in which the median is >= 1
-                self.unit, scale = dcqcn_units.UNITS[kind][0]
+                self.unit, scale = UNITS[kind][0]
                 median = float(np.median(np.abs(base)))
-                for u, s in dcqcn_units.UNITS[kind]:
+                for u, s in UNITS[kind]:
                     if "i" not in u and median >= s:
                         self.unit, scale = u, s
         values = base / scale

@@ -203,11 +203,12 @@ py::dict Buffer(const BufferOptions& o) {
   return d;
 }
 
-int Sweep(SweepOptions options) {
+// The runs that failed (their error is in sweep.csv).
+size_t Sweep(SweepOptions options) {
   options.quiet = true;
   return Interruptible([&](std::atomic<bool>& stop) {
     options.stop = &stop;
-    return RunSweepCommand(options);
+    return RunSweepCommand(options).failed;
   });
 }
 

@@ -12,150 +12,29 @@ KeyboardInterrupt. At interpreter exit, the calls still running in other threads
 threads, or any left running after Ctrl-C) stop the same way, raise SystemExit in their thread
 and leave nothing behind.
 """
-import atexit
-import contextlib
-import numbers
+import importlib.util
 import json
 import os
-import shutil
-import tempfile
-import threading
 import tomllib
 import warnings
 
-import pandas as pd
-
-from . import _dcqcn
-
-InputError = _dcqcn.InputError
-__version__ = _dcqcn.version
 __all__ = ["run", "check", "buffer", "sweep", "fluid", "hpcc", "tune", "Result", "TuneResult",
            "InputError"]
 
+# The compiled extension. A copy of the package without it - the report scripts' (python/ in the
+# source tree, share/dcqcn/python/ installed), or any build without pybind11 - still loads, for
+# its pure-Python helpers (dcqcn.units, dcqcn._report_common): the API below is then removed and
+# using it raises ImportError (__getattr__ at the end). pandas too is the API's alone, so that a
+# report script run without it says what to install (dcqcn._report_common). An extension that is
+# there but fails to load raises here, as before.
+_HAS_EXTENSION = importlib.util.find_spec(f"{__name__}._dcqcn") is not None
+if _HAS_EXTENSION:
+    import pandas as pd
 
-def _toml_value(value):
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value)  # a TOML basic string is a JSON string
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    raise InputError(f"scenario: cannot write {value!r} ({type(value).__name__}) as TOML")
+    from . import _common, _dcqcn
 
-
-def _toml_text(table, path=""):
-    """A dict of tables as TOML text: scalars first, then sub-tables, then arrays of tables."""
-    lines, subtables = [], []
-    for key, value in table.items():
-        if isinstance(value, dict):
-            subtables.append((key, value))
-        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            subtables.append((key, value))
-        else:
-            lines.append(f"{key} = {_toml_value(value)}")
-    text = "\n".join(lines) + ("\n" if lines else "")
-    for key, value in subtables:
-        name = f"{path}.{key}" if path else key
-        if isinstance(value, dict):
-            text += f"\n[{name}]\n" + _toml_text(value, name)
-        else:
-            for item in value:
-                text += f"\n[[{name}]]\n" + _toml_text(item, name)
-    return text
-
-
-def _scenario(scenario):
-    """(text or path, is_path) for the engine."""
-    if isinstance(scenario, dict):
-        return _toml_text(scenario), False
-    if isinstance(scenario, os.PathLike):
-        return os.fspath(scenario), True
-    if isinstance(scenario, str):
-        if "\n" in scenario or "=" in scenario or "[" in scenario:
-            return scenario, False
-        return scenario, True
-    raise InputError("scenario: expected a path, TOML text or a dict")
-
-
-def _scenario_file(scenario, folder):
-    """A path to the scenario: its own, or a file in `folder` holding its text (for the commands
-    that read a file)."""
-    text, is_path = _scenario(scenario)
-    if is_path:
-        return text
-    path = os.path.join(folder, "scenario.toml")
-    with open(path, "w") as f:
-        f.write(text)
-    return path
-
-
-# The engine calls in progress, in any thread, so that the exit hook can wait for them.
-_calls = 0
-_calls_changed = threading.Condition()
-_exiting = False
-
-
-@contextlib.contextmanager
-def _engine_call():
-    """Counts a call in progress until it has returned and removed its temporary files."""
-    global _calls
-    with _calls_changed:
-        _calls += 1
-    try:
-        yield
-    except KeyboardInterrupt:
-        if not _exiting:
-            raise
-        # Stopped by the exit hook: SystemExit ends the calling thread quietly.
-        raise SystemExit("dcqcn: stopped at interpreter exit; no results written") from None
-    finally:
-        with _calls_changed:
-            _calls -= 1
-            _calls_changed.notify_all()
-
-
-@atexit.register
-def _stop_at_exit():
-    """A daemon thread's run would otherwise be cut off midway by the exit, leaving its staged
-    output and temporary folders (and C++ threads the finalizing interpreter aborts): stop every
-    call still running and wait until each has cleaned up."""
-    global _exiting
-    _exiting = True
-    _dcqcn.stop_all()
-    with _calls_changed:
-        _calls_changed.wait_for(lambda: _calls == 0, timeout=60)
-
-
-@contextlib.contextmanager
-def _scratch(prefix):
-    """A temporary folder, removed afterwards: for outputs read and dropped, and scenario text."""
-    tmp = tempfile.mkdtemp(prefix=prefix)
-    try:
-        yield tmp
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _out_folder(out, tmp, name):
-    """Where a command writes: `out` when given (kept), else a folder in the scratch one."""
-    return os.fspath(out) if out is not None else os.path.join(tmp, name)
-
-
-def _sets(set=None, seed=None):
-    if set is None:
-        sets = []
-    elif isinstance(set, dict):
-        sets = [f"{k}={_toml_value(v)}" for k, v in set.items()]
-    else:
-        sets = list(set)
-    if seed is not None:
-        # An integer, as the scenario's seed key: 1.9 or "2" must not become another seed.
-        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-            raise InputError(f"seed={seed!r}: expected an integer")
-        sets.append(f"seed={seed}")
-    return sets
+    InputError = _dcqcn.InputError
+    __version__ = _dcqcn.version
 
 
 class Result:
@@ -188,15 +67,6 @@ class Result:
                 f"{s.get('flows_total')} flows finished{', in ' + self.out if self.out else ''}>")
 
 
-def _threads(threads):
-    if threads is None:
-        return 0  # as the command line: every core from 256 hosts on, else one
-    threads = int(threads)
-    if threads < 1:
-        raise ValueError(f"threads = {threads}: at least 1")
-    return threads
-
-
 def run(scenario, *, set=None, seed=None, out=None, force=False, progress=None, threads=None):
     """Runs a scenario; returns a Result. `out`: the output folder to write (kept); by default a
     temporary one, removed once read. `threads`: split the run over that many threads (racks);
@@ -204,21 +74,18 @@ def run(scenario, *, set=None, seed=None, out=None, force=False, progress=None, 
     {time_ns, fraction, events, flows_done, flows_total, start_ns}: fraction is how far the run
     is (flows finished or time to its duration, whichever is further), start_ns the first flow's
     start."""
-    text, is_path = _scenario(scenario)
-    with _engine_call(), _scratch("dcqcn-") as tmp:
-        folder = _out_folder(out, tmp, "run")
-        _dcqcn.run(text, is_path, _sets(set, seed), folder, force, progress, _threads(threads))
+    text, is_path = _common.scenario_source(scenario)
+    with _common.engine_call(), _common.scratch("dcqcn-") as tmp:
+        folder = _common.out_folder(out, tmp, "run")
+        _dcqcn.run(text, is_path, _common.sets(set, seed), folder, force, progress,
+                   _common.thread_count(threads))
         return Result(folder, folder if out is not None else None)
 
 
 def check(scenario, *, set=None):
     """Validates a scenario (its network is built too) and returns it with every default filled
     in, as a dict; the buffer warnings `dcqcn check` prints are in its "warnings" list."""
-    text, is_path = _scenario(scenario)
-    resolved, warnings = _dcqcn.check(text, is_path, _sets(set))
-    d = tomllib.loads(resolved)
-    d["warnings"] = warnings
-    return d
+    return _common.check(scenario, _common.sets(set))
 
 
 def buffer(**options):
@@ -228,20 +95,21 @@ def buffer(**options):
     return _dcqcn.buffer({k: str(v) for k, v in options.items()})
 
 
-def sweep(scenario, *, vary, set=None, seeds=0, out=None, jobs=1, threads=1, force=False,
+def sweep(scenario, *, vary, set=None, seeds=0, out=None, jobs=1, threads=None, force=False,
           resume=False):
     """Runs a sweep (`dcqcn sweep`); returns sweep.csv as a DataFrame, with sweep_mean.csv (the
     mean and 95% confidence interval over seeds) as its .attrs["mean"] when seeds are varied.
     `vary`: a dict {key: [values]} or a list of "key=v1,v2" strings. `jobs` runs at once, each
     split over `threads`."""
     if isinstance(vary, dict):
-        vary = [f"{k}=" + ",".join(v if isinstance(v, str) else _toml_value(v) for v in vals)
+        vary = [f"{k}=" + ",".join(v if isinstance(v, str) else _common.toml_value(v)
+                                   for v in vals)
                 for k, vals in vary.items()]
-    with _engine_call(), _scratch("dcqcn-sweep-") as tmp:
-        path = _scenario_file(scenario, tmp)
-        folder = _out_folder(out, tmp, "sweep")
-        _dcqcn.sweep(path, list(vary), _sets(set), int(seeds), folder, int(jobs), _threads(threads),
-                     force, resume)
+    with _common.engine_call(), _common.scratch("dcqcn-sweep-") as tmp:
+        path = _common.scenario_file(scenario, tmp)
+        folder = _common.out_folder(out, tmp, "sweep")
+        _dcqcn.sweep(path, list(vary), _common.sets(set), int(seeds), folder, int(jobs),
+                     _common.thread_count(threads), force, resume)
         table = pd.read_csv(os.path.join(folder, "sweep.csv"))
         mean = os.path.join(folder, "sweep_mean.csv")
         if os.path.exists(mean):
@@ -254,24 +122,19 @@ def fluid(scenario=None, *, set=None, flows=None, rate=None, delay=None, duratio
     """DCQCN's fluid model (`dcqcn fluid`): returns (summary dict, DataFrame of
     timeseries/fluid.csv). What the command warns about (parameters the model ignores) comes as
     Python warnings."""
-    with _engine_call(), _scratch("dcqcn-fluid-") as tmp:
-        path = "" if scenario is None else _scenario_file(scenario, tmp)
-        folder = _out_folder(out, tmp, "fluid")
-        summary, notes = _dcqcn.fluid(path, _sets(set), flows, None if rate is None else str(rate),
-                                      None if delay is None else str(delay), str(duration),
-                                      folder, False)
-        for note in notes:
-            warnings.warn(note, stacklevel=2)
-        series = pd.read_csv(os.path.join(folder, "timeseries", "fluid.csv"))
-        return json.loads(summary), series
+    summary, series, notes = _common.fluid(scenario, _common.sets(set), flows=flows, rate=rate,
+                                           delay=delay, duration=duration, out=out)
+    for note in notes:
+        warnings.warn(note, stacklevel=2)
+    return summary, series
 
 
 def hpcc(config, *, set=None, out, model="hpcc", force=False, threads=None):
     """Runs an HPCC ns-3 config.txt (`dcqcn hpcc`, paths relative to the current folder) into
     `out`; returns a Result (with .fct_file and .pfc_file, HPCC's formats)."""
-    with _engine_call():
-        r = _dcqcn.hpcc(os.fspath(config), _sets(set), os.fspath(out), model, force,
-                        _threads(threads))
+    with _common.engine_call():
+        r = _dcqcn.hpcc(os.fspath(config), _common.sets(set), os.fspath(out), model, force,
+                        _common.thread_count(threads))
     result = Result(r["out"], r["out"])
     result.fct_file, result.pfc_file = r["fct_file"], r["pfc_file"]
     return result
@@ -309,10 +172,12 @@ def tune(scenario, *, param, minimize=(), maximize=(), constraint=(), trials=50,
     `trials` trials of `seeds` seeds each, `jobs` at once; the chosen and the scenario's own
     settings are then run on `holdout` new seeds. `out` keeps the folder (and allows `resume`);
     by default it is temporary. `progress(search, study, trial)` is called after each trial."""
+    # Imported here, not above: the search needs Optuna and matplotlib, which `import dcqcn`
+    # does not. tune_search imports _common, never this module, so this is no cycle.
     from .tune_search import Search
     as_list = lambda v: [v] if isinstance(v, str) else list(v)
-    with _engine_call(), _scratch("dcqcn-tune-") as tmp:
-        folder = _out_folder(out, tmp, "tune")
+    with _common.engine_call(), _common.scratch("dcqcn-tune-") as tmp:
+        folder = _common.out_folder(out, tmp, "tune")
         search = Search(scenario, params=as_list(param), minimize=as_list(minimize),
                         maximize=as_list(maximize), constraints=as_list(constraint),
                         trials=trials, seeds=seeds, holdout=holdout, jobs=jobs, threads=threads,
@@ -320,3 +185,18 @@ def tune(scenario, *, param, minimize=(), maximize=(), constraint=(), trials=50,
                         prescreen=prescreen, progress=progress)
         folder = search.run()
         return TuneResult(folder, folder if out is not None else None)
+
+
+if not _HAS_EXTENSION:
+    for _name in __all__:
+        globals().pop(_name, None)
+    del _name
+
+    def __getattr__(name):
+        if name in __all__ or name == "__version__":
+            raise ImportError(
+                f"dcqcn.{name}: this copy of the package ({os.path.dirname(__file__)}) has no "
+                "compiled extension (_dcqcn), which the build makes when pybind11-dev and "
+                "python3-dev are present (scripts/setup.sh): put build/python on PYTHONPATH, or "
+                "install it (cmake --install)")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,7 +5,7 @@ import os
 import sys
 import time
 
-from . import InputError
+from ._common import InputError
 from .tune_search import Search
 
 EXAMPLE = """example (docs/tune.md, a):
@@ -76,6 +76,17 @@ def _progress(search, study, trial):
           f" | {_clock(elapsed)} elapsed, ETA {eta}", file=sys.stderr, flush=True)
 
 
+def _caused_by_interrupt(e):
+    """Whether `e` was raised while a KeyboardInterrupt was being handled."""
+    seen = set()
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__context__
+    return False
+
+
 def main(argv=None):
     args = _parser().parse_args(argv)
     search = None
@@ -90,7 +101,11 @@ def main(argv=None):
     except InputError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
+    except BaseException as e:
+        # Ctrl-C, or what it caused: inside optuna's journal lock, the lock's own error raised
+        # while handling the KeyboardInterrupt (its release finds the lock file gone).
+        if not _caused_by_interrupt(e):
+            raise
         where = f" from {search.work}" if search is not None else ""
         print(f"tune: interrupted; `dcqcn tune ... --resume` finishes it{where}", file=sys.stderr)
         return 130

@@ -10,10 +10,8 @@ import os
 
 import optuna
 
-import dcqcn_units
-from dcqcn_report_common import mean_ci95
-
-from . import _dcqcn
+from . import _dcqcn, units
+from ._report_common import mean_ci95
 from .tune_space import lookup
 
 _STATE = {optuna.trial.TrialState.COMPLETE: "complete", optuna.trial.TrialState.FAIL: "failed",
@@ -51,7 +49,7 @@ def write_atomic(path, text):
 
 def paired_intervals(own, tuned):
     """(mean, 95% half-width) of the scenario's own values, the tuned ones and their change
-    paired by seed, from {seed: value} of each (dcqcn_report_common.mean_ci95)."""
+    paired by seed, from {seed: value} of each (_report_common.mean_ci95)."""
     diffs = [tuned[k] - own[k] for k in tuned if k in own]
     return [mean_ci95(values)[:2] for values in (list(own.values()), list(tuned.values()), diffs)]
 
@@ -67,7 +65,7 @@ def _firmware_value(value, unit, convert):
         return str(convert(value))
     if isinstance(unit, tuple):
         kind, scale, suffix = unit
-        base, _ = dcqcn_units.parse(str(value), kind)
+        base, _ = units.parse(str(value), kind)
         if base is None:
             return str(value)
         return str(base // scale) if base % scale == 0 else f"{base / scale:.6g}"
@@ -287,7 +285,7 @@ class Results:
         rates = self._port_rates()
         by_rate = {}
         for entry in ecn.get("by_rate", []):
-            value, _ = dcqcn_units.parse(str(entry.get("rate")), "rate")
+            value, _ = units.parse(str(entry.get("rate")), "rate")
             by_rate[value] = entry
         rows = []
         for rate in rates or [None]:

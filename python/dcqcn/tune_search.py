@@ -20,11 +20,10 @@ import warnings
 
 import optuna
 
-from . import _dcqcn
-from . import tune_outputs
+from . import _common, _dcqcn, tune_outputs
+from ._common import InputError
 from .tune_space import Constraint, Objective, Param, lookup, metric
 
-InputError = _dcqcn.InputError
 _ABSENT = object()
 
 
@@ -43,7 +42,6 @@ class Search:
     def __init__(self, scenario, *, params, minimize=(), maximize=(), constraints=(), trials=50,
                  seeds=1, holdout=5, jobs=1, threads=1, seed=0, set=None, out=None,
                  resume=False, force=False, prescreen=None, progress=None):
-        from . import _scenario, _sets, check
         if not params:
             raise InputError("--param: give at least one parameter to search")
         self.params = [p if isinstance(p, Param) else Param(p) for p in params]
@@ -68,10 +66,10 @@ class Search:
         self.jobs, self.threads, self.seed = jobs, threads, int(seed)
         self.prescreen = prescreen
         self.progress = progress
-        self.base_sets = _sets(set)
+        self.base_sets = _common.sets(set)
         # A path stays a path, so that files it names resolve from where it lies.
         self.scenario = scenario
-        self.scenario_arg, self.scenario_is_path = _scenario(scenario)
+        self.scenario_arg, self.scenario_is_path = _common.scenario_source(scenario)
         if self.scenario_is_path:
             try:
                 with open(self.scenario_arg) as f:
@@ -85,13 +83,13 @@ class Search:
         # Every key must be one --set accepts. A key the resolved scenario lacks is tried with
         # the range's low end (or first value), for the loader's message; a value that clashes
         # with other keys (kmin above kmax) is left to the trials, which mark it invalid.
-        self.resolved = check(scenario, set=self.base_sets)
+        self.resolved = _common.check(scenario, self.base_sets)
         for p in self.params:
             if lookup(self.resolved, p.key) is not None:
                 continue
             probe = p.choices[0] if p.choices is not None else p.set_text(p.low)
             try:
-                check(scenario, set=self.base_sets + [f"{p.key}={probe}"])
+                _common.check(scenario, self.base_sets + [f"{p.key}={probe}"])
             except InputError as e:
                 raise InputError(f"--param {p.key}: {e}") from None
         self.baseline = {p.key: lookup(self.resolved, p.key) for p in self.params}
@@ -177,9 +175,9 @@ class Search:
         """One ordinary run: its summary's metrics {path: value, or None if the run recorded
         none or has no such number}, and the paths its summary.json lacks. `strict` (the
         scenario's own runs, the up-front check): a path it lacks is an InputError instead."""
-        from . import _sets
-        _dcqcn.run(self.scenario_arg, self.scenario_is_path, self.base_sets + sets + _sets(None, seed), folder,
-                   True, None, self.threads)
+        _dcqcn.run(self.scenario_arg, self.scenario_is_path,
+                   self.base_sets + sets + _common.sets(None, seed), folder, True, None,
+                   self.threads)
         with open(os.path.join(folder, "summary.json")) as f:
             summary = json.load(f)
         metrics, absent = {}, []
@@ -208,21 +206,17 @@ class Search:
         """--prescreen fluid needs a scenario the fluid model reads (an incast, DCQCN with ECN
         marking): checked with the scenario's own settings before anything runs, rather than
         every trial rejected."""
-        from . import fluid
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                fluid(self.scenario, set=self.base_sets)
+            _common.fluid(self.scenario, self.base_sets)  # its notes are not warned of
         except InputError as e:
             raise InputError(f"--prescreen fluid: the fluid model cannot read the scenario: {e}"
                              ) from None
 
     def _fluid_oscillates(self, sets, folder):
         """--prescreen fluid: whether DCQCN's fluid model calls these settings oscillating."""
-        from . import fluid
         start = time.monotonic()
-        summary, _ = fluid(self.scenario, set=self.base_sets + sets,
-                           out=os.path.join(folder, "fluid"))
+        summary, _, _ = _common.fluid(self.scenario, self.base_sets + sets,
+                                      out=os.path.join(folder, "fluid"))
         return summary["oscillation"]["verdict"] == "oscillating", time.monotonic() - start
 
     def _objective(self, trial):
@@ -244,9 +238,7 @@ class Search:
         trial.set_user_attr("sets", sets)
         if self.prescreen == "fluid":
             try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    oscillates, took = self._fluid_oscillates(sets, folder)
+                oscillates, took = self._fluid_oscillates(sets, folder)
             except InputError as e:
                 self._invalid(trial, self._prescreen_rejects(sets, e))
             trial.set_user_attr("fluid_s", took)
@@ -303,9 +295,8 @@ class Search:
     def _prescreen_rejects(self, sets, error):
         """Why the fluid prescreen cannot read a trial's settings: the loader's message, as a
         run would give it, if the scenario rejects them; else the fluid model's, flagged."""
-        from . import check
         try:
-            check(self.scenario, set=self.base_sets + sets)
+            _common.check(self.scenario, self.base_sets + sets)
         except InputError as e:
             return str(e)
         return f"--prescreen fluid: {error}"

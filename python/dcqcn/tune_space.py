@@ -4,9 +4,8 @@ metrics read out of a run's summary.json by dotted path."""
 import difflib
 import re
 
-import dcqcn_units
-
-from ._dcqcn import InputError
+from . import units
+from ._common import InputError
 
 _OPTIONS = ("log", "int")
 _QUANTITY = re.compile(r"^\s*([+-]?[0-9.]+)\s*([A-Za-z]*)\s*$")
@@ -23,11 +22,11 @@ def _number_and_kind(text, flag, key):
             return float(number), None
         except ValueError:
             raise InputError(f"{flag} {key}: {text!r} is not a number") from None
-    kind = dcqcn_units.KIND_OF.get(suffix)
+    kind = units.KIND_OF.get(suffix)
     if kind is None:
-        units = ", ".join(s for s in dcqcn_units.KIND_OF)
-        raise InputError(f"{flag} {key}: unknown unit {suffix!r} in {text!r} (one of {units})")
-    value, why = dcqcn_units.parse(text.strip(), kind)
+        suffixes = ", ".join(s for s in units.KIND_OF)
+        raise InputError(f"{flag} {key}: unknown unit {suffix!r} in {text!r} (one of {suffixes})")
+    value, why = units.parse(text.strip(), kind)
     if value is None:
         raise InputError(f"{flag} {key}: {text!r}: {why or 'not a ' + kind}")
     return value, kind
@@ -35,12 +34,12 @@ def _number_and_kind(text, flag, key):
 
 def _largest_exact_unit(value, kind):
     """`value` (base units) as text in the largest unit that holds it exactly: 55us, 12345B."""
-    for suffix, scale in reversed(dcqcn_units.UNITS[kind]):
+    for suffix, scale in reversed(units.UNITS[kind]):
         if suffix.endswith("iB"):
             continue
         if value % scale == 0:
             return f"{value // scale}{suffix}"
-    return f"{value}{dcqcn_units.UNITS[kind][0][0]}"
+    return f"{value}{units.UNITS[kind][0][0]}"
 
 
 class Param:
@@ -111,7 +110,7 @@ class Param:
             return self.set_text(value)
         if self.kind is None:
             return f"{value:.4g}"
-        scale = dict(dcqcn_units.UNITS[self.kind])[self.unit]
+        scale = dict(units.UNITS[self.kind])[self.unit]
         return f"{value / scale:.4g}{self.unit}"
 
     def column(self):
@@ -121,7 +120,7 @@ class Param:
     def column_value(self, value):
         if self.kind is None:
             return value
-        return value / dict(dcqcn_units.UNITS[self.kind])[self.unit]
+        return value / dict(units.UNITS[self.kind])[self.unit]
 
 
 class Objective:

@@ -12,6 +12,7 @@
 
 #include "analysis/buffer_rules.h"
 #include "app/buffer_cli.h"
+#include "app/exit_codes.h"
 #include "app/fluid_cli.h"
 #include "app/port_settings.h"
 #include "app/progress_line.h"
@@ -186,8 +187,8 @@ int main(int argc, char** argv) {
   sweep->add_option("--jobs", sweep_opts.jobs, "runs in parallel")->check(CLI::PositiveNumber);
   sweep
       ->add_option("--threads", sweep_opts.threads,
-                   "split each run over N threads (default 1: --jobs runs fill the cores; the "
-                   "results are the same for any N)")
+                   "split each run over N threads (default: every core from 256 hosts on, shared "
+                   "by the --jobs runs; else 1); the results are the same for any N")
       ->check(CLI::PositiveNumber);
   sweep->add_flag("--quiet", sweep_opts.quiet, "print nothing but errors");
   sweep->add_flag("--force", sweep_opts.force,
@@ -329,7 +330,7 @@ int main(int argc, char** argv) {
     } else if (*merge) {
       merge_opts.say = PrintLine;
       merge_opts.note = PrintNote;
-      return dcqcn::RunSweepMergeCommand(merge_opts);
+      return dcqcn::SweepExitCode(dcqcn::RunSweepMergeCommand(merge_opts), PrintNote);
     } else if (*sweep) {
       sweep_opts.stop = &g_stop;
       sweep_opts.say = PrintLine;
@@ -337,7 +338,7 @@ int main(int argc, char** argv) {
       // Under mpirun every rank runs this; rank 0 reports (run/sweep_ranks.h).
       mpi_world = dcqcn::JoinMpiIfLaunched();
       sweep_opts.world = mpi_world.get();
-      return dcqcn::RunSweepCommand(sweep_opts);
+      return dcqcn::SweepExitCode(dcqcn::RunSweepCommand(sweep_opts), PrintNote);
     } else if (*report) {
       return dcqcn::RunReportCommand(report_opts);
     } else if (*tune) {
@@ -383,6 +384,9 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "{}", dcqcn::PortSettingsText(net, check_ports));
       for (const std::string& w : dcqcn::BufferWarnings(s)) fmt::print(stderr, "warning: {}\n", w);
       for (const std::string& w : net.RouteLoops()) fmt::print(stderr, "warning: {}\n", w);
+      if (const std::string why = dcqcn::OneThreadOnly(s); !why.empty()) {
+        fmt::print(stderr, "note: {} (--threads is not used)\n", why);
+      }
     } else if (*fluid) {
       std::vector<std::string> warnings;
       std::string text;

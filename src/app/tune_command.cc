@@ -25,8 +25,8 @@ constexpr const char* kSetupHint =
     "python3-optuna, python3-scipy, python3-sklearn and python3-matplotlib): run "
     "scripts/setup.sh";
 
-// The folder that holds the dcqcn package and dcqcn_units.py: build/python/ next to a build
-// tree's binary, else the installed package's (empty: Python's own path has it, or not).
+// The folder that holds the dcqcn package: build/python/ next to a build tree's binary, else
+// the installed package's (empty: Python's own path has it, or not).
 std::string PackageRoot() {
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);

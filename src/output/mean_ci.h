@@ -1,6 +1,6 @@
 // The mean of repeated measurements (runs that differ only in their seed) and the half-width of
 // its 95% confidence interval: Student t with n - 1 degrees of freedom. The sweep report
-// (python/dcqcn_report_common.py, mean_ci95) computes the same with the same table.
+// (python/dcqcn/_report_common.py, mean_ci95) computes the same with the same table.
 #pragma once
 
 #include <vector>

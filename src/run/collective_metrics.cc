@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <map>
 
+#include "topology/topology_type.h"
+
 namespace dcqcn {
 namespace {
 
@@ -120,8 +122,7 @@ std::vector<CollectiveOutcome> CollectiveOutcomes(const Scenario& s, const Netwo
 
 nlohmann::json CollectivesJson(const Scenario& s, const std::vector<CollectiveOutcome>& outcomes) {
   nlohmann::json all = nlohmann::json::array();
-  const CollectiveHosts where{s.topology.hosts,
-                              s.topology.type == "rail" ? s.topology.gpus_per_server : 0};
+  const CollectiveHosts where{s.topology.hosts, GpusPerServer(s.topology)};
   for (size_t c = 0; c < outcomes.size(); ++c) {
     const CollectiveConfig& cfg = s.collectives[c];
     const std::vector<int> ranks = RankHosts(cfg, where);
@@ -130,7 +131,7 @@ nlohmann::json CollectivesJson(const Scenario& s, const std::vector<CollectiveOu
     nlohmann::json j;
     j["tag"] = CollectiveTag(s, c);
     j["op"] = std::string(Name(cfg.op));
-    j["algorithm"] = std::string(Name(cfg.algorithm));
+    j["algorithm"] = cfg.algorithm;
     j["ranks"] = ranks;
     j["size_bytes"] = cfg.size;
     j["channels"] = cfg.channels;
@@ -193,8 +194,7 @@ std::string CollectivesCsv(const Scenario& s, const std::vector<CollectiveOutcom
   std::string out =
       "collective,tag,op,algorithm,ranks,size_bytes,iteration,start_ns,time_ns,algbw_gbps,"
       "busbw_gbps,ideal_time_ns,slowdown\n";
-  const CollectiveHosts where{s.topology.hosts,
-                              s.topology.type == "rail" ? s.topology.gpus_per_server : 0};
+  const CollectiveHosts where{s.topology.hosts, GpusPerServer(s.topology)};
   for (size_t c = 0; c < outcomes.size(); ++c) {
     const CollectiveConfig& cfg = s.collectives[c];
     const int n = static_cast<int>(RankHosts(cfg, where).size());
@@ -202,7 +202,7 @@ std::string CollectivesCsv(const Scenario& s, const std::vector<CollectiveOutcom
     for (size_t i = 0; i < o.iterations.size(); ++i) {
       const CollectiveIteration& it = o.iterations[i];
       out += fmt::format("{},{},{},{},{},{},{},", c, CollectiveTag(s, c), Name(cfg.op),
-                         Name(cfg.algorithm), n, cfg.size, i);
+                         cfg.algorithm, n, cfg.size, i);
       out +=
           it.start == kTimeNever ? "" : fmt::format("{:.3f}", static_cast<double>(it.start) / 1e3);
       if (it.finished()) {

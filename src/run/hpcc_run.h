@@ -28,7 +28,7 @@ struct HpccCommandOptions {
   // whole-ns transmit times); "native": our RoCEv2 wire format.
   std::string model = "hpcc";
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler: stop, write nothing
-  int threads = 1;                          // threads the run is split over (RunOptions::threads)
+  int threads = 0;  // threads the run is split over (RunOptions::threads; 0: AutoThreads)
   // The processes the run is spread over (RunOptions::ranks): rank 0 writes, the others only
   // run their part. Not owned.
   RankExchange* ranks = nullptr;

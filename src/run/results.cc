@@ -113,14 +113,14 @@ double Utilisation(const Link& l, double active_s) {
   return static_cast<double>(l.busy_bytes()) * 8.0 / (static_cast<double>(l.rate()) * active_s);
 }
 
+}  // namespace
+
 // How long `port` was paused up to `end`, summed over classes (links.csv, pfc.spread).
 Time PausedTime(const EgressPort& port, Time end) {
   Time t = 0;
   for (int q = 0; q < kNumPriorities; ++q) t += port.paused_time(q, end);
   return t;
 }
-
-}  // namespace
 
 std::string LinksCsv(const Network& net, Time active_start, Time end) {
   const Topology& topo = net.config().topology;
@@ -266,75 +266,12 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
   j["bytes_delivered"] = st.payload_delivered;
   j["bytes_dropped"] = st.payload_dropped;
   j["drops"] = st.drops;
-  const bool links_change = AnyChangesLinks(s.events);
-  if (links_change) {
-    // Each time the routes followed the links: the flows in flight that moved, or lost their way.
-    nlohmann::json list = nlohmann::json::array();
-    for (const Network::Reconvergence& r : net.reconvergences()) {
-      list.push_back({{"at_ns", r.at / kNanosecond},
-                      {"flows_rerouted", r.flows_rerouted},
-                      {"flows_cut_off", r.flows_cut_off}});
-    }
-    j["routing"]["reconvergences"] = list;
-  }
-  if (s.sw.pfc.watchdog.enabled || links_change || st.ttl_drops > 0) {
-    // Where a lossless fabric may lose packets otherwise, every loss by its cause (only then:
-    // other summaries keep their text). `ttl`: round a routing loop; `link`: on a failed link,
-    // or cut off from the destination by one.
-    j["drops_by_cause"] = {
-        {"buffer", st.drops - st.pfc_watchdog_drops - st.link_drops - st.ttl_drops},
-        {"watchdog", st.pfc_watchdog_drops},
-        {"link", st.link_drops},
-        {"ttl", st.ttl_drops}};
-  }
   j["data_packets_sent"] = st.data_packets_sent;
   j["retransmitted_packets"] = st.retransmitted_packets;
   j["timeouts"] = st.timeouts;
   j["nacks"] = st.nacks;
   j["pfc_pause_frames"] = st.pfc_pause_frames;
   j["pfc_resume_frames"] = st.pfc_resume_frames;
-  if (!info.deadlocks.empty()) {
-    // Only when there was one: the summary of a run without stays as it was.
-    nlohmann::json list = nlohmann::json::array();
-    for (const Deadlock& d : info.deadlocks) {
-      nlohmann::json cycle = nlohmann::json::array();
-      for (const DeadlockQueue& q : d.cycle) cycle.push_back(DeadlockDetector::Name(net, q));
-      list.push_back({{"at_ns", d.at / kNanosecond},
-                      {"since_ns", d.since / kNanosecond},
-                      {"cycle", cycle},
-                      {"flows", d.flows},
-                      {"to_end", d.to_end}});
-    }
-    j["pfc"]["deadlocks"] = list;
-    j["pfc"]["flows_left_in_deadlock"] = FlowsLeftInDeadlock(info).size();
-  }
-  if (st.pfc_pause_frames > 0) {
-    // Congestion spreading: how many ports obeyed PAUSE, by how far it had spread to them.
-    std::map<int, int> by_hops;
-    Time paused = 0;
-    for (int node = 0; node < s.topology.num_nodes(); ++node) {
-      for (int p = 0; p < net.num_ports(node); ++p) {
-        const EgressPort& port = net.egress(node, p);
-        if (port.pause_hops() > 0) ++by_hops[port.pause_hops()];
-        paused += PausedTime(port, end);
-      }
-    }
-    nlohmann::json hops = nlohmann::json::object();
-    int ports = 0;
-    for (const auto& [h, n] : by_hops) {
-      hops[std::to_string(h)] = n;
-      ports += n;
-    }
-    j["pfc"]["spread"] = {{"max_hops", by_hops.empty() ? 0 : by_hops.rbegin()->first},
-                          {"ports_paused", ports},
-                          {"ports_by_hops", hops},
-                          {"paused_port_ns", static_cast<double>(paused) / kNanosecond}};
-  }
-  if (s.sw.pfc.watchdog.enabled) {
-    j["pfc"]["watchdog"] = {{"storms", st.pfc_watchdog_storms},
-                            {"restorations", st.pfc_watchdog_restorations},
-                            {"dropped_packets", st.pfc_watchdog_drops}};
-  }
   j["ecn_marked_packets"] = st.ecn_marked_packets;
   j["cnps"] = st.cnps_sent;
   j["cnps_received"] = st.cnps_received;

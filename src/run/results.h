@@ -32,6 +32,8 @@ struct RunInfo {
 
 // What the metrics need of each flow, in flow-id order.
 std::vector<FlowOutcome> FlowOutcomes(const Network& net);
+// How long `port` was paused up to `end`, summed over classes (links.csv, pfc.spread).
+Time PausedTime(const EgressPort& port, Time end);
 // The flows a deadlock still standing at the end left unfinished, each with when it began.
 std::map<uint32_t, Time> FlowsLeftInDeadlock(const RunInfo& info);
 // flows.csv of the run of scenario `s` on `net` (from an HPCC topology file with src_node and

@@ -15,6 +15,7 @@
 #include "net/network_event.h"
 #include "run/results.h"
 #include "run/sinks.h"
+#include "topology/topology_type.h"
 
 namespace dcqcn {
 namespace {
@@ -42,6 +43,12 @@ int AutoThreads(const Topology& topo) {
   constexpr int kHostsForThreads = 256;
   if (topo.hosts < kHostsForThreads) return 1;
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+std::string OneThreadOnly(const Scenario& s) {
+  if (GpusPerServer(s.topology) == 0) return "";
+  return "a topology with NVLink runs on one thread for now: its transfers share one model of "
+         "every server's NVLink";
 }
 
 double ProgressFraction(Time origin, Time end, Time now, int flows_done, int flows_total) {
@@ -74,6 +81,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   auto wall_start = std::chrono::steady_clock::now();
   NetworkConfig config = ToNetworkConfig(s);
   config.threads = options.threads > 0 ? options.threads : AutoThreads(config.topology);
+  const int config_threads = config.threads;
   if (options.ranks != nullptr && options.ranks->ranks() > 1) {
     CheckRanksCanRun(s);
     config.ranks = options.ranks;
@@ -155,6 +163,9 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   info.outcomes = FlowOutcomes(net);
   for (OutputSink* sink : sinks) sink->Finish(info);
   nlohmann::json summary = Summary(s, net, info);
+  if (const std::string why = OneThreadOnly(s); config_threads > 1 && !why.empty()) {
+    summary["threads"] = {{"asked", config_threads}, {"ran", 1}, {"why", why}};
+  }
   for (OutputSink* sink : sinks) sink->Summarize(summary);
   if (options.after_run) options.after_run(net);
   if (!options.out_dir.empty()) {

@@ -59,6 +59,10 @@ struct RunOptions {
 // The threads a run is split over when the user does not say: every core for a network of a
 // few hundred hosts or more, else one.
 int AutoThreads(const Topology& topo);
+// Why a run of `s` runs on one thread whatever it is asked for ("" when it splits): NVLink's
+// transfers share one fluid model of the servers (net/nvlink_fabric.h), not yet split. A run
+// asked for more says so in summary.json ("threads"), and `dcqcn check` prints it.
+std::string OneThreadOnly(const Scenario& s);
 
 // How far a run is, in 0..1. It ends when every flow has finished or at `end`, whichever comes
 // first, so this is the larger of the share of the active interval [origin, end] before `now`

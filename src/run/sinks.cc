@@ -2,7 +2,9 @@
 #include "run/sinks.h"
 
 #include <algorithm>
+#include <map>
 
+#include "net/network_event.h"
 #include "output/atomic_file.h"
 #include "output/pcap_capture.h"
 #include "output/timeseries.h"
@@ -117,6 +119,100 @@ class CollectivesSink : public OutputSink {
   std::vector<CollectiveOutcome> outcomes_;
 };
 
+// summary.json's "routing" (reconvergences after link events) and "drops_by_cause", in runs
+// where a lossless fabric may lose packets otherwise.
+class RoutingSink : public OutputSink {
+ public:
+  explicit RoutingSink(const Scenario& s) : s_(s) {}
+  void Start(Network& net, const std::string&) override { net_ = &net; }
+  void Summarize(nlohmann::json& summary) override {
+    const NetStats& st = net_->stats();
+    const bool links_change = AnyChangesLinks(s_.events);
+    if (links_change) {
+      // Each time the routes followed the links: the flows in flight that moved, or lost their way.
+      nlohmann::json list = nlohmann::json::array();
+      for (const Network::Reconvergence& r : net_->reconvergences()) {
+        list.push_back({{"at_ns", r.at / kNanosecond},
+                        {"flows_rerouted", r.flows_rerouted},
+                        {"flows_cut_off", r.flows_cut_off}});
+      }
+      summary["routing"]["reconvergences"] = list;
+    }
+    if (s_.sw.pfc.watchdog.enabled || links_change || st.ttl_drops > 0) {
+      // Where a lossless fabric may lose packets otherwise, every loss by its cause (only then:
+      // other summaries keep their text). `ttl`: round a routing loop; `link`: on a failed link,
+      // or cut off from the destination by one.
+      summary["drops_by_cause"] = {
+          {"buffer", st.drops - st.pfc_watchdog_drops - st.link_drops - st.ttl_drops},
+          {"watchdog", st.pfc_watchdog_drops},
+          {"link", st.link_drops},
+          {"ttl", st.ttl_drops}};
+    }
+  }
+
+ private:
+  const Scenario& s_;
+  const Network* net_ = nullptr;
+};
+
+// summary.json's "pfc": the deadlocks found, how far PAUSE spread, the watchdog's work.
+class PfcSink : public OutputSink {
+ public:
+  explicit PfcSink(const Scenario& s) : s_(s) {}
+  void Start(Network& net, const std::string&) override { net_ = &net; }
+  void Finish(RunInfo& info) override { info_ = &info; }
+  void Summarize(nlohmann::json& summary) override {
+    const NetStats& st = net_->stats();
+    if (!info_->deadlocks.empty()) {
+      // Only when there was one: the summary of a run without stays as it was.
+      nlohmann::json list = nlohmann::json::array();
+      for (const Deadlock& d : info_->deadlocks) {
+        nlohmann::json cycle = nlohmann::json::array();
+        for (const DeadlockQueue& q : d.cycle) cycle.push_back(DeadlockDetector::Name(*net_, q));
+        list.push_back({{"at_ns", d.at / kNanosecond},
+                        {"since_ns", d.since / kNanosecond},
+                        {"cycle", cycle},
+                        {"flows", d.flows},
+                        {"to_end", d.to_end}});
+      }
+      summary["pfc"]["deadlocks"] = list;
+      summary["pfc"]["flows_left_in_deadlock"] = FlowsLeftInDeadlock(*info_).size();
+    }
+    if (st.pfc_pause_frames > 0) {
+      // Congestion spreading: how many ports obeyed PAUSE, by how far it had spread to them.
+      std::map<int, int> by_hops;
+      Time paused = 0;
+      for (int node = 0; node < s_.topology.num_nodes(); ++node) {
+        for (int p = 0; p < net_->num_ports(node); ++p) {
+          const EgressPort& port = net_->egress(node, p);
+          if (port.pause_hops() > 0) ++by_hops[port.pause_hops()];
+          paused += PausedTime(port, info_->sim_time);
+        }
+      }
+      nlohmann::json hops = nlohmann::json::object();
+      int ports = 0;
+      for (const auto& [h, n] : by_hops) {
+        hops[std::to_string(h)] = n;
+        ports += n;
+      }
+      summary["pfc"]["spread"] = {{"max_hops", by_hops.empty() ? 0 : by_hops.rbegin()->first},
+                                  {"ports_paused", ports},
+                                  {"ports_by_hops", hops},
+                                  {"paused_port_ns", static_cast<double>(paused) / kNanosecond}};
+    }
+    if (s_.sw.pfc.watchdog.enabled) {
+      summary["pfc"]["watchdog"] = {{"storms", st.pfc_watchdog_storms},
+                                    {"restorations", st.pfc_watchdog_restorations},
+                                    {"dropped_packets", st.pfc_watchdog_drops}};
+    }
+  }
+
+ private:
+  const Scenario& s_;
+  const Network* net_ = nullptr;
+  const RunInfo* info_ = nullptr;
+};
+
 // Last, so that a folder with a summary.json has every other file.
 class SummarySink : public OutputSink {
  public:
@@ -137,6 +233,8 @@ std::vector<std::unique_ptr<OutputSink>> ScenarioSinks(const Scenario& s) {
   sinks.push_back(std::make_unique<PcapSink>(s.output.pcap));
   sinks.push_back(std::make_unique<TimeSeriesSink>(s.output));
   if (!s.collectives.empty()) sinks.push_back(std::make_unique<CollectivesSink>(s));
+  sinks.push_back(std::make_unique<RoutingSink>(s));
+  sinks.push_back(std::make_unique<PfcSink>(s));
   sinks.push_back(std::make_unique<SummarySink>());
   return sinks;
 }

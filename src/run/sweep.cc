@@ -243,21 +243,15 @@ void WriteSweepTables(const std::string& folder, const SweepPlan& plan,
   if (!mean.empty()) WriteFileAtomic(folder + "/sweep_mean.csv", mean);
 }
 
-// The exit code of a sweep with these outcomes, as `dcqcn run` would have exited; says how many
-// failed.
-int SweepExitCode(const std::vector<size_t>& indices, const std::vector<RunOutcome>& outcomes,
-                  const std::function<void(const std::string&)>& note) {
-  size_t failed = 0;
-  bool invariant_broken = false;
+// What the runs `indices` came to.
+SweepResult ResultOf(const std::vector<size_t>& indices, const std::vector<RunOutcome>& outcomes) {
+  SweepResult r;
+  r.runs = indices.size();
   for (size_t i : indices) {
-    failed += !outcomes[i].error.empty();
-    invariant_broken = invariant_broken || outcomes[i].invariant_broken;
+    r.failed += !outcomes[i].error.empty();
+    r.invariant_broken = r.invariant_broken || outcomes[i].invariant_broken;
   }
-  if (failed == 0) return 0;
-  if (note)
-    note(fmt::format("{} of {} runs failed (their error is in sweep.csv's error column)", failed,
-                     indices.size()));
-  return invariant_broken ? 3 : 1;
+  return r;
 }
 
 // "K/N" with 1 <= K <= N.
@@ -346,8 +340,10 @@ RunOutcome RunOne(const SweepOptions& options, const SweepPlan& plan, size_t i,
     RunOptions run;
     run.stop = options.stop;
     run.out_dir = run_folder.path();
-    run.threads = options.threads;
     const Scenario s = scenario ? std::move(*scenario) : LoadRun(options, plan, i);
+    run.threads = options.threads > 0
+                      ? options.threads
+                      : std::max(1, AutoThreads(s.topology) / std::max(1, options.jobs));
     outcome.name = s.name;
     outcome.summary = RunScenario(s, run);
     run_folder.Commit();
@@ -382,7 +378,7 @@ bool RunOnThreads(const std::vector<size_t>& todo, int jobs,
 }
 
 // The sweep run by this process: alone, on --jobs threads, or as rank 0 of an MPI launch.
-int SweepHere(const SweepOptions& options) {
+SweepResult SweepHere(const SweepOptions& options) {
   MpiWorld* world = options.world;
   if (options.jobs < 1) throw InputError("sweep: --jobs must be at least 1");
   if (world != nullptr && options.jobs > 1) {
@@ -444,7 +440,7 @@ int SweepHere(const SweepOptions& options) {
         if (!options.quiet)
           Say(options, fmt::format("{}: the sweep is complete; nothing to resume", out_dir));
         if (world != nullptr) CoordinateRuns(*world, out_dir, {}, nullptr, nullptr);  // none
-        return SweepExitCode(mine, outcomes, options.note);
+        return ResultOf(mine, outcomes);
       }
     }
   }
@@ -514,36 +510,38 @@ int SweepHere(const SweepOptions& options) {
   nlohmann::json meta = description;
   meta["failed"] = FailedRuns(mine, outcomes);
   folder.Commit(meta);
-  const int code = SweepExitCode(mine, outcomes, options.note);
-  if (code == 0 && !options.quiet) {
+  const SweepResult result = ResultOf(mine, outcomes);
+  if (result.failed == 0 && !options.quiet) {
     Say(options,
         fmt::format(
             "{} runs{}; table in {}/sweep.csv", mine.size(),
             sharded ? fmt::format(" (shard {} of {}, of {} in all)", shard, shards, runs) : "",
             out_dir));
   }
-  return code;
+  return result;
 }
 
 }  // namespace
 
-int RunSweepCommand(const SweepOptions& options) {
+SweepResult RunSweepCommand(const SweepOptions& options) {
   MpiWorld* world = options.world;
   if (world != nullptr && world->rank() > 0) {
     // A rank that runs what rank 0 hands out; rank 0 checks the input and reports errors.
     std::optional<SweepPlan> plan;
-    return ServeRuns(*world,
-                     [&](size_t i, const std::string& folder) -> std::optional<std::string> {
-                       if (!plan) {
-                         plan = PlanSweep(options.vary, options.sets, options.seeds);
-                         ReadScenarioOnce(options.scenario, *plan);
-                       }
-                       try {
-                         return EncodeOutcome(RunOne(options, *plan, i, folder, std::nullopt));
-                       } catch (const Interrupted&) {
-                         return std::nullopt;
-                       }
-                     });
+    SweepResult served;
+    served.cancelled =
+        ServeRuns(*world, [&](size_t i, const std::string& folder) -> std::optional<std::string> {
+          if (!plan) {
+            plan = PlanSweep(options.vary, options.sets, options.seeds);
+            ReadScenarioOnce(options.scenario, *plan);
+          }
+          try {
+            return EncodeOutcome(RunOne(options, *plan, i, folder, std::nullopt));
+          } catch (const Interrupted&) {
+            return std::nullopt;
+          }
+        }) != 0;
+    return served;
   }
   try {
     return SweepHere(options);
@@ -553,7 +551,7 @@ int RunSweepCommand(const SweepOptions& options) {
   }
 }
 
-int RunSweepMergeCommand(const SweepMergeOptions& options) {
+SweepResult RunSweepMergeCommand(const SweepMergeOptions& options) {
   if (options.shard_dirs.empty()) throw InputError("sweep merge: give the shards' folders");
   // Each shard's description, checked against the first.
   std::map<size_t, std::string> dir_of;        // shard number -> folder
@@ -650,12 +648,12 @@ int RunSweepMergeCommand(const SweepMergeOptions& options) {
   meta["failed"] = FailedRuns(all, outcomes);
   WriteFileAtomic(folder.path() + "/" + kSweepFile, meta.dump(2) + "\n");
   folder.Commit();
-  const int code = SweepExitCode(all, outcomes, options.note);
-  if (code == 0 && !options.quiet) {
+  const SweepResult result = ResultOf(all, outcomes);
+  if (result.failed == 0 && !options.quiet) {
     Say(options, fmt::format("{} runs from {} shards; table in {}/sweep.csv", runs, shards,
                              options.out_dir));
   }
-  return code;
+  return result;
 }
 
 }  // namespace dcqcn

@@ -20,7 +20,9 @@ struct SweepOptions {
   int seeds = 0;
   std::string out_dir;  // default results/<scenario name>-sweep/
   int jobs = 1;         // runs in parallel
-  int threads = 1;      // threads each run is split over (RunOptions::threads)
+  // Threads each run is split over (RunOptions::threads); 0: automatic, AutoThreads shared by
+  // the `jobs` runs in parallel.
+  int threads = 0;
   bool quiet = false;
   // Where its messages go (the run layer never prints): `say` gets the closing line of a sweep
   // (stdout on the command line), `note` each run's progress, resumption and failures (stderr).
@@ -41,8 +43,18 @@ struct SweepOptions {
   MpiWorld* world = nullptr;
 };
 
-// Returns the process exit code; throws InputError for bad input.
-int RunSweepCommand(const SweepOptions& options);
+// What a sweep (or this shard of it) came to: its runs, and how many failed (their error is in
+// sweep.csv's error column), one of them by a broken invariant. The command line maps it to an
+// exit code (app/exit_codes.h).
+struct SweepResult {
+  size_t runs = 0;
+  size_t failed = 0;
+  bool invariant_broken = false;
+  bool cancelled = false;  // under mpirun, a rank > 0 whose sweep rank 0 cancelled (bad input)
+};
+
+// Throws InputError for bad input.
+SweepResult RunSweepCommand(const SweepOptions& options);
 
 struct SweepMergeOptions {
   std::string out_dir;
@@ -54,8 +66,8 @@ struct SweepMergeOptions {
 };
 
 // `dcqcn sweep merge OUT DIR...`: the shards of one sweep as one sweep folder, with the same
-// sweep.csv and runs/ as the sweep run whole. Returns the exit code the whole sweep would have.
-int RunSweepMergeCommand(const SweepMergeOptions& options);
+// sweep.csv and runs/ as the sweep run whole, with the result the whole sweep would have.
+SweepResult RunSweepMergeCommand(const SweepMergeOptions& options);
 
 // The headline columns of sweep.csv, in order: paths into summary.json.
 std::vector<std::string> SweepColumns();

@@ -2,6 +2,7 @@
 #include "scenario/key_reference.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <toml++/toml.h>
 
 #include <string>
@@ -10,6 +11,8 @@
 #include "cc/registry.h"
 #include "scenario/scenario_loader.h"
 #include "scenario/scenario_schema.h"
+#include "topology/topology_type.h"
+#include "workload/collective_algorithm.h"
 
 namespace dcqcn {
 namespace {
@@ -47,12 +50,42 @@ std::string SetPrefix(const TableSchema& table) {
   return fmt::format("{}.", table.path);
 }
 
+// The values a key takes from a registry, one line each with what it means; "" for other keys.
+std::string RegistryValues(const TableSchema& table, std::string_view key) {
+  std::vector<std::string> values;
+  if (&table == &kCcSchema && key == "algorithm") {
+    for (const CcAlgorithm& a : CcAlgorithms()) {
+      values.push_back(fmt::format("`\"{}\"`: {}", a.name, a.summary));
+    }
+  } else if (&table == &kCollectiveSchema && key == "algorithm") {
+    for (const CollectiveAlgorithm* a : CollectiveAlgorithms()) {
+      std::vector<std::string_view> ops;
+      for (size_t op = 0; op < kCollectiveOpNames.size(); ++op) {
+        if (a->implements(static_cast<CollectiveOp>(op))) ops.push_back(kCollectiveOpNames[op]);
+      }
+      values.push_back(
+          fmt::format("`\"{}\"` ({}): {}", a->name, fmt::join(ops, ", "), a->description));
+    }
+  }
+  if (&table == &kTopologySchema) {
+    if (key == "type") {
+      for (const TopologyType* t : TopologyTypes()) {
+        values.push_back(fmt::format("`\"{}\"`: {}", t->name, t->description));
+      }
+    } else if (const std::string types = TypesTaking(key); !types.empty()) {
+      return fmt::format(" Only for topology.type = {}.", types);
+    }
+  }
+  if (values.empty()) return "";
+  return fmt::format(" One of: {}.", fmt::join(values, "; "));
+}
+
 void RenderTable(const TableSchema& table, std::string& out) {
   out += fmt::format("\n## {}\n\n{}", Heading(table), table.meaning);
   out += fmt::format(" `--set {}KEY=VALUE` sets a key.\n\n", SetPrefix(table));
   out += "| key | type | unit | default | meaning |\n|---|---|---|---|---|\n";
   for (const KeySchema& k : table) {
-    std::string meaning(k.meaning);
+    std::string meaning = std::string(k.meaning) + RegistryValues(table, k.name);
     if (k.kind == KeyKind::kTable || k.kind == KeyKind::kOpenTable ||
         k.kind == KeyKind::kFlowArray) {
       meaning += " Its keys are in their own section.";

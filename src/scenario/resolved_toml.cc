@@ -12,10 +12,12 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <variant>
 #include <vector>
 
 #include "cc/registry.h"
 #include "scenario/scenario_loader.h"
+#include "topology/topology_keys.h"
 
 namespace dcqcn {
 namespace {
@@ -95,45 +97,30 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
   const TopologyConfig& t = s.topology;
   out += "\n[topology]\n";
   quoted("type", t.type);
-  if (t.type == "hpcc_file") {
-    // The file gives every node and link. Absolute, because resolved.toml lives elsewhere.
-    quoted("file", std::filesystem::absolute(t.file).lexically_normal().string());
-  } else {
-    line("hosts", std::to_string(t.hosts));
-    quoted("link_rate", FormatRate(t.link_rate));
-    quoted("link_delay", FormatTime(t.link_delay));
-  }
-  if (t.type == "dumbbell") {
-    quoted("bottleneck_rate", FormatRate(t.bottleneck_rate > 0 ? t.bottleneck_rate : t.link_rate));
-  }
-  if (t.type == "leaf_spine") {
-    line("leaves", std::to_string(t.leaves));
-    line("spines", std::to_string(t.spines));
-    line("hosts_per_leaf", std::to_string(t.hosts_per_leaf));
-    if (t.oversubscription > 0) line("oversubscription", TomlFloat(t.oversubscription));
-  }
-  if (t.type == "rail") {
-    line("servers", std::to_string(t.servers));
-    line("gpus_per_server", std::to_string(t.gpus_per_server));
-    line("servers_per_leaf", std::to_string(t.servers_per_leaf));
-    quoted("nvlink_rate", FormatRate(t.nvlink_rate));
-    quoted("nvlink_delay", FormatTime(t.nvlink_delay));
-    line("spines", std::to_string(t.spines));
-    if (t.oversubscription > 0) line("oversubscription", TomlFloat(t.oversubscription));
-  }
-  if (t.type == "fat_tree") line("k", std::to_string(t.k));
-  if (t.type == "leaf_spine" || t.type == "rail" || t.type == "fat_tree") {
-    quoted("fabric_rate", FormatRate(t.fabric_rate > 0 ? t.fabric_rate : t.link_rate));
-  }
-  if (t.type == "custom") {
-    line("switches", std::to_string(t.switches));
-    out += "links = [\n";
-    for (const LinkSpec& l : t.links) {
-      out += fmt::format("  [{}, {}, {}, {}],\n", TomlQuote(t.node_name(l.a)),
-                         TomlQuote(t.node_name(l.b)), TomlQuote(FormatRate(l.rate)),
-                         TomlQuote(FormatTime(l.delay)));
+  const TopologyType& type = *FindTopologyType(t.type);
+  std::vector<const TopologyKey*> rows;
+  if (type.common_keys) rows = {&kHostsKey, &kLinkRateKey, &kLinkDelayKey};
+  rows.insert(rows.end(), type.keys.begin(), type.keys.end());
+  for (const TopologyKey* row : rows) {
+    if (row->doc.name == "file") {
+      // The file gives every node and link. Absolute, because resolved.toml lives elsewhere.
+      quoted("file", std::filesystem::absolute(t.file).lexically_normal().string());
+    } else if (row->doc.name == "links") {
+      out += "links = [\n";
+      for (const LinkSpec& l : t.links) {
+        out += fmt::format("  [{}, {}, {}, {}],\n", TomlQuote(t.node_name(l.a)),
+                           TomlQuote(t.node_name(l.b)), TomlQuote(FormatRate(l.rate)),
+                           TomlQuote(FormatTime(l.delay)));
+      }
+      out += "]\n";
+    } else if (auto* field = std::get_if<int TopologyConfig::*>(&row->field)) {
+      line(row->doc.name, std::to_string(t.*(*field)));
+    } else if (auto* quantity = std::get_if<int64_t TopologyConfig::*>(&row->field)) {
+      quoted(row->doc.name,
+             row->doc.type == "rate" ? FormatRate(t.*(*quantity)) : FormatTime(t.*(*quantity)));
+    } else if (auto* number = std::get_if<double TopologyConfig::*>(&row->field)) {
+      if (t.*(*number) > 0 || !row->omitted_at_zero) line(row->doc.name, TomlFloat(t.*(*number)));
     }
-    out += "]\n";
   }
   if (t.reconvergence >= 0) quoted("reconvergence", FormatTime(t.reconvergence));
 
@@ -332,7 +319,7 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
     const CollectiveConfig& c = s.collectives[i];
     out += "\n[[collective]]\n";
     quoted("op", std::string(Name(c.op)));
-    quoted("algorithm", std::string(Name(c.algorithm)));
+    quoted("algorithm", c.algorithm);
     if (c.all_ranks) {
       quoted("ranks", "all");
     } else {

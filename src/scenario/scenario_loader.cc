@@ -30,6 +30,8 @@
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_schema.h"
 #include "topology/builders.h"
+#include "topology/topology_keys.h"
+#include "topology/topology_type.h"
 #include "workload/cdf.h"
 #include "workload/generators.h"
 
@@ -226,7 +228,7 @@ class Loader {
 
   void ReadTopology(const Section& sec, TopologyConfig& topo) const;
   void ReadLinks(const Section& sec, TopologyConfig& topo) const;
-  void ReadFabric(const Section& sec, TopologyConfig& topo) const;
+  void ReadTopologyKey(const Section& sec, const TopologyKey& row, TopologyConfig& topo) const;
   void ReadSwitch(const Section& sec, SwitchConfig& sw) const;
   void ReadHost(const Section& sec, HostConfig& host) const;
   void ReadWire(const Section& sec, WireFormat& wire) const;
@@ -611,118 +613,56 @@ void Loader::ReadTopology(const Section& sec, TopologyConfig& topo) const {
   if (sec.Get("reconvergence") != nullptr) {
     topo.reconvergence = ReadTime(sec, "reconvergence", 0, Bound::kNonNegative);
   }
-  if (const toml::node* type = sec.Get("type");
-      type && type->value_or(std::string()) == "hpcc_file") {
+  topo.type = ReadString(sec, "type", topo.type, TopologyTypeNames());
+  const TopologyType& type = *FindTopologyType(topo.type);
+  if (!type.common_keys) {  // hpcc_file: the file gives every node and link
     ReadHpccFileTopology(sec, topo);
     return;
   }
-  OnlyFor(sec, {"file"}, "topology.type", "hpcc_file");
-  topo.type =
-      ReadString(sec, "type", topo.type,
-                 {"star", "dumbbell", "custom", "leaf_spine", "rail", "fat_tree", "hpcc_file"});
-  topo.hosts = static_cast<int>(
-      ReadInt(sec, "hosts", topo.hosts, 2, kMaxTopologyNodes, "an integer number of hosts"));
-  topo.link_rate = ReadRate(sec, "link_rate", topo.link_rate, Bound::kPositive);
-  topo.link_delay = ReadTime(sec, "link_delay", topo.link_delay, Bound::kPositive);
-  if (topo.type == "dumbbell") {
-    // Written out (rather than left 0) so resolved.toml shows the rate the run used.
-    topo.bottleneck_rate = ReadRate(sec, "bottleneck_rate", topo.link_rate, Bound::kPositive);
-  } else {
-    OnlyFor(sec, {"bottleneck_rate"}, "topology.type", "dumbbell");
+  // The type's rows, after the common ones: what they say is read, in that order.
+  std::vector<const TopologyKey*> rows = {&kHostsKey, &kLinkRateKey, &kLinkDelayKey};
+  rows.insert(rows.end(), type.keys.begin(), type.keys.end());
+  for (const KeySchema& key : TopologySchemaRows()) {
+    const toml::node* node = sec.Get(key.name);
+    const bool takes = key.name == "type" || key.name == "reconvergence" ||
+                       std::any_of(rows.begin(), rows.end(),
+                                   [&](const TopologyKey* r) { return r->doc.name == key.name; });
+    if (node != nullptr && !takes) {
+      Fail(sec.Key(key.name), node,
+           fmt::format("only used when topology.type = {}", TypesTaking(key.name)));
+    }
   }
-  if (topo.type == "custom") {
-    topo.switches = static_cast<int>(ReadInt(sec, "switches", topo.switches, 0, kMaxTopologyNodes,
-                                             "an integer number of switches"));
-    ReadLinks(sec, topo);
-  } else {
-    OnlyFor(sec, {"switches", "links"}, "topology.type", "custom");
+  std::vector<std::string> given;
+  for (const TopologyKey* row : rows) {
+    if (row->doc.name == "links") ReadLinks(sec, topo);  // custom's, read by hand: required
+    if (sec.Get(row->doc.name) == nullptr) continue;
+    given.emplace_back(row->doc.name);
+    ReadTopologyKey(sec, *row, topo);
   }
-  ReadFabric(sec, topo);
+  if (type.derive != nullptr) {
+    if (const TopologyProblem p = type.derive(topo, given); !p.key.empty()) {
+      Fail(sec.Key(p.key), sec.Get(p.key) != nullptr ? sec.Get(p.key) : sec.table, p.message);
+    }
+  }
   BuildTopology(topo, source_);
 }
 
-// leaf_spine, rail and fat_tree keys. The host count follows from the shape: a `hosts` the user
-// also gives must agree (or, for a leaf-spine without hosts_per_leaf, divides evenly into the
-// leaves).
-void Loader::ReadFabric(const Section& sec, TopologyConfig& topo) const {
-  const bool leaf_spine = topo.type == "leaf_spine";
-  const bool rail = topo.type == "rail";
-  const bool fat_tree = topo.type == "fat_tree";
-  if (!leaf_spine) OnlyFor(sec, {"leaves", "hosts_per_leaf"}, "topology.type", "leaf_spine");
-  if (!rail) {
-    OnlyFor(sec, {"servers", "gpus_per_server", "servers_per_leaf", "nvlink_rate", "nvlink_delay"},
-            "topology.type", "rail");
-  }
-  if (!leaf_spine && !rail) {
-    OnlyFor(sec, {"spines", "oversubscription"}, "topology.type", "leaf_spine\" or \"rail");
-  }
-  if (!fat_tree) OnlyFor(sec, {"k"}, "topology.type", "fat_tree");
-  if (!leaf_spine && !rail && !fat_tree) {
-    OnlyFor(sec, {"fabric_rate"}, "topology.type", "leaf_spine\", \"rail\" or \"fat_tree");
-    return;
-  }
-  topo.fabric_rate = ReadRate(sec, "fabric_rate", 0, Bound::kPositive);
-  const toml::node* hosts = sec.Get("hosts");
-  int64_t derived = 0;
-  std::string how;
-  if (leaf_spine || rail) {
-    topo.spines = static_cast<int>(ReadInt(sec, "spines", topo.spines, 1, kMaxTopologyNodes,
-                                           "an integer number of spine switches"));
-    if (const toml::node* node = sec.Get("oversubscription")) {
-      topo.oversubscription = ReadDouble(sec, "oversubscription", 0);
-      if (!(topo.oversubscription > 0)) {
-        Fail(sec.Key("oversubscription"), node,
-             fmt::format("expected a number > 0 (host to uplink bandwidth of a leaf, e.g. 3 for "
-                         "3:1), got {}",
-                         Got(*node)));
-      }
+// One row's value, given in the file, into its field, as its type says.
+void Loader::ReadTopologyKey(const Section& sec, const TopologyKey& row,
+                             TopologyConfig& topo) const {
+  const std::string_view name = row.doc.name;
+  if (auto* field = std::get_if<int TopologyConfig::*>(&row.field)) {
+    topo.*(*field) = static_cast<int>(ReadInt(sec, name, 0, row.min, row.max, row.expected));
+  } else if (auto* quantity = std::get_if<int64_t TopologyConfig::*>(&row.field)) {
+    const Bound bound = row.min > 0 ? Bound::kPositive : Bound::kNonNegative;
+    topo.*(*quantity) =
+        row.doc.type == "rate" ? ReadRate(sec, name, 0, bound) : ReadTime(sec, name, 0, bound);
+  } else if (auto* number = std::get_if<double TopologyConfig::*>(&row.field)) {
+    topo.*(*number) = ReadDouble(sec, name, 0);
+    if (!(topo.*(*number) > 0)) {
+      Fail(sec.Key(name), sec.Get(name),
+           fmt::format("expected {}, got {}", row.expected, Got(*sec.Get(name))));
     }
-  }
-  if (rail) {
-    topo.servers = static_cast<int>(ReadInt(sec, "servers", topo.servers, 1, kMaxTopologyNodes,
-                                            "an integer number of servers"));
-    topo.gpus_per_server =
-        static_cast<int>(ReadInt(sec, "gpus_per_server", topo.gpus_per_server, 1, kMaxSwitchPorts,
-                                 "an integer number of GPUs (NICs) per server"));
-    topo.servers_per_leaf =
-        static_cast<int>(ReadInt(sec, "servers_per_leaf", topo.servers_per_leaf, 1, kMaxSwitchPorts,
-                                 "an integer number of servers per leaf"));
-    topo.nvlink_rate = ReadRate(sec, "nvlink_rate", topo.nvlink_rate, Bound::kPositive);
-    topo.nvlink_delay = ReadTime(sec, "nvlink_delay", topo.nvlink_delay, Bound::kNonNegative);
-    derived = static_cast<int64_t>(topo.servers) * topo.gpus_per_server;
-    how = fmt::format("servers x gpus_per_server = {} x {} = {}", topo.servers,
-                      topo.gpus_per_server, derived);
-  } else if (leaf_spine) {
-    topo.leaves = static_cast<int>(ReadInt(sec, "leaves", topo.leaves, 1, kMaxTopologyNodes,
-                                           "an integer number of leaf switches"));
-    if (sec.Get("hosts_per_leaf") == nullptr && hosts != nullptr) {
-      if (topo.hosts % topo.leaves != 0) {
-        Fail(sec.Key("hosts"), hosts,
-             fmt::format("expected a multiple of leaves = {} (or give hosts_per_leaf), got {}",
-                         topo.leaves, topo.hosts));
-      }
-      topo.hosts_per_leaf = topo.hosts / topo.leaves;
-    }
-    topo.hosts_per_leaf =
-        static_cast<int>(ReadInt(sec, "hosts_per_leaf", topo.hosts_per_leaf, 1, kMaxSwitchPorts,
-                                 "an integer number of hosts per leaf"));
-    derived = static_cast<int64_t>(topo.leaves) * topo.hosts_per_leaf;
-    how = fmt::format("leaves x hosts_per_leaf = {} x {} = {}", topo.leaves, topo.hosts_per_leaf,
-                      derived);
-  } else {
-    const toml::node* k = sec.Get("k");
-    topo.k = static_cast<int>(ReadInt(sec, "k", topo.k, 2, kMaxSwitchPorts,
-                                      "an even integer number of ports per switch"));
-    if (topo.k % 2 != 0) {
-      Fail(sec.Key("k"), k,
-           fmt::format("expected an even integer number of ports per switch >= 2, got {}", topo.k));
-    }
-    derived = static_cast<int64_t>(topo.k) * topo.k * topo.k / 4;
-    how = fmt::format("k^3/4 = {} for k = {}", derived, topo.k);
-  }
-  if (hosts != nullptr && derived != topo.hosts) {
-    Fail(sec.Key("hosts"), hosts,
-         fmt::format("expected {} (or leave hosts out), got {}", how, topo.hosts));
   }
 }
 
@@ -1498,8 +1438,7 @@ void Loader::ResolveDependencies(const std::vector<Waiting>& waiting,
 void Loader::ReadCollectives(const Section& root, Scenario& s) {
   s.collective_begin = static_cast<uint32_t>(s.flows.size());
   const std::vector<Section> tables = TablesOf(root, "collective", kCollectiveSchema);
-  const CollectiveHosts where{s.topology.hosts,
-                              s.topology.type == "rail" ? s.topology.gpus_per_server : 0};
+  const CollectiveHosts where{s.topology.hosts, GpusPerServer(s.topology)};
   uint64_t total = s.flows.size();
   for (size_t i = 0; i < tables.size(); ++i) {
     const Section& sec = tables[i];
@@ -1512,12 +1451,8 @@ void Loader::ReadCollectives(const Section& root, Scenario& s) {
     const std::vector<std::string_view> ops(kCollectiveOpNames.begin(), kCollectiveOpNames.end());
     const std::string op = ReadString(sec, "op", "", ops);
     c.op = static_cast<CollectiveOp>(std::find(ops.begin(), ops.end(), op) - ops.begin());
-    const std::vector<std::string_view> algorithms(kCollectiveAlgorithmNames.begin(),
-                                                   kCollectiveAlgorithmNames.end());
-    const std::string algorithm = ReadString(
-        sec, "algorithm", c.op == CollectiveOp::kAllToAll ? "direct" : "ring", algorithms);
-    c.algorithm = static_cast<CollectiveAlgorithm>(
-        std::find(algorithms.begin(), algorithms.end(), algorithm) - algorithms.begin());
+    c.algorithm = ReadString(sec, "algorithm", std::string(DefaultCollectiveAlgorithm(c.op).name),
+                             CollectiveAlgorithmNames());
     const toml::node* ranks = sec.Get("ranks");
     const std::string expected =
         "expected \"all\" or an array of host indices such as [0, 1, 2, 3] (the ring order)";

@@ -3,6 +3,8 @@
 // tests/scenario/key_reference_test.cc checks that the two agree.
 #include "scenario/scenario_schema.h"
 
+#include "topology/topology_type.h"
+
 namespace dcqcn {
 namespace {
 
@@ -40,68 +42,6 @@ constexpr KeySchema kRootKeys[] = {
      "(docs/pfc-pathologies.md)."},
     {"output", K::kTable, "table", "", "no time series",
      "What a run records besides flows.csv and summary.json."},
-};
-
-constexpr KeySchema kTopologyKeys[] = {
-    {"type", K::kValue, "string", "", "\"star\"",
-     "`\"star\"` (every host on s0), `\"dumbbell\"` (half the hosts on s0, the rest on s1, one "
-     "s0-s1 link), `\"custom\"`, `\"leaf_spine\"`, `\"rail\"` (rail-optimized, one NIC per "
-     "GPU), `\"fat_tree\"` or `\"hpcc_file\"`."},
-    {"hosts", K::kValue, "integer", "hosts", "9",
-     "Number of hosts h0..h(N-1); leaf_spine, rail and fat_tree derive it from their shape (a "
-     "value "
-     "given must agree)."},
-    {"link_rate", K::kValue, "rate", "", "\"40Gbps\"",
-     "Rate of every host link (custom: of every link that gives none). Paper testbed: 40GbE."},
-    {"link_delay", K::kValue, "time", "", "\"1us\"",
-     "One-way propagation delay of every link that gives none. ns3-rdma's sample topology: 1 us."},
-    {"bottleneck_rate", K::kValue, "rate", "", "depends on `link_rate`: equal",
-     "dumbbell only: rate of the s0-s1 link."},
-    {"switches", K::kValue, "integer", "switches", "1",
-     "custom only: number of switches s0..s(N-1) (star: 1, dumbbell: 2, fabrics: derived)."},
-    {"links", K::kValue, "list of links", "", "required for custom",
-     "custom only: `[\"A\", \"B\"]` or `[\"A\", \"B\", RATE, DELAY]` per cable, A and B named "
-     "`\"h3\"` or `\"s0\"`; every host has exactly one link."},
-    {"leaves", K::kValue, "integer", "switches", "4", "leaf_spine only: number of leaf switches."},
-    {"spines", K::kValue, "integer", "switches", "2",
-     "leaf_spine and rail only: number of spine switches; every leaf is cabled to every spine."},
-    {"hosts_per_leaf", K::kValue, "integer", "hosts", "4",
-     "leaf_spine only: hosts on each leaf (hosts / leaves when only hosts is given); host h is on "
-     "leaf h / hosts_per_leaf."},
-    {"oversubscription", K::kValue, "number", "ratio", "none",
-     "leaf_spine and rail only: a leaf's host to uplink bandwidth, e.g. 3 for 3:1; sets "
-     "fabric_rate = hosts_per_leaf (rail: servers_per_leaf) x link_rate / (spines x "
-     "oversubscription)."},
-    {"servers", K::kValue, "integer", "servers", "4",
-     "rail only: number of servers; hosts = servers x gpus_per_server."},
-    {"gpus_per_server", K::kValue, "integer", "GPUs", "8",
-     "rail only: GPUs per server, each with its own NIC (one host): host = server x "
-     "gpus_per_server + gpu, and GPU g of every server is on rail g. DGX H100: 8. A flow between "
-     "two GPUs of one server goes over the server's NVLink (nvlink_rate, nvlink_delay), not the "
-     "Ethernet fabric."},
-    {"servers_per_leaf", K::kValue, "integer", "servers", "4",
-     "rail only: servers on each leaf of a rail (each rail has ceil(servers / servers_per_leaf) "
-     "leaves of its own); server s is on its rails' leaf s / servers_per_leaf."},
-    {"nvlink_rate", K::kValue, "rate", "", "3600Gbps",
-     "rail only: what one GPU sends, and receives, over its server's NVLink crossbar, each way "
-     "(H100 NVLink 4: 450 GB/s); the transfers sharing a GPU's side get max-min fair shares (no "
-     "packets, ECN or PFC; docs/collectives.md)."},
-    {"nvlink_delay", K::kValue, "time", "", "1us",
-     "rail only: from a byte leaving a GPU to its arrival at another GPU of the server over "
-     "NVLink."},
-    {"k", K::kValue, "integer", "ports", "4",
-     "fat_tree only: ports per switch (even) of the k-ary fat tree (Al-Fares et al., SIGCOMM'08): "
-     "k^3/4 hosts."},
-    {"fabric_rate", K::kValue, "rate", "", "depends on `link_rate`: equal",
-     "leaf_spine, rail and fat_tree only: rate of the switch-to-switch links."},
-    {"file", K::kValue, "string", "", "required for hpcc_file",
-     "hpcc_file only: an HPCC ns-3 topology file, relative to the scenario's folder; it gives "
-     "every node and link, so no other [topology] key is allowed (but `reconvergence`)."},
-    {"reconvergence", K::kValue, "time", "", "required with link events",
-     "How long after a link_down or link_up [[event]] the switches' routes follow: shortest "
-     "paths over the links up then (static routes keep their live next hops). Until then they "
-     "keep sending into a dead link, whose packets are lost. Routing protocols in datacenters "
-     "take from about 1 ms (BFD and fast BGP timers) to seconds."},
 };
 
 constexpr KeySchema kSwitchKeys[] = {
@@ -233,9 +173,7 @@ constexpr KeySchema kWireKeys[] = {
 
 constexpr KeySchema kCcKeys[] = {
     {"algorithm", K::kValue, "string", "", "\"dcqcn\"",
-     "`\"dcqcn\"`, `\"dctcp\"`, `\"timely\"`, `\"hpcc\"` (the last three as HPCC ns-3 "
-     "implements them), or `\"none\"` (every flow at line rate, PFC alone; takes no "
-     "parameters)."},
+     "The congestion-control algorithm; `\"none\"`: every flow at line rate, PFC alone."},
     {"profile", K::kValue, "string", "", "depends on `cc.algorithm`: its first profile",
      "The algorithm's parameter set. DCQCN: `\"paper\"` (default), `\"mlx5\"`, `\"hpcc\"`, "
      "`\"cx3pro\"` (paper with a ConnectX-3 Pro CNP generator) or `\"cx4\"` (mlx5 with a "
@@ -274,10 +212,8 @@ constexpr KeySchema kCollectiveKeys[] = {
     {"op", K::kValue, "string", "", "required",
      "`\"allreduce\"`, `\"reducescatter\"`, `\"allgather\"` or `\"alltoall\"`."},
     {"algorithm", K::kValue, "string", "", "\"ring\" (alltoall: \"direct\")",
-     "`\"ring\"` (all but alltoall), `\"halving_doubling\"` (recursive halving and doubling; "
-     "allreduce, reducescatter, allgather; a power-of-two number of ranks), `\"direct\"` "
-     "(every rank to every other at once; alltoall, allgather) or `\"hierarchical\"` (rail "
-     "topologies: NVLink inside servers, one ring per rail between them; all but alltoall)."},
+     "How the operation is cut into transfers; without it, the first below that implements "
+     "the op."},
     {"ranks", K::kValue, "\"all\" or list of integers", "host indices", "\"all\"",
      "The hosts taking part, in ring order; `\"all\"`: every host in index order."},
     {"size", K::kValue, "size", "", "required",
@@ -377,8 +313,9 @@ constexpr KeySchema kOutputKeys[] = {
 }  // namespace
 
 constexpr TableSchema kRootSchema{"", "The top level of a scenario file.", kRootKeys};
-constexpr TableSchema kTopologySchema{"topology", "The network: hosts, switches and links.",
-                                      kTopologyKeys};
+// Its rows come from the topology types (topology/topology_type.h), each declaring its own keys.
+const TableSchema kTopologySchema{"topology", "The network: hosts, switches and links.",
+                                  TopologySchemaRows()};
 constexpr TableSchema kSwitchSchema{"switch", "Every switch's buffer.", kSwitchKeys};
 constexpr TableSchema kPfcSchema{
     "switch.pfc",

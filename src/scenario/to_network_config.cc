@@ -3,6 +3,7 @@
 
 #include "cc/registry.h"
 #include "scenario/scenario.h"
+#include "topology/topology_type.h"
 
 namespace dcqcn {
 
@@ -34,7 +35,7 @@ NetworkConfig ToNetworkConfig(const Scenario& s) {
   c.flows = s.flows;  // a view of s.flows
   c.flow_rates = s.flow_rates;
   c.after = s.flow_after.empty() ? nullptr : &s.flow_after;
-  if (s.topology.type == "rail") {
+  if (GpusPerServer(s.topology) > 0) {
     c.nvlink = {s.topology.gpus_per_server, s.topology.nvlink_rate, s.topology.nvlink_delay};
   }
   c.log_pfc = s.output.ts_pfc;

@@ -15,7 +15,7 @@ struct TopologyConfig : Topology {
     hosts = 9;
     switches = 1;
   }
-  std::string type = "star";  // star | dumbbell | custom | leaf_spine | rail | fat_tree | hpcc_file
+  std::string type = "star";           // a name in the registry (topology/topology_type.h)
   Rate link_rate = 40 * kGbps;         // paper testbed: 40GbE
   Time link_delay = 1 * kMicrosecond;  // ns3-rdma sample topology: 1 us links
   Rate bottleneck_rate = 0;            // dumbbell: s0-s1 link; 0 = link_rate
@@ -38,6 +38,8 @@ struct TopologyConfig : Topology {
   // (NVSwitch port-to-port latency is not published; NCCL's own model uses ~1 us per step).
   Rate nvlink_rate = 3600 * kGbps;
   Time nvlink_delay = 1 * kMicrosecond;
+  // switch_ring: `switches` switches in a ring, each with this many hosts.
+  int hosts_per_switch = 2;
   // fat_tree: the k-ary three-tier fat tree of Al-Fares et al. (SIGCOMM'08), k^3/4 hosts.
   int k = 4;
   Rate fabric_rate = 0;  // leaf_spine and fat_tree: switch-to-switch links; 0 = link_rate

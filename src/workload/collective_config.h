@@ -14,30 +14,10 @@
 namespace dcqcn {
 
 enum class CollectiveOp { kAllReduce, kReduceScatter, kAllGather, kAllToAll };
-enum class CollectiveAlgorithm { kRing, kHalvingDoubling, kDirect, kHierarchical };
 
 inline constexpr std::array<std::string_view, 4> kCollectiveOpNames = {"allreduce", "reducescatter",
                                                                        "allgather", "alltoall"};
-inline constexpr std::array<std::string_view, 4> kCollectiveAlgorithmNames = {
-    "ring", "halving_doubling", "direct", "hierarchical"};
 inline std::string_view Name(CollectiveOp op) { return kCollectiveOpNames[static_cast<int>(op)]; }
-inline std::string_view Name(CollectiveAlgorithm a) {
-  return kCollectiveAlgorithmNames[static_cast<int>(a)];
-}
-
-// Whether `algorithm` implements `op` (ring: all but alltoall; halving_doubling: allreduce,
-// reducescatter, allgather; direct: alltoall and allgather; hierarchical: all but alltoall).
-inline bool Implements(CollectiveAlgorithm algorithm, CollectiveOp op) {
-  switch (algorithm) {
-    case CollectiveAlgorithm::kRing:
-    case CollectiveAlgorithm::kHalvingDoubling:
-    case CollectiveAlgorithm::kHierarchical:
-      return op != CollectiveOp::kAllToAll;
-    case CollectiveAlgorithm::kDirect:
-      return op == CollectiveOp::kAllToAll || op == CollectiveOp::kAllGather;
-  }
-  return false;
-}
 
 // nccl-tests' bus bandwidth factor (doc/PERFORMANCE.md of NVIDIA/nccl-tests): busbw = algbw x
 // this for n ranks: 2(n-1)/n for allreduce, (n-1)/n for the others.
@@ -48,7 +28,8 @@ inline double BusFactor(CollectiveOp op, int n) {
 
 struct CollectiveConfig {
   CollectiveOp op = CollectiveOp::kAllReduce;
-  CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRing;
+  // A name in the registry (workload/collective_algorithm.h); the loader gives the op's default.
+  std::string algorithm = "ring";
   // Host indices in ring order; `all_ranks`: every host in index order (ranks = "all").
   std::vector<int> ranks;
   bool all_ranks = false;

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "app/exit_codes.h"
 #include "cli_util.h"
 #include "core/error.h"
 #include "output/mean_ci.h"
@@ -52,7 +53,7 @@ TEST_F(SweepCommand, PerTagColumns) {
   options.vary = {"workload.senders=2,4"};
   options.out_dir = (dir_ / "out").string();
   options.quiet = true;
-  ASSERT_EQ(RunSweepCommand(options), 0);
+  ASSERT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), 0);
   const std::string csv = (dir_ / "out/sweep.csv").string();
   const auto victim = testing::CsvColumn(csv, "tag.victim.flow_throughput_gbps.mean");
   const auto incast = testing::CsvColumn(csv, "tag.incast.flow_throughput_gbps.mean");
@@ -82,7 +83,7 @@ TEST_F(SweepCommand, CollectiveColumns) {
   options.vary = {"collective.0.size=1MB,4MB"};
   options.out_dir = (dir_ / "out").string();
   options.quiet = true;
-  ASSERT_EQ(RunSweepCommand(options), 0);
+  ASSERT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), 0);
   const std::string csv = (dir_ / "out/sweep.csv").string();
   const auto busbw = testing::CsvColumn(csv, "collective.dp.mean.busbw_gbps");
   const auto finished = testing::CsvColumn(csv, "collective.dp.finished_iterations");
@@ -123,7 +124,7 @@ TEST_F(SweepCommand, AFailedRunIsARowWithItsError) {
   options.out_dir = (dir_ / "out").string();
   options.jobs = 2;
   options.quiet = true;
-  EXPECT_EQ(RunSweepCommand(options), 1);
+  EXPECT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), 1);
   const std::string csv = (dir_ / "out/sweep.csv").string();
   const auto error = testing::CsvColumn(csv, "error");
   const auto run_dir = testing::CsvColumn(csv, "dir");
@@ -196,7 +197,7 @@ TEST_F(SweepCommand, EveryRunUsesTheBytesThatWereDigested) {
     std::ofstream(file) << edited;
     ++edits;
   };
-  ASSERT_EQ(RunSweepCommand(options), 0);
+  ASSERT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), 0);
   EXPECT_EQ(edits, 2);
   for (const char* run : {"000", "001"}) {
     const nlohmann::json summary = nlohmann::json::parse(
@@ -282,12 +283,13 @@ TEST_F(SweepCommand, ShardsMergeIntoTheWholeSweep) {
   options.sets = {"duration=1ms"};
   options.quiet = true;
   options.out_dir = (dir_ / "whole").string();
-  EXPECT_EQ(RunSweepCommand(options), 1);
+  EXPECT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), 1);
   std::vector<std::string> shard_dirs;
   for (int k : {3, 1, 2}) {
     options.shard = fmt::format("{}/3", k);
     options.out_dir = (dir_ / fmt::format("shard{}", k)).string();
-    EXPECT_EQ(RunSweepCommand(options), k == 3 || k == 1 ? 1 : 0) << k;  // runs 2 and 3 fail
+    EXPECT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), k == 3 || k == 1 ? 1 : 0)
+        << k;  // runs 2 and 3 fail
     shard_dirs.push_back(options.out_dir);
   }
   // Shard 1 of 3 holds runs 0 and 3: only its rows.
@@ -297,7 +299,7 @@ TEST_F(SweepCommand, ShardsMergeIntoTheWholeSweep) {
   merge.out_dir = (dir_ / "merged").string();
   merge.shard_dirs = shard_dirs;
   merge.quiet = true;
-  EXPECT_EQ(RunSweepMergeCommand(merge), 1);
+  EXPECT_EQ(SweepExitCode(RunSweepMergeCommand(merge), nullptr), 1);
 
   ExpectSameSweep(dir_ / "whole", dir_ / "merged");
   const auto error = testing::CsvColumn((dir_ / "merged/sweep.csv").string(), "error");
@@ -315,7 +317,7 @@ TEST_F(SweepCommand, AnInterruptedSweepResumesWhereItStopped) {
   options.sets = {"duration=2ms"};
   options.quiet = true;
   options.out_dir = (dir_ / "whole").string();
-  ASSERT_EQ(RunSweepCommand(options), 0);
+  ASSERT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), 0);
 
   const fs::path out = dir_ / "out";
   const fs::path unfinished = dir_ / "out.unfinished";
@@ -351,12 +353,12 @@ TEST_F(SweepCommand, AnInterruptedSweepResumesWhereItStopped) {
   EXPECT_NE(testing::InputErrorOf([&] { RunSweepCommand(options); }).find("its sets is"),
             std::string::npos);
   options.sets = {"duration=2ms"};
-  ASSERT_EQ(RunSweepCommand(options), 0);
+  ASSERT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), 0);
   EXPECT_FALSE(fs::exists(unfinished));
   EXPECT_EQ(testing::ReadFile((out / "runs/000/summary.json").string()), kept) << "run 0 ran again";
   ExpectSameSweep(dir_ / "whole", out);
   // Resuming a complete sweep runs nothing.
-  ASSERT_EQ(RunSweepCommand(options), 0);
+  ASSERT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), 0);
   EXPECT_EQ(testing::ReadFile((out / "runs/000/summary.json").string()), kept);
   // Nor does a changed scenario file resume.
   fs::rename(out, unfinished);
@@ -386,11 +388,11 @@ TEST_F(SweepCommand, ShardAndMergeErrorsAreInputErrors) {
             std::string::npos);
   options.shard = "1/2";
   options.out_dir = (dir_ / "a1").string();
-  ASSERT_EQ(RunSweepCommand(options), 0);
+  ASSERT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), 0);
   options.shard = "2/2";
   options.sets = {"duration=2ms"};  // another sweep
   options.out_dir = (dir_ / "b2").string();
-  ASSERT_EQ(RunSweepCommand(options), 0);
+  ASSERT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), 0);
 
   SweepMergeOptions merge;
   merge.out_dir = (dir_ / "m").string();
@@ -431,7 +433,7 @@ TEST_F(SweepCommand, ResumeAndMergeCheckEveryRunFolder) {
   for (int k : {1, 2}) {
     options.shard = fmt::format("{}/2", k);
     options.out_dir = (dir_ / fmt::format("shard{}", k)).string();
-    ASSERT_EQ(RunSweepCommand(options), 0);
+    ASSERT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), 0);
   }
   SweepMergeOptions merge;
   merge.out_dir = (dir_ / "m").string();
@@ -494,7 +496,7 @@ TEST_F(SweepCommand, SeedsGiveMeansWithConfidenceIntervals) {
   options.sets = {"duration=1ms", "workload.start=\"0us\""};
   options.out_dir = (dir_ / "whole").string();
   options.quiet = true;
-  ASSERT_EQ(RunSweepCommand(options), 0);
+  ASSERT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), 0);
   const std::string csv = (dir_ / "whole/sweep.csv").string();
   EXPECT_EQ(testing::CsvColumn(csv, "seed"),
             (std::vector<std::string>{"1", "2", "3", "1", "2", "3"}));
@@ -526,14 +528,14 @@ TEST_F(SweepCommand, SeedsGiveMeansWithConfidenceIntervals) {
   for (int k : {1, 2}) {
     options.shard = fmt::format("{}/2", k);
     options.out_dir = (dir_ / fmt::format("shard{}", k)).string();
-    ASSERT_EQ(RunSweepCommand(options), 0);
+    ASSERT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), 0);
     shard_dirs.push_back(options.out_dir);
   }
   SweepMergeOptions merge;
   merge.out_dir = (dir_ / "merged").string();
   merge.shard_dirs = shard_dirs;
   merge.quiet = true;
-  ASSERT_EQ(RunSweepMergeCommand(merge), 0);
+  ASSERT_EQ(SweepExitCode(RunSweepMergeCommand(merge), nullptr), 0);
   EXPECT_EQ(testing::CsvColumn((dir_ / "merged/sweep_mean.csv").string(), "jain_fairness.mean"),
             testing::CsvColumn(mean, "jain_fairness.mean"));
   ExpectSameSweep(dir_ / "whole", dir_ / "merged");
@@ -549,7 +551,7 @@ TEST_F(SweepCommand, TheClusterDocListsEveryMachineColumn) {
   options.sets = {"duration=1ms", "workload.start=\"0us\""};
   options.out_dir = (dir_ / "s").string();
   options.quiet = true;
-  ASSERT_EQ(RunSweepCommand(options), 0);
+  ASSERT_EQ(SweepExitCode(RunSweepCommand(options), nullptr), 0);
   const std::string doc = testing::ReadFile(std::string(DCQCN_SOURCE_DIR) + "/docs/cluster.md");
   int checked = 0;
   for (const char* file : {"sweep.csv", "sweep_mean.csv"}) {

@@ -1,13 +1,18 @@
 // docs/architecture.md against the code: its layer table is src/layers.txt, and it lists every
-// registered congestion-control algorithm with its folder and CC_MODE.
+// registered congestion-control algorithm with its folder and CC_MODE, and every topology type and
+// collective algorithm with its file.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cc/registry.h"
+#include "topology/topology_type.h"
+#include "workload/collective_algorithm.h"
 
 namespace dcqcn {
 namespace {
@@ -63,6 +68,33 @@ TEST(ArchitectureDoc, ListsEveryAlgorithmWithItsFolderAndMode) {
     const std::string row =
         "| " + std::string(a.name) + " | `cc/" + std::string(a.name) + "/` | " + mode + " |";
     EXPECT_NE(doc.find(row), std::string::npos) << "missing row: " << row;
+  }
+}
+
+// A topology type is its file in topology/types/ and one registry line; a collective algorithm
+// its file in workload/collective/ and one line. The doc lists each with its file, and nothing
+// else in src/ asks for a type by name.
+TEST(ArchitectureDoc, ListsEveryTopologyTypeAndCollectiveAlgorithmWithItsFile) {
+  const std::string doc = Read("docs/architecture.md");
+  for (const TopologyType* t : TopologyTypes()) {
+    const std::string file = "src/topology/types/" + std::string(t->name) + ".cc";
+    EXPECT_FALSE(Read(file).empty()) << file;
+    const std::string row = "| " + std::string(t->name) + " | `" + file.substr(4) + "` |";
+    EXPECT_NE(doc.find(row), std::string::npos) << "missing row: " << row;
+  }
+  for (const CollectiveAlgorithm* a : CollectiveAlgorithms()) {
+    const std::string file = "src/workload/collective/" + std::string(a->name) + ".cc";
+    EXPECT_FALSE(Read(file).empty()) << file;
+    const std::string row = "| " + std::string(a->name) + " | `" + file.substr(4) + "` |";
+    EXPECT_NE(doc.find(row), std::string::npos) << "missing row: " << row;
+  }
+  const std::regex by_name(R"((topology|topo|t)\.type == ")");
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(
+           std::filesystem::path(DCQCN_SOURCE_DIR) / "src")) {
+    if (!entry.is_regular_file()) continue;
+    const std::string text = Read(std::filesystem::relative(entry.path(), DCQCN_SOURCE_DIR));
+    EXPECT_FALSE(std::regex_search(text, by_name))
+        << entry.path() << " compares a topology type by name; give the type a flag instead";
   }
 }
 

@@ -29,10 +29,10 @@ sys.path.insert(0, PYTHON_DIR)
 
 import dcqcn_fluid_report  # noqa: E402
 import dcqcn_report  # noqa: E402
-import dcqcn_report_common  # noqa: E402
 import dcqcn_run_report  # noqa: E402
 import dcqcn_sweep_report  # noqa: E402
-import dcqcn_units  # noqa: E402
+from dcqcn import _report_common as report_common  # noqa: E402
+from dcqcn import units  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -449,13 +449,13 @@ class SweepAxisTest(unittest.TestCase):
 
 
 class UnitsTest(unittest.TestCase):
-    """dcqcn_units, the Python side's one unit parser, against tests/core/units_test.cc's cases
+    """dcqcn.units, the Python side's one unit parser, against tests/core/units_test.cc's cases
     (src/core/units.cc): values are exact integers in ps, bps and bytes."""
 
     G = 10**9
 
     def test_documented_examples(self):
-        u = dcqcn_units
+        u = units
         self.assertEqual(u.parse_size("24.47KB"), 24470)
         self.assertEqual(u.parse_time("1.5us"), 1500000)
         self.assertEqual(u.parse_rate("40Gbps"), 40000000000)
@@ -472,11 +472,11 @@ class UnitsTest(unittest.TestCase):
                           ("7KiB", 7 * 1024), ("7MiB", 7 * 1024**2), ("7GiB", 7 * 1024**3)]}
         for kind, table in cases.items():
             for text, value in table:
-                self.assertEqual(dcqcn_units.parse(text, kind), (value, ""), text)
-                self.assertEqual(dcqcn_units.parse_quantity(text), (value, kind, text[1:]))
+                self.assertEqual(units.parse(text, kind), (value, ""), text)
+                self.assertEqual(units.parse_quantity(text), (value, kind, text[1:]))
 
     def test_decimals_round_to_the_nearest_base_unit(self):
-        u = dcqcn_units
+        u = units
         self.assertEqual(u.parse_time("0.5ns"), 500)
         self.assertEqual(u.parse_time("0.0005ns"), 1)  # 0.5 ps rounds up
         self.assertEqual(u.parse_time("0.0004ns"), 0)
@@ -488,7 +488,7 @@ class UnitsTest(unittest.TestCase):
         self.assertEqual(u.parse_time("999999.999999999999s"), 10**18 - 1)
 
     def test_rejects_malformed_text(self):
-        u = dcqcn_units
+        u = units
         for bad in ("5 kilobytes", "", "KB", "1..5us", "40Gbit", "5", "5kb", "5 KBs", "1e3us",
                     "us5", "--5us", ".us", "5us ", "0x10KB", "five KB"):
             for kind in ("time", "rate", "size"):
@@ -504,7 +504,7 @@ class UnitsTest(unittest.TestCase):
         self.assertIsNone(u.parse_size("9999999999999999999GB"))
 
     def test_bounds_and_why(self):
-        u = dcqcn_units
+        u = units
         self.assertEqual(u.parse_time("1000000s"), 10**18)
         self.assertEqual(u.parse_time("-1000000s"), -10**18)
         self.assertEqual(u.parse_rate("1000Tbps"), 10**15)
@@ -519,7 +519,7 @@ class UnitsTest(unittest.TestCase):
 
     def test_canonical_text(self):
         # units_test.cc's FormatOfParseIsStableForCanonicalText, the parsing half.
-        u = dcqcn_units
+        u = units
         for text, value in (("24.47KB", 24470), ("12MB", 12 * 10**6), ("1B", 1), ("5KB", 5000),
                             ("200KB", 200000), ("1.5MB", 1500000), ("1GB", self.G)):
             self.assertEqual(u.parse_size(text), value, text)
@@ -531,7 +531,7 @@ class UnitsTest(unittest.TestCase):
             self.assertEqual(u.parse_rate(text), value, text)
 
     def test_no_other_unit_table(self):
-        """Only dcqcn_units spells the unit suffixes: a second table (there were two, in the run
+        """Only dcqcn/units.py spells the unit suffixes: a second table (there were two, in the run
         and the sweep report) would drift from units.cc."""
         import ast
         suffixes = {"KiB", "MiB", "GiB", "Kbps", "Tbps", "ps"}
@@ -539,50 +539,88 @@ class UnitsTest(unittest.TestCase):
         paths += [os.path.join(PYTHON_DIR, "dcqcn", n)
                   for n in os.listdir(os.path.join(PYTHON_DIR, "dcqcn"))]
         for path in paths:
-            if not path.endswith(".py") or os.path.basename(path) == "dcqcn_units.py":
+            if not path.endswith(".py") or path == os.path.join(PYTHON_DIR, "dcqcn", "units.py"):
                 continue
             with open(path, encoding="utf-8") as f:
                 tree = ast.parse(f.read(), path)
             spelled = {n.value for n in ast.walk(tree)
                        if isinstance(n, ast.Constant) and n.value in suffixes}
-            self.assertEqual(spelled, set(), f"{path} spells unit suffixes: use dcqcn_units")
+            self.assertEqual(spelled, set(), f"{path} spells unit suffixes: use dcqcn.units")
 
 
 REPORT_MODULES = ["dcqcn_run_report", "dcqcn_sweep_report", "dcqcn_fluid_report"]
-HELPER_MODULES = ["dcqcn_report_common", "dcqcn_units"]
+HELPER_MODULES = ["dcqcn._report_common", "dcqcn.units"]
+
+
+def project_modules():
+    """{module name: file} of python/: the scripts (dcqcn_report, ...) and the package's modules
+    (dcqcn for its __init__.py, dcqcn.units, ...; dcqcn._dcqcn, the compiled extension, without
+    a file)."""
+    modules = {n[:-3]: os.path.join(PYTHON_DIR, n) for n in os.listdir(PYTHON_DIR)
+               if n.endswith(".py")}
+    modules["dcqcn._dcqcn"] = None
+    package = os.path.join(PYTHON_DIR, "dcqcn")
+    for n in os.listdir(package):
+        if n.endswith(".py"):
+            name = "dcqcn" if n == "__init__.py" else f"dcqcn.{n[:-3]}"
+            modules[name] = os.path.join(package, n)
+    return modules
 
 
 def sibling_imports(name):
-    """The modules of python/ that python/<name>.py imports anywhere (in functions too)."""
+    """The modules of python/ (see project_modules) that <name> imports anywhere (in functions
+    too): `from dcqcn import units` and `from . import units` name dcqcn.units, and only a name
+    that is no module names the package's __init__.py."""
     import ast
-    siblings = {n[:-3] for n in os.listdir(PYTHON_DIR) if n.endswith(".py")}
-    with open(os.path.join(PYTHON_DIR, f"{name}.py"), encoding="utf-8") as f:
+    modules = project_modules()
+    if modules[name] is None:
+        return set()
+    with open(modules[name], encoding="utf-8") as f:
         tree = ast.parse(f.read())
+    package = name if name == "dcqcn" else name.rpartition(".")[0]
     found = set()
+
+    def add(dotted):
+        # The module of python/ a dotted name lies in: its longest prefix that is one.
+        parts = dotted.split(".")
+        for i in range(len(parts), 0, -1):
+            if ".".join(parts[:i]) in modules:
+                found.add(".".join(parts[:i]))
+                return
+
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(a.name.split(".")[0] for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module.split(".")[0])
-    return found & siblings
+            for a in node.names:
+                add(a.name)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                module = f"{base}.{node.module}" if node.module else base
+            else:
+                module = node.module
+            for a in node.names:  # a module of the package, or a name from `module`
+                add(f"{module}.{a.name}")
+    found.discard(name)
+    return found
 
 
 class ModuleStructureTest(unittest.TestCase):
     """One command line (dcqcn_report.py) over a run, a sweep and a fluid report module that
-    share the helper modules and never import one another (the run and the sweep report used to
-    import each other)."""
+    share the helper modules (in the dcqcn package) and never import one another (the run and
+    the sweep report used to import each other); no import cycle in python/, the package
+    included (its __init__.py and dcqcn tune's modules used to import each other); the helpers
+    load without the compiled extension."""
 
     def test_report_modules_import_only_the_helpers(self):
         for name in REPORT_MODULES:
             self.assertLessEqual(sibling_imports(name), set(HELPER_MODULES), name)
-        self.assertEqual(sibling_imports("dcqcn_report_common"), set())
-        self.assertEqual(sibling_imports("dcqcn_units"), set())
+        self.assertEqual(sibling_imports("dcqcn._report_common"), set())
+        self.assertEqual(sibling_imports("dcqcn.units"), set())
         self.assertEqual(sibling_imports("dcqcn_report"),
-                         set(REPORT_MODULES) | {"dcqcn_report_common"})
+                         set(REPORT_MODULES) | {"dcqcn._report_common"})
 
     def test_no_import_cycle_in_python_dir(self):
-        graph = {n[:-3]: sibling_imports(n[:-3]) for n in os.listdir(PYTHON_DIR)
-                 if n.endswith(".py")}
+        graph = {name: sibling_imports(name) for name in project_modules()}
 
         def visit(name, path):
             self.assertNotIn(name, path, f"import cycle: {' -> '.join(path + [name])}")
@@ -592,6 +630,15 @@ class ModuleStructureTest(unittest.TestCase):
         for name in graph:
             visit(name, [])
 
+    def test_package_modules_share_common_not_init(self):
+        """The package's modules take what the API shares (scenario text, --set texts, check,
+        fluid) from dcqcn._common, never from its __init__.py."""
+        for name in project_modules():
+            if name.startswith("dcqcn."):
+                self.assertNotIn("dcqcn", sibling_imports(name), name)
+        self.assertIn("dcqcn._common", sibling_imports("dcqcn"))
+        self.assertIn("dcqcn._common", sibling_imports("dcqcn.tune_search"))
+
     def test_each_report_module_loads_alone(self):
         """Imported in a fresh interpreter, a report module loads no other report module."""
         for name in REPORT_MODULES:
@@ -599,7 +646,24 @@ class ModuleStructureTest(unittest.TestCase):
                     "print(json.dumps(sorted(m for m in sys.modules if m.startswith('dcqcn'))))")
             r = run([sys.executable, "-c", code], env=dict(os.environ, MPLBACKEND="Agg"))
             self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertEqual(set(json.loads(r.stdout)) - set(HELPER_MODULES), {name})
+            self.assertEqual(set(json.loads(r.stdout)) - set(HELPER_MODULES) - {"dcqcn"},
+                             {name})
+
+    def test_helpers_load_without_the_extension(self):
+        """python/dcqcn/ has no compiled extension (the build puts it in build/python/dcqcn/): its
+        helpers load all the same, as the report scripts need, and the API says what is
+        missing."""
+        code = (f"import sys; sys.path.insert(0, {PYTHON_DIR!r}); import dcqcn.units, "
+                "dcqcn._report_common, importlib.util\n"
+                "if importlib.util.find_spec('dcqcn._dcqcn'): print('extension'); sys.exit()\n"
+                "assert 'dcqcn._common' not in sys.modules, sorted(sys.modules)\n"
+                "try:\n    dcqcn.run\nexcept ImportError as e:\n    print(e)\n")
+        r = run([sys.executable, "-c", code], env=dict(os.environ, MPLBACKEND="Agg"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        if r.stdout.strip() == "extension":
+            self.skipTest(f"{PYTHON_DIR}/dcqcn has the compiled extension")
+        self.assertIn("dcqcn.run: this copy of the package", r.stdout)
+        self.assertIn("no compiled extension", r.stdout)
 
 
 class PauseIntervalTest(unittest.TestCase):
@@ -791,9 +855,9 @@ class FixtureRunTest(unittest.TestCase):
         fig, caption = dcqcn_run_report.fig_throughput(run)
         self.assertIn("tag victim", self.legend_texts(fig))
         self.assertIn("tagged victim", caption)
-        with self.assertRaisesRegex(dcqcn_report_common.ReportError, "incast, victim"):
+        with self.assertRaisesRegex(report_common.ReportError, "incast, victim"):
             dcqcn_run_report.load_run(self.dir, tags=["nope"])
-        with self.assertRaisesRegex(dcqcn_report_common.ReportError, "no flow 20"):
+        with self.assertRaisesRegex(report_common.ReportError, "no flow 20"):
             dcqcn_run_report.load_run(self.dir, flow_ids=[20])
 
     def test_no_rate_figure_without_congestion_control(self):
@@ -927,15 +991,15 @@ class FixtureRunTest(unittest.TestCase):
         self.assertIn('<img src="queue.svg"', page)
         self.assertIn('<a href="queue.pdf">PDF</a>', page)
         for bad in ("jpg", "", "png,tiff"):
-            with self.assertRaises(dcqcn_report_common.ReportError):
-                dcqcn_report_common.parse_formats(bad)
-        self.assertEqual(dcqcn_report_common.parse_formats("PNG, svg,png"), ["png", "svg"])
+            with self.assertRaises(report_common.ReportError):
+                report_common.parse_formats(bad)
+        self.assertEqual(report_common.parse_formats("PNG, svg,png"), ["png", "svg"])
 
     def test_flows_csv_without_tags_is_read(self):
         d = make_run(os.path.join(self.tmp, "old"), tag_column=False)
         run = dcqcn_run_report.load_run(d)
         self.assertEqual(set(run["flows"]["tag"]), {""})
-        with self.assertRaisesRegex(dcqcn_report_common.ReportError, "its tags: none"):
+        with self.assertRaisesRegex(report_common.ReportError, "its tags: none"):
             dcqcn_run_report.load_run(d, tags=["victim"])
 
 
@@ -1079,14 +1143,14 @@ class FixtureSweepTest(unittest.TestCase):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def test_student_t_interval(self):
-        t975 = dcqcn_report_common.t975
+        t975 = report_common.t975
         self.assertEqual((t975(1), t975(2), t975(30)), (12.706, 4.303, 2.042))
         self.assertAlmostEqual(t975(60), 2.0003, places=3)
         self.assertAlmostEqual(t975(10**6), 1.96, places=3)
-        mean, half, n = dcqcn_report_common.mean_ci95([1.0, 2.0, 3.0, float("nan")])
+        mean, half, n = report_common.mean_ci95([1.0, 2.0, 3.0, float("nan")])
         self.assertEqual((mean, n), (2.0, 3))
         self.assertAlmostEqual(half, 4.303 * 1.0 / 3**0.5)
-        self.assertEqual(dcqcn_report_common.mean_ci95([5.0])[:2][0], 5.0)
+        self.assertEqual(report_common.mean_ci95([5.0])[:2][0], 5.0)
 
     def test_seed_is_averaged_not_an_axis(self):
         sweep = dcqcn_sweep_report.read_sweep(self.dir)
@@ -1240,7 +1304,7 @@ class SweepColumnsTest(unittest.TestCase):
         meta = json.loads(read_text(os.path.join(self.dir, "sweep.json")))
         meta["vary"] = meta["vary"][1:]  # sweep.json without switch.ecn.kmin
         write_text(os.path.join(self.dir, "sweep.json"), json.dumps(meta))
-        with self.assertRaisesRegex(dcqcn_report_common.ReportError,
+        with self.assertRaisesRegex(report_common.ReportError,
                                     "expected the varied-key columns workload.senders,"
                                     "cc.algorithm,seed after run,dir, as sweep.json says "
                                     r"\(got switch.ecn.kmin,workload.senders,cc.algorithm\)"):

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import dcqcn
-import dcqcn_units
+from dcqcn import units
 
 BINARY = os.environ["DCQCN_BINARY"]
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
@@ -42,11 +42,11 @@ def test_a_port_speeds_own_thresholds_are_searched_through_by_rate(tmp_path):
     done = r.trials[r.trials.state == "complete"]
     assert len(done) == 3 and done[column].nunique() == 3
     assert set(done[pmax]) <= {0.05, 0.5}
-    chosen = dcqcn_units.parse_size(r.best[key])
+    chosen = units.parse_size(r.best[key])
     assert 1000 <= chosen <= 100000
     row = next(line for line in r.recommendation.splitlines() if line.startswith("| 80 Gb/s |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
-    assert dcqcn_units.parse_size(cells[1]) == chosen, row
+    assert units.parse_size(cells[1]) == chosen, row
     assert float(cells[3]) == float(r.best[pmax]), row
 
 

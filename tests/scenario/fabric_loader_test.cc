@@ -93,8 +93,8 @@ TEST(FabricLoader, ErrorsNameKeyAndLine) {
            {"type = \"leaf_spine\"\nk = 4\n",
             "test.toml:3: topology.k: only used when topology.type = \"fat_tree\""},
            {"type = \"star\"\nfabric_rate = \"1Gbps\"\n",
-            "topology.fabric_rate: only used when topology.type = \"leaf_spine\", \"rail\" or "
-            "\"fat_tree\""},
+            "topology.fabric_rate: only used when topology.type = \"leaf_spine\", \"rail\", "
+            "\"fat_tree\" or \"switch_ring\""},
            {"type = \"star\"\nhosts_per_leaf = 2\n", "topology.hosts_per_leaf: only used when"},
            {"type = \"leaf_spine\"\nleaves = 0\n",
             "test.toml:3: topology.leaves: expected an integer number of leaf switches "

@@ -19,6 +19,7 @@
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_loader.h"
 #include "scenario/scenario_schema.h"
+#include "topology/topology_type.h"
 
 namespace dcqcn {
 namespace {
@@ -170,21 +171,20 @@ struct DefaultCase {
 
 DefaultCase CaseFor(const std::string& key) {
   DefaultCase c{"[[flow]]\nsrc = 1\ndst = 0\nsize = \"1MB\"\n", {}};
-  const std::map<std::string, std::vector<std::string>> contexts = {
-      {"topology.leaves", {"topology.type=leaf_spine"}},
-      {"topology.spines", {"topology.type=leaf_spine"}},
-      {"topology.hosts_per_leaf", {"topology.type=leaf_spine"}},
-      {"topology.servers", {"topology.type=rail"}},
-      {"topology.gpus_per_server", {"topology.type=rail"}},
-      {"topology.servers_per_leaf", {"topology.type=rail"}},
-      {"topology.nvlink_rate", {"topology.type=rail"}},
-      {"topology.nvlink_delay", {"topology.type=rail"}},
-      {"topology.k", {"topology.type=fat_tree"}},
-      {"topology.switches",
-       {"topology.type=custom", "topology.hosts=2",
-        R"(topology.links=[["h0", "s0"], ["h1", "s0"]])"}},
-  };
-  if (auto it = contexts.find(key); it != contexts.end()) c.context = it->second;
+  // A key of one topology type: the first type (from the registry) that takes it.
+  if (key.rfind("topology.", 0) == 0) {
+    for (const TopologyType* t : TopologyTypes()) {
+      for (const TopologyKey* k : t->keys) {
+        if (c.context.empty() && "topology." + std::string(k->doc.name) == key) {
+          c.context = {"topology.type=" + std::string(t->name)};
+        }
+      }
+    }
+  }
+  if (key == "topology.switches") {  // custom's, with links for its switch
+    c.context = {"topology.type=custom", "topology.hosts=2",
+                 R"(topology.links=[["h0", "s0"], ["h1", "s0"]])"};
+  }
   if (key.rfind("workload.", 0) == 0) c.base += "[workload]\ntype = \"incast\"\nsize = \"1MB\"\n";
   if (key.rfind("collective[].", 0) == 0) {
     c.base += "[[collective]]\nop = \"allreduce\"\nsize = \"1MB\"\n";

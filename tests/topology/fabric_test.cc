@@ -13,6 +13,7 @@
 #include "net/network.h"
 #include "run/run_scenario.h"
 #include "topology/builders.h"
+#include "topology/types/rail.h"
 
 namespace dcqcn {
 namespace {

@@ -28,8 +28,7 @@ Expanded Expand(const CollectiveConfig& c, CollectiveHosts where) {
   return e;
 }
 
-CollectiveConfig Config(CollectiveOp op, CollectiveAlgorithm a, std::vector<int> ranks,
-                        Bytes size) {
+CollectiveConfig Config(CollectiveOp op, const std::string& a, std::vector<int> ranks, Bytes size) {
   CollectiveConfig c;
   c.op = op;
   c.algorithm = a;
@@ -45,8 +44,7 @@ std::vector<uint32_t> Of(const FlowAfter& after, uint32_t id) {
 
 TEST(Collectives, RingAllReduceSendsEachChunkOnWhenItArrives) {
   // Ranks in the order given: 3 -> 0 -> 2 -> 3; 2(n-1) = 4 steps of size / n.
-  const Expanded e =
-      Expand(Config(CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing, {3, 0, 2}, 3000), {4, 0});
+  const Expanded e = Expand(Config(CollectiveOp::kAllReduce, "ring", {3, 0, 2}, 3000), {4, 0});
   ASSERT_EQ(e.flows.size(), 12u);
   EXPECT_EQ(e.cf.iteration_begin, (std::vector<uint32_t>{0, 12}));
   for (uint32_t id = 0; id < 12; ++id) {
@@ -67,8 +65,7 @@ TEST(Collectives, RingAllReduceSendsEachChunkOnWhenItArrives) {
 }
 
 TEST(Collectives, RingHalvesAndChannelsAndChunksRoundUp) {
-  CollectiveConfig c =
-      Config(CollectiveOp::kReduceScatter, CollectiveAlgorithm::kRing, {0, 1, 2, 3}, 1001);
+  CollectiveConfig c = Config(CollectiveOp::kReduceScatter, "ring", {0, 1, 2, 3}, 1001);
   c.channels = 2;
   const Expanded rs = Expand(c, {4, 0});
   // Per channel: n-1 = 3 steps of 4 flows, ceil(ceil(1001 / 2) / 4) = 126 bytes.
@@ -82,9 +79,8 @@ TEST(Collectives, RingHalvesAndChannelsAndChunksRoundUp) {
 }
 
 TEST(Collectives, HalvingDoublingExchangesWithPartnersAtHalvingThenDoublingSizes) {
-  const Expanded e = Expand(Config(CollectiveOp::kAllReduce, CollectiveAlgorithm::kHalvingDoubling,
-                                   {0, 1, 2, 3, 4, 5, 6, 7}, 8000),
-                            {8, 0});
+  const Expanded e = Expand(
+      Config(CollectiveOp::kAllReduce, "halving_doubling", {0, 1, 2, 3, 4, 5, 6, 7}, 8000), {8, 0});
   ASSERT_EQ(e.flows.size(), 6u * 8);  // log2(8) steps each way, one flow per rank
   const std::vector<int> distance = {4, 2, 1, 1, 2, 4};
   const std::vector<Bytes> sizes = {4000, 2000, 1000, 1000, 2000, 4000};
@@ -104,8 +100,7 @@ TEST(Collectives, HalvingDoublingExchangesWithPartnersAtHalvingThenDoublingSizes
 }
 
 TEST(Collectives, DirectAllToAllAndIterationGatesWaitForEverythingARankSawLast) {
-  CollectiveConfig c =
-      Config(CollectiveOp::kAllToAll, CollectiveAlgorithm::kDirect, {0, 1, 2}, 3000);
+  CollectiveConfig c = Config(CollectiveOp::kAllToAll, "direct", {0, 1, 2}, 3000);
   c.iterations = 2;
   c.gap = 5 * kMicrosecond;
   c.start = 7 * kMicrosecond;
@@ -137,8 +132,7 @@ TEST(Collectives, DirectAllToAllAndIterationGatesWaitForEverythingARankSawLast) 
 TEST(Collectives, HierarchicalRunsIntraServerRingsThenOneRingPerRail) {
   // 3 servers x 2 GPUs, all ranks: intra reduce-scatter (1 step), inter allreduce per rail
   // (2 x 2 steps), intra all-gather (1 step).
-  CollectiveConfig c =
-      Config(CollectiveOp::kAllReduce, CollectiveAlgorithm::kHierarchical, {}, 6000);
+  CollectiveConfig c = Config(CollectiveOp::kAllReduce, "hierarchical", {}, 6000);
   c.all_ranks = true;
   const Expanded e = Expand(c, {6, 2});
   ASSERT_EQ(e.flows.size(), 6u * 6);
@@ -170,7 +164,7 @@ TEST(Collectives, HierarchicalRunsIntraServerRingsThenOneRingPerRail) {
 }
 
 TEST(Collectives, PxnRelaysThroughTheSendersGpuOnTheDestinationsRail) {
-  CollectiveConfig c = Config(CollectiveOp::kAllToAll, CollectiveAlgorithm::kDirect, {}, 4000);
+  CollectiveConfig c = Config(CollectiveOp::kAllToAll, "direct", {}, 4000);
   c.all_ranks = true;
   c.pxn = true;
   const Expanded e = Expand(c, {4, 2});  // 2 servers x 2 GPUs
@@ -198,22 +192,21 @@ TEST(Collectives, FlowCountIsWhatExpansionMakesWithoutBuildingIt) {
   std::vector<std::pair<CollectiveConfig, CollectiveHosts>> cases;
   for (CollectiveOp op : {CollectiveOp::kAllReduce, CollectiveOp::kReduceScatter,
                           CollectiveOp::kAllGather, CollectiveOp::kAllToAll}) {
-    for (CollectiveAlgorithm a :
-         {CollectiveAlgorithm::kRing, CollectiveAlgorithm::kHalvingDoubling,
-          CollectiveAlgorithm::kDirect, CollectiveAlgorithm::kHierarchical}) {
+    for (const CollectiveAlgorithm* algorithm : CollectiveAlgorithms()) {
+      const std::string a(algorithm->name);
       CollectiveConfig c = Config(op, a, {}, 1 << 20);
       c.all_ranks = true;
       c.channels = 2;
       c.iterations = 3;
-      if (Implements(a, op)) cases.push_back({c, {16, 4}});
+      if (algorithm->implements(op)) cases.push_back({c, {16, 4}});
     }
   }
   for (const auto& [c, where] : cases) {
-    SCOPED_TRACE(std::string(Name(c.op)) + " " + std::string(Name(c.algorithm)));
+    SCOPED_TRACE(std::string(Name(c.op)) + " " + c.algorithm);
     EXPECT_EQ(CollectiveFlowCount(c, where), Expand(c, where).flows.size());
   }
   // An all-to-all of 100,000 hosts: 10^10 flows per iteration, counted at once.
-  CollectiveConfig huge = Config(CollectiveOp::kAllToAll, CollectiveAlgorithm::kDirect, {}, 1);
+  CollectiveConfig huge = Config(CollectiveOp::kAllToAll, "direct", {}, 1);
   huge.all_ranks = true;
   EXPECT_EQ(CollectiveFlowCount(huge, {100000, 0}), uint64_t{100000} * 99999);
 }
@@ -223,37 +216,37 @@ TEST(Collectives, CheckRefusesWhatTheAlgorithmCannotDo) {
     const CollectiveProblem p = CheckCollective(c, where);
     return p.key + ": " + p.message;
   };
-  const auto ar = [](CollectiveAlgorithm a, std::vector<int> ranks) {
+  const auto ar = [](const std::string& a, std::vector<int> ranks) {
     return Config(CollectiveOp::kAllReduce, a, std::move(ranks), 1000);
   };
-  EXPECT_EQ(problem(ar(CollectiveAlgorithm::kRing, {0, 1}), {4, 0}), ": ");
-  EXPECT_NE(problem(ar(CollectiveAlgorithm::kRing, {0}), {4, 0})
+  EXPECT_EQ(problem(ar("ring", {0, 1}), {4, 0}), ": ");
+  EXPECT_NE(problem(ar("ring", {0}), {4, 0})
                 .find("ranks: a collective needs "
                       "at least 2 ranks"),
             std::string::npos);
-  EXPECT_NE(problem(ar(CollectiveAlgorithm::kRing, {0, 4}), {4, 0})
-                .find("ranks: ranks[1] = 4 is not a host index (0 to 3)"),
-            std::string::npos);
-  EXPECT_NE(problem(ar(CollectiveAlgorithm::kRing, {2, 1, 2}), {4, 0})
+  EXPECT_NE(
+      problem(ar("ring", {0, 4}), {4, 0}).find("ranks: ranks[1] = 4 is not a host index (0 to 3)"),
+      std::string::npos);
+  EXPECT_NE(problem(ar("ring", {2, 1, 2}), {4, 0})
                 .find("ranks: host 2 is listed twice (ranks[0] and ranks[2])"),
             std::string::npos);
-  EXPECT_NE(problem(ar(CollectiveAlgorithm::kHalvingDoubling, {0, 1, 2}), {4, 0})
+  EXPECT_NE(problem(ar("halving_doubling", {0, 1, 2}), {4, 0})
                 .find("ranks: halving_doubling needs a power-of-two number of ranks, got 3"),
             std::string::npos);
-  EXPECT_NE(problem(ar(CollectiveAlgorithm::kDirect, {0, 1}), {4, 0})
+  EXPECT_NE(problem(ar("direct", {0, 1}), {4, 0})
                 .find("algorithm: \"direct\" does not implement allreduce"),
             std::string::npos);
-  EXPECT_NE(problem(ar(CollectiveAlgorithm::kHierarchical, {0, 1}), {4, 0})
-                .find("algorithm: \"hierarchical\" needs servers"),
-            std::string::npos);
+  EXPECT_NE(
+      problem(ar("hierarchical", {0, 1}), {4, 0}).find("algorithm: \"hierarchical\" needs servers"),
+      std::string::npos);
   // Server 0 gives GPUs 0 and 1, server 1 only GPU 0.
-  EXPECT_NE(problem(ar(CollectiveAlgorithm::kHierarchical, {0, 1, 2}), {4, 2})
+  EXPECT_NE(problem(ar("hierarchical", {0, 1, 2}), {4, 2})
                 .find("ranks: \"hierarchical\" needs the same GPUs of every server"),
             std::string::npos);
-  CollectiveConfig pxn = ar(CollectiveAlgorithm::kRing, {0, 1});
+  CollectiveConfig pxn = ar("ring", {0, 1});
   pxn.pxn = true;
   EXPECT_NE(problem(pxn, {4, 2}).find("pxn: only for op = \"alltoall\""), std::string::npos);
-  EXPECT_THROW(Expand(ar(CollectiveAlgorithm::kRing, {0}), {4, 0}), InputError);
+  EXPECT_THROW(Expand(ar("ring", {0}), {4, 0}), InputError);
 }
 
 }  // namespace

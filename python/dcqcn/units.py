@@ -1,6 +1,7 @@
 """The simulator's unit suffixes in Python: "40Gbps", "5KB", "1.5us" parsed exactly as
-src/core/units.cc parses them (the one parser of the Python side; tests/python/test_report.py
-checks it against tests/core/units_test.cc's cases).
+src/core/units.cc parses them (the one parser of the Python side, for the report scripts and
+dcqcn tune; tests/python/test_report.py checks it against tests/core/units_test.cc's cases).
+Pure Python: it loads without the compiled extension (see dcqcn/__init__.py).
 
 Values are integers in the base unit: picoseconds, bits per second, bytes. Accepted text: optional
 leading spaces, an optional sign, a decimal number (no exponent), optional spaces and a suffix of

@@ -1,8 +1,12 @@
-"""What the run, sweep and fluid reports (dcqcn_run_report.py, dcqcn_sweep_report.py,
+"""What the run, sweep and fluid reports (python/dcqcn_run_report.py, dcqcn_sweep_report.py,
 dcqcn_fluid_report.py) share, so that none of them imports another: the input-error exception and
 the command-line plumbing, reading a CSV or summary.json, figure creation and saving in the chosen
 formats, the HTML page around the figures, the confidence interval of a mean and the page style.
-Importing it sets matplotlib to the Agg backend (no display: figures go straight to files).
+dcqcn tune's outputs use its confidence interval too. Importing it sets matplotlib to the Agg
+backend (no display: figures go straight to files).
+
+Pure Python: it loads without the compiled extension (see dcqcn/__init__.py), as the report
+scripts need.
 """
 
 import html

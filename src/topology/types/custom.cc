@@ -1,0 +1,37 @@
+// custom: the links as the user wrote them (the loader resolves "h3"/"s1" names into
+// Topology::links); only checked here.
+#include "topology/types/custom.h"
+
+#include <fmt/format.h>
+
+#include "core/error.h"
+#include "topology/topology_keys.h"
+
+namespace dcqcn {
+namespace {
+
+// Read and written by hand: node names and optional rates and delays.
+constexpr TopologyKey kLinks{
+    {"links", KeyKind::kValue, "list of links", "", "required for custom",
+     "`[\"A\", \"B\"]` or `[\"A\", \"B\", RATE, DELAY]` per cable, A and B named `\"h3\"` or "
+     "`\"s0\"`; every host has exactly one link."}};
+
+}  // namespace
+
+const TopologyType& CustomTopology() {
+  static const TopologyType type{
+      .name = "custom",
+      .description = "the links listed in `links`",
+      .keys = {&kSwitchesKey, &kLinks},
+      .build =
+          [](TopologyConfig& topo, const std::string& source) {
+            if (topo.switches < 0 || topo.switches > kMaxTopologyNodes) {
+              throw InputError(fmt::format("{}: topology: switches = {}, expected 0..{}", source,
+                                           topo.switches, kMaxTopologyNodes));
+            }
+          },
+  };
+  return type;
+}
+
+}  // namespace dcqcn

@@ -1,0 +1,125 @@
+// rail: a rail-optimized fabric of multi-GPU servers with one NIC (one host) per GPU, as in
+// NVIDIA's DGX SuperPOD: host = server x gpus_per_server + gpu; rail g (GPU g of every server)
+// has RailLeaves leaves of its own, servers_per_leaf servers each, and every leaf is cabled to
+// every spine. Node ids: hosts, then the leaves rail by rail (server s is on its rails' leaf
+// s / servers_per_leaf), then the spines. Links: host h's cable is link h, then every leaf to
+// every spine, leaf by leaf. Each server's GPUs also share its NVLink domain
+// (net/nvlink_fabric.h).
+#include "topology/types/rail.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "topology/fabric_shape.h"
+#include "topology/topology_keys.h"
+
+namespace dcqcn {
+namespace {
+
+constexpr TopologyKey kServers{{"servers", KeyKind::kValue, "integer", "servers", "4",
+                                "Number of servers; hosts = servers x gpus_per_server."},
+                               &TopologyConfig::servers,
+                               1,
+                               kMaxTopologyNodes,
+                               "an integer number of servers"};
+constexpr TopologyKey kGpusPerServer{
+    {"gpus_per_server", KeyKind::kValue, "integer", "GPUs", "8",
+     "GPUs per server, each with its own NIC (one host): host = server x gpus_per_server + gpu, "
+     "and GPU g of every server is on rail g. DGX H100: 8. A flow between two GPUs of one server "
+     "goes over the server's NVLink (nvlink_rate, nvlink_delay), not the Ethernet fabric."},
+    &TopologyConfig::gpus_per_server,
+    1,
+    kMaxSwitchPorts,
+    "an integer number of GPUs (NICs) per server"};
+constexpr TopologyKey kServersPerLeaf{
+    {"servers_per_leaf", KeyKind::kValue, "integer", "servers", "4",
+     "Servers on each leaf of a rail (each rail has ceil(servers / servers_per_leaf) leaves of "
+     "its own); server s is on its rails' leaf s / servers_per_leaf."},
+    &TopologyConfig::servers_per_leaf,
+    1,
+    kMaxSwitchPorts,
+    "an integer number of servers per leaf"};
+constexpr TopologyKey kNvlinkRate{
+    {"nvlink_rate", KeyKind::kValue, "rate", "", "3600Gbps",
+     "What one GPU sends, and receives, over its server's NVLink crossbar, each way (H100 "
+     "NVLink 4: 450 GB/s); the transfers sharing a GPU's side get max-min fair shares (no "
+     "packets, ECN or PFC; docs/collectives.md)."},
+    &TopologyConfig::nvlink_rate};
+constexpr TopologyKey kNvlinkDelay{
+    {"nvlink_delay", KeyKind::kValue, "time", "", "1us",
+     "From a byte leaving a GPU to its arrival at another GPU of the server over NVLink."},
+    &TopologyConfig::nvlink_delay,
+    0};
+
+TopologyProblem Derive(TopologyConfig& topo, const std::vector<std::string>& given) {
+  const int64_t derived = static_cast<int64_t>(topo.servers) * topo.gpus_per_server;
+  return CheckDerivedHosts(topo, given, derived,
+                           fmt::format("servers x gpus_per_server = {} x {} = {}", topo.servers,
+                                       topo.gpus_per_server, derived));
+}
+
+void Build(TopologyConfig& topo, const std::string& source) {
+  if (topo.fabric_rate < 0) TopologyFail(source, "fabric_rate must be > 0 (or 0 = link_rate)");
+  CheckAtLeastOne(source, "servers", topo.servers);
+  CheckAtLeastOne(source, "gpus_per_server", topo.gpus_per_server);
+  CheckAtLeastOne(source, "servers_per_leaf", topo.servers_per_leaf);
+  CheckAtLeastOne(source, "spines", topo.spines);
+  const int64_t hosts = static_cast<int64_t>(topo.servers) * topo.gpus_per_server;
+  const int64_t leaves = RailLeaves(topo) * int64_t{topo.gpus_per_server};
+  CheckNodeCount(topo, source, "hosts", hosts);
+  CheckNodeCount(topo, source, "switches", leaves + topo.spines);
+  CheckSwitchPorts(
+      source, "leaf",
+      static_cast<int64_t>(std::min(topo.servers_per_leaf, topo.servers)) + topo.spines);
+  CheckSwitchPorts(source, "spine", leaves);
+  if (hosts < 2) {
+    TopologyFail(source,
+                 fmt::format("servers x gpus_per_server = {} x {} = {} hosts, expected >= 2",
+                             topo.servers, topo.gpus_per_server, hosts));
+  }
+  topo.hosts = static_cast<int>(hosts);
+  topo.switches = static_cast<int>(leaves) + topo.spines;
+  DeriveFabricRate(topo, source, std::min(topo.servers_per_leaf, topo.servers), "servers_per_leaf");
+
+  const int per_rail = RailLeaves(topo);
+  const int leaf0 = topo.hosts;
+  const int spine0 = topo.hosts + static_cast<int>(leaves);
+  topo.links.clear();
+  topo.links.reserve(topo.hosts + static_cast<size_t>(leaves) * topo.spines);
+  for (int h = 0; h < topo.hosts; ++h) {
+    const int server = h / topo.gpus_per_server;
+    const int rail = h % topo.gpus_per_server;
+    topo.links.push_back({h, leaf0 + rail * per_rail + server / topo.servers_per_leaf,
+                          topo.link_rate, topo.link_delay});
+  }
+  for (int l = 0; l < leaves; ++l) {
+    for (int s = 0; s < topo.spines; ++s) {
+      topo.links.push_back({leaf0 + l, spine0 + s, topo.fabric_rate, topo.link_delay});
+    }
+  }
+}
+
+}  // namespace
+
+int RailLeaves(const TopologyConfig& topo) {
+  return (topo.servers + topo.servers_per_leaf - 1) / topo.servers_per_leaf;
+}
+
+const TopologyType& RailTopology() {
+  static const TopologyType type{
+      .name = "rail",
+      .description =
+          "rail-optimized servers of GPUs, one NIC per GPU, GPU g of every server on "
+          "rail g's leaves, NVLink inside each server",
+      .keys = {&kServers, &kGpusPerServer, &kServersPerLeaf, &kNvlinkRate, &kNvlinkDelay,
+               &kSpinesKey, &kOversubscriptionKey, &kFabricRateKey},
+      .derive = Derive,
+      .build = Build,
+      .hosts_from_shape = true,
+      .servers = true,
+  };
+  return type;
+}
+
+}  // namespace dcqcn

@@ -1,0 +1,9 @@
+#pragma once
+
+#include "workload/collective_algorithm.h"
+
+namespace dcqcn {
+
+const CollectiveAlgorithm& HierarchicalCollective();
+
+}  // namespace dcqcn

@@ -1,0 +1,103 @@
+#include "workload/collective_builder.h"
+
+#include <map>
+#include <optional>
+
+namespace dcqcn {
+
+std::vector<std::vector<int>> ByServer(const std::vector<int>& hosts, int gpus_per_server) {
+  std::vector<std::vector<int>> groups;
+  std::map<int, size_t> index;  // server -> its group
+  for (size_t r = 0; r < hosts.size(); ++r) {
+    const int server = hosts[r] / gpus_per_server;
+    const auto [it, fresh] = index.emplace(server, groups.size());
+    if (fresh) groups.emplace_back();
+    groups[it->second].push_back(static_cast<int>(r));
+  }
+  return groups;
+}
+
+void RingSteps(const std::vector<std::vector<int>>& groups, int steps, Bytes bytes,
+               std::vector<Step>& out) {
+  for (int s = 0; s < steps; ++s) {
+    Step step;
+    for (const auto& g : groups) {
+      const size_t n = g.size();
+      if (n < 2) continue;
+      for (size_t k = 0; k < n; ++k) step.push_back({g[k], g[(k + 1) % n], bytes});
+    }
+    if (!step.empty()) out.push_back(std::move(step));
+  }
+}
+
+CollectiveBuilder::CollectiveBuilder(const CollectiveConfig& c, const std::vector<int>& hosts,
+                                     int gpus_per_server, FlowSpec proto,
+                                     std::vector<FlowSpec>& flows, FlowAfter& after)
+    : c_(c),
+      hosts_(hosts),
+      gpus_per_server_(gpus_per_server),
+      proto_(proto),
+      flows_(flows),
+      after_(after),
+      gate_(hosts.size(), FlowAfter::kNoRow),
+      in_(hosts.size()),
+      out_(hosts.size()),
+      final_(hosts.size()) {}
+
+void CollectiveBuilder::Iteration(const CollectiveAlgorithm& algorithm, Bytes data, bool more) {
+  for (int ch = 0; ch < c_.channels; ++ch) {
+    for (auto& v : in_) v.clear();
+    for (auto& v : out_) v.clear();
+    algorithm.expand(c_, data, *this);
+    for (size_t r = 0; r < hosts_.size(); ++r) {
+      final_[r].insert(final_[r].end(), in_[r].begin(), in_[r].end());
+      final_[r].insert(final_[r].end(), out_[r].begin(), out_[r].end());
+    }
+  }
+  // The next iteration's gate: everything each rank received or sent last.
+  for (size_t r = 0; r < hosts_.size() && more; ++r) {
+    gate_[r] = final_[r].empty() ? FlowAfter::kNoRow : after_.AddRow(final_[r]);
+    final_[r].clear();
+  }
+  gate_delay_ = c_.gap;
+}
+
+CollectiveBuilder::Wait CollectiveBuilder::LastReceived(int r) {
+  if (in_[r].empty()) return {gate_[r], gate_[r] == FlowAfter::kNoRow ? 0 : gate_delay_};
+  return {after_.AddRow(in_[r]), 0};
+}
+
+uint32_t CollectiveBuilder::Add(int src_host, int dst_host, Bytes bytes, Wait wait) {
+  const auto id = static_cast<uint32_t>(flows_.size());
+  FlowSpec f = proto_;
+  f.src = src_host;
+  f.dst = dst_host;
+  f.size = bytes;
+  flows_.push_back(f);
+  after_.Assign(id, wait.first, wait.second);
+  return id;
+}
+
+void CollectiveBuilder::Run(const Step& step) {
+  // One row per sender and step: its flows of the step wait for the same arrivals.
+  std::vector<std::optional<Wait>> waits(hosts_.size());
+  std::vector<std::vector<uint32_t>> received(hosts_.size());
+  std::vector<std::vector<uint32_t>> sent(hosts_.size());
+  for (const Transfer& t : step) {
+    if (!waits[t.from]) waits[t.from] = LastReceived(t.from);
+    const uint32_t id = Add(hosts_[t.from], hosts_[t.to], t.bytes, *waits[t.from]);
+    received[t.to].push_back(id);
+    sent[t.from].push_back(id);
+  }
+  Commit(received, sent);
+}
+
+void CollectiveBuilder::Commit(std::vector<std::vector<uint32_t>>& received,
+                               std::vector<std::vector<uint32_t>>& sent) {
+  for (size_t r = 0; r < hosts_.size(); ++r) {
+    if (!received[r].empty()) in_[r] = std::move(received[r]);
+    if (!sent[r].empty()) out_[r] = std::move(sent[r]);
+  }
+}
+
+}  // namespace dcqcn

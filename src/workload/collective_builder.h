@@ -1,0 +1,80 @@
+// What a collective algorithm expands into: flows between ranks and the waits between them
+// (net/flow_dependencies.h). An algorithm either runs steps, where each sender's flows of a step
+// wait for what it received in its previous step, as NCCL's ring and its peers forward a chunk
+// once it has come in, or adds flows with waits of its own (PXN's relays, a tree's children).
+// Every wait is local to the waiting flow's source host.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "net/flow_dependencies.h"
+#include "net/flow_spec.h"
+#include "workload/collective_algorithm.h"
+
+namespace dcqcn {
+
+// One transfer of a step: from rank, to rank, bytes.
+struct Transfer {
+  int from;
+  int to;
+  Bytes bytes;
+};
+using Step = std::vector<Transfer>;
+
+// Helpers the algorithms share.
+inline Bytes CeilDiv(Bytes a, Bytes b) { return std::max<Bytes>(1, (a + b - 1) / b); }
+inline bool PowerOfTwo(size_t n) { return n > 0 && (n & (n - 1)) == 0; }
+// The ranks of each server (rank indices), servers in order of their first rank, ranks in the
+// order given.
+std::vector<std::vector<int>> ByServer(const std::vector<int>& hosts, int gpus_per_server);
+// The steps of a ring over each group at once (member k sends to member k + 1): `steps` steps
+// of `bytes`.
+void RingSteps(const std::vector<std::vector<int>>& groups, int steps, Bytes bytes,
+               std::vector<Step>& out);
+
+class CollectiveBuilder {
+ public:
+  // A wait: the row of flows waited for (FlowAfter::kNoRow: none) and the delay after them.
+  using Wait = std::pair<uint32_t, Time>;
+
+  CollectiveBuilder(const CollectiveConfig& c, const std::vector<int>& hosts, int gpus_per_server,
+                    FlowSpec proto, std::vector<FlowSpec>& flows, FlowAfter& after);
+
+  // Appends one iteration's flows, each channel carrying `data` bytes per rank; `more`: another
+  // iteration follows, waiting for this one.
+  void Iteration(const CollectiveAlgorithm& algorithm, Bytes data, bool more);
+
+  // For the algorithms. The host of each rank, and the GPUs per server (0: not a rail fabric).
+  const std::vector<int>& hosts() const { return hosts_; }
+  int gpus_per_server() const { return gpus_per_server_; }
+  // A step: each sender's flows wait for what it received in its last step.
+  void Run(const Step& step);
+  // What rank r's next flow waits for as a step would: what it received in its last step, or,
+  // before it received anything, the iteration's gate.
+  Wait LastReceived(int r);
+  // Waiting for `ids` (delivered, or acknowledged where the waiting flow sent them).
+  Wait After(const std::vector<uint32_t>& ids) { return {after_.AddRow(ids), 0}; }
+  // A flow from host to host.
+  uint32_t Add(int src_host, int dst_host, Bytes bytes, Wait wait);
+  // Ends a step of flows added by hand: each rank's received and sent flows become what its
+  // next step (and the next iteration's gate) waits for; empty lists leave a rank's as they were.
+  void Commit(std::vector<std::vector<uint32_t>>& received,
+              std::vector<std::vector<uint32_t>>& sent);
+
+ private:
+  const CollectiveConfig& c_;
+  const std::vector<int>& hosts_;
+  int gpus_per_server_;
+  FlowSpec proto_;
+  std::vector<FlowSpec>& flows_;
+  FlowAfter& after_;
+  std::vector<uint32_t> gate_;  // per rank: the row its iteration's first flows wait for
+  Time gate_delay_ = 0;
+  std::vector<std::vector<uint32_t>> in_;     // per rank: what it received in its last step
+  std::vector<std::vector<uint32_t>> out_;    // per rank: what it sent in its last step
+  std::vector<std::vector<uint32_t>> final_;  // per rank: its last flows, over the channels
+};
+
+}  // namespace dcqcn
