@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two builds side by side on the same input, the only speed comparison that means something on a
 # shared machine: OLD and NEW run alternately (OLD, NEW, OLD, NEW, ...), each pinned to the same
-# core, on HPCC ns-3's fat-tree benchmark (bench/reference.sh's case, `dcqcn hpcc`); prints every
+# core, on HPCC ns-3's fat-tree benchmark (bench/reference.sh's case, `dcqcn ns3`); prints every
 # run, both medians and their ratio (OLD / NEW: above 1 means NEW is faster), and whether the
 # two gave the same FCT file. --small runs the first 0.5 ms of flows only (365 flows). Any other
 # scenario: --run SCENARIO.toml [--set KEY=VALUE ...] runs `dcqcn run` instead.

@@ -7,7 +7,7 @@
 // synchronisation cost counted). Partitions: racks (an edge switch and its hosts; every other
 // switch alone) and pods (edge and aggregation switches with their hosts, found as the
 // components left when the top tier is removed; every top-tier switch alone).
-//   build/dcqcn_parallel_bound reference CONFIG.txt      (HPCC ns-3's fat-tree case, dcqcn hpcc)
+//   build/dcqcn_parallel_bound reference CONFIG.txt      (HPCC ns-3's fat-tree case, dcqcn ns3)
 //   build/dcqcn_parallel_bound scenario SCENARIO.toml [KEY=VALUE...]
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The speed benchmark of issue 6: the HPCC ns-3 fat-tree WebSearch case (320 hosts, 3207 flows,
-# 5.74 GB) run by `dcqcn hpcc`, N times on one core; prints every run and the median wall time,
+# 5.74 GB) run by `dcqcn ns3`, N times on one core; prints every run and the median wall time,
 # the largest peak RSS, events/s and packet-hops/s. With --small, only flows arriving in the
 # first 0.5 ms (365 flows), for quick checks. Benchmarks print figures; they assert nothing.
 #   bench/reference.sh [--small] [runs] [path/to/dcqcn]

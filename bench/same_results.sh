@@ -6,7 +6,7 @@
 # and none, with a slow CNP generator, without PFC (drops and timeouts), with time series, with
 # packet captures (at a host and an edge switch, and at core switches), PFC deadlocks, a watchdog
 # and a pause storm (examples/pfc), and HPCC ns-3's fat-tree benchmark (its first 0.5 ms,
-# `dcqcn hpcc`).
+# `dcqcn ns3`).
 # Prints one line per case; exits 1 if any differs or fails. NEW_ARGS (environment) are added to
 # NEW's runs: `NEW_ARGS="--threads 2" bench/same_results.sh B B` checks a split run against one loop.
 # ONLY (environment), a regular expression, runs only the cases whose names match it; SKIP, one
@@ -89,7 +89,7 @@ mkdir -p "$work/hpcc"
 if [[ -d ${HPCC_FORMAT_DIR:-$here/../shared/hpcc-format} ]]; then
   prepare_hpcc_case "$work/hpcc" 1
 else  # a fresh clone without it: the same case, kept in the repository
-  cp -r "$here/tests/hpcc/fat_small/." "$work/hpcc/"
+  cp -r "$here/tests/ns3/fat_small/." "$work/hpcc/"
   config=mix/config_small.txt
 fi
 for b in old new; do

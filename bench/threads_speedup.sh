@@ -2,7 +2,7 @@
 # The speed-up table of docs/parallel.md: wall time of one and two threads on the same case, and of
 # two MPI ranks of one thread each (`mpirun -np 2`), alternating, REPS times each; prints a
 # Markdown row per case with the medians and their ratios to one thread.
-# Cases: HPCC ns-3's fat-tree benchmark (`dcqcn hpcc`, whole), the k = 34 fat tree under
+# Cases: HPCC ns-3's fat-tree benchmark (`dcqcn ns3`, whole), the k = 34 fat tree under
 # WebSearch at 30% (100 us of arrivals, run to the last finish), and that fabric's first 200 us.
 #   bench/threads_speedup.sh DCQCN_BINARY [REPS]
 set -euo pipefail

@@ -11,7 +11,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
-#include "hpcc/hpcc_files.h"
+#include "ns3/hpcc_files.h"
 #include "output/atomic_file.h"
 #include "scenario/hpcc_config.h"
 #include "scenario/resolved_toml.h"
@@ -126,7 +126,7 @@ std::string HpccConfigTarget(std::string_view data, const std::string& workdir) 
   WriteFileAtomic(config, std::string(data));
   return Expecting("HPCC config", "", [&] {
     const HpccSetup setup = LoadHpccConfig(config);
-    // `dcqcn hpcc --set` loads the config as a scenario; it must load, and be stable.
+    // `dcqcn ns3 --set` loads the config as a scenario; it must load, and be stable.
     const std::string source = config + " (as a scenario)";
     const std::string resolved = ResolvedToml(setup.scenario);
     try {
@@ -216,7 +216,7 @@ std::string CdfTarget(std::string_view data) {
 std::string PrepareHpccWorkdir(const std::string& source_dir) {
   const std::string dir = ScratchDir() + "/hpcc";
   fs::create_directories(dir + "/mix");
-  const fs::path mix = fs::path(source_dir) / "tests/hpcc/data/mix";
+  const fs::path mix = fs::path(source_dir) / "tests/ns3/data/mix";
   for (const auto& [from, to] :
        {std::pair{"topology.txt", "topology.txt"}, std::pair{"flow.txt", "flow.txt"},
         std::pair{"topology.txt", "fat.txt"}, std::pair{"flow.txt", "ws_320_30_5ms.txt"}}) {

@@ -26,7 +26,7 @@ std::string HpccFilesTarget(std::string_view data);
 // A flow-size CDF. A CDF that parses has a mean within its sizes and samples within them.
 std::string CdfTarget(std::string_view data);
 
-// A fresh folder under $TMPDIR with the small HPCC sample of tests/hpcc/data/mix/ under the
+// A fresh folder under $TMPDIR with the small HPCC sample of tests/ns3/data/mix/ under the
 // names the HPCC configs use; returns its path.
 std::string PrepareHpccWorkdir(const std::string& source_dir);
 

@@ -3,7 +3,7 @@
 
     validation_table.py OURS_DIR REFERENCE_DIR [--update DOC]
 
-OURS_DIR holds our FCT files under the reference's file names (fct_*.txt, as `dcqcn hpcc --out`
+OURS_DIR holds our FCT files under the reference's file names (fct_*.txt, as `dcqcn ns3 --out`
 writes them); REFERENCE_DIR the simulator's. Per flow the slowdown is fct / standalone, both
 columns of the file (columns 7 and 8). For the 2:1 incast the table lists each flow's FCT and
 standalone value; for the other cases the slowdown p50/p95/p99 per flow-size bucket and how

@@ -6,7 +6,7 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     (default: 60 seconds each, all four targets)
 #
 # Builds build-fuzz/ with clang (Debian: clang-14, libclang-rt-14-dev), seeds each corpus
-# (build-fuzz/corpus/TARGET/) from examples/, the scenarios inside tests/, tests/hpcc/data,
+# (build-fuzz/corpus/TARGET/) from examples/, the scenarios inside tests/, tests/ns3/data,
 # ../shared/hpcc-format when present and data/workloads, and runs the targets side by side, one
 # per core. The corpora persist, so a second run goes on from the first. An input that finds a
 # defect is saved as build-fuzz/crashes/TARGET/crash-* (oom-*, timeout-* for memory and time);
@@ -68,10 +68,10 @@ if "scenario" in targets:
         for w in words:
             f.write('"%s"\n' % w.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\x0A"))
 if "hpcc_config" in targets:
-    for p in sorted(glob.glob("tests/hpcc/data/mix/config*.txt") + glob.glob(shared + "/config*.txt")):
+    for p in sorted(glob.glob("tests/ns3/data/mix/config*.txt") + glob.glob(shared + "/config*.txt")):
         put("hpcc_config", p, read(p))
 if "hpcc_files" in targets:
-    pairs = [("tests/hpcc/data/mix/topology.txt", "tests/hpcc/data/mix/flow.txt"),
+    pairs = [("tests/ns3/data/mix/topology.txt", "tests/ns3/data/mix/flow.txt"),
              (shared + "/topology.txt", shared + "/flow.txt"),
              (shared + "/fat.txt", shared + "/ws_320_30_5ms.txt")]
     for t, fl in pairs:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs `dcqcn hpcc` on every HPCC ns-3 config whose own output we have (DCQCN, HPCC, TIMELY
+# Runs `dcqcn ns3` on every HPCC ns-3 config whose own output we have (DCQCN, HPCC, TIMELY
 # and DCTCP), and compares the FCT files with that simulator's (python/validation_table.py): one table, in docs/validation.md.
 #
 #   scripts/validate.sh [OUT_DIR] [--update-docs]
@@ -33,7 +33,7 @@ start=$(date +%s)
 for config in "$work"/mix/config_*.txt; do
   fct=$(awk '$1 == "FCT_OUTPUT_FILE" { print $2 }' "$config")
   [[ -f $src/reference/$(basename "$fct") ]] || continue
-  echo "dcqcn hpcc mix/$(basename "$config")"
+  echo "dcqcn ns3 mix/$(basename "$config")"
   t0=$(date +%s.%N)
   (cd "$work" && "$dcqcn" hpcc "mix/$(basename "$config")" --quiet --force \
     --out "$out/$(basename "$config" .txt)")

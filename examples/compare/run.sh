@@ -39,7 +39,7 @@ declare -A sets=(
   [none]="--set cc.algorithm=none"
 )
 runs=()
-for name in dcqcn hpcc timely dctcp none; do
+for name in dcqcn ns3 timely dctcp none; do
   start=$(date +%s.%N)
   # shellcheck disable=SC2086  # the sets are words on purpose
   "$dcqcn" run "$scenario" --quiet --force --out "$out/$name" ${sets[$name]} "${extra[@]}"

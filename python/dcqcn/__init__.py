@@ -18,8 +18,8 @@ import os
 import tomllib
 import warnings
 
-__all__ = ["run", "check", "buffer", "sweep", "fluid", "hpcc", "tune", "Result", "TuneResult",
-           "InputError"]
+__all__ = ["run", "check", "buffer", "sweep", "fluid", "ns3", "hpcc", "tune", "Result",
+           "TuneResult", "InputError"]
 
 # The compiled extension. A copy of the package without it - the report scripts' (python/ in the
 # source tree, share/dcqcn/python/ installed), or any build without pybind11 - still loads, for
@@ -129,15 +129,19 @@ def fluid(scenario=None, *, set=None, flows=None, rate=None, delay=None, duratio
     return summary, series
 
 
-def hpcc(config, *, set=None, out, model="hpcc", force=False, threads=None):
-    """Runs an HPCC ns-3 config.txt (`dcqcn hpcc`, paths relative to the current folder) into
-    `out`; returns a Result (with .fct_file and .pfc_file, HPCC's formats)."""
+def ns3(config, *, set=None, out, model="hpcc", force=False, threads=None):
+    """Runs an HPCC ns-3 config.txt (`dcqcn ns3`, the drop-in for that simulator; paths relative
+    to the current folder) into `out`; returns a Result (with .fct_file and .pfc_file, HPCC's
+    formats). `hpcc` is its first name."""
     with _common.engine_call():
         r = _dcqcn.hpcc(os.fspath(config), _common.sets(set), os.fspath(out), model, force,
                         _common.thread_count(threads))
     result = Result(r["out"], r["out"])
     result.fct_file, result.pfc_file = r["fct_file"], r["pfc_file"]
     return result
+
+
+hpcc = ns3
 
 
 class TuneResult:

@@ -230,8 +230,11 @@ int main(int argc, char** argv) {
   tune->set_help_flag();
 
   dcqcn::HpccCommandOptions hpcc_opts;
-  CLI::App* hpcc = app.add_subcommand(
-      "hpcc", "run an HPCC ns-3 simulator config.txt; write its FCT and PFC files and ours");
+  // ns-3 compatibility: a drop-in for HPCC's ns-3 simulator (`hpcc`, its first name, still works).
+  CLI::App* hpcc = app.add_subcommand("ns3",
+                                      "run an HPCC ns-3 simulator config.txt (a drop-in for that "
+                                      "simulator); write its FCT and PFC files and ours");
+  hpcc->alias("hpcc");
   hpcc->add_option("config", hpcc_opts.config, "config.txt (its paths are relative to the cwd)")
       ->required();
   hpcc->add_option("--out", hpcc_opts.out_dir,

@@ -45,7 +45,7 @@ class CcFactory {
 };
 
 // How one HPCC ns-3 config.txt key sets a parameter under the algorithm's CC_MODE (the reader,
-// src/hpcc/, interprets the kinds).
+// src/ns3/, interprets the kinds).
 struct Ns3CcKey {
   enum class Kind {
     kMicros,    // a number of microseconds

@@ -30,7 +30,7 @@ inline constexpr Bytes kPauseFrameBytes = kMinFrame;  // MAC control frame, padd
 // Bytes a frame occupies on the wire.
 inline constexpr Bytes WireBytes(Bytes frame) { return frame + kPreambleAndGap; }
 
-// How frames are sized and timed on the wire: RoCEv2 over Ethernet by default. `dcqcn hpcc`
+// How frames are sized and timed on the wire: RoCEv2 over Ethernet by default. `dcqcn ns3`
 // uses HPCC ns-3's format (its MODEL-NOTES: 48 bytes of headers, ACKs padded to 60 bytes, no
 // preamble, gap or FCS, transmit times truncated to whole nanoseconds).
 struct WireFormat {

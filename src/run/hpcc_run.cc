@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "hpcc/hpcc_output.h"
 #include "net/network.h"
+#include "ns3/hpcc_output.h"
 #include "output/atomic_file.h"
 #include "output/staged_folder.h"
 #include "run/output_sink.h"

@@ -1,4 +1,4 @@
-// `dcqcn hpcc CONFIG.txt [--out DIR]`: run an HPCC ns-3 simulator config and write its FCT and
+// `dcqcn ns3 CONFIG.txt [--out DIR]`: run an HPCC ns-3 simulator config and write its FCT and
 // PFC files in that simulator's formats, next to our own output folder.
 #pragma once
 

@@ -89,7 +89,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   Network net(std::move(config));
   // Built: most of the state the run touches is allocated now; the rest follows as it grows.
   KeepHugePages();
-  // The outputs, then whatever the caller adds (the HPCC-format files of `dcqcn hpcc`).
+  // The outputs, then whatever the caller adds (the HPCC-format files of `dcqcn ns3`).
   std::vector<std::unique_ptr<OutputSink>> own_sinks = ScenarioSinks(s);
   std::vector<OutputSink*> sinks;
   for (auto& sink : own_sinks) sinks.push_back(sink.get());

@@ -31,7 +31,7 @@ struct RunOptions {
   std::string out_dir;  // empty: do not write files (tests, benchmarks); else an empty folder
   // Set asynchronously (a signal handler) to stop the run: RunScenario throws Interrupted.
   const std::atomic<bool>* stop = nullptr;
-  // Outputs beyond the scenario's own (run/sinks.h), walked after them: `dcqcn hpcc` adds its
+  // Outputs beyond the scenario's own (run/sinks.h), walked after them: `dcqcn ns3` adds its
   // HPCC-format FCT and PFC files. Not owned.
   std::vector<OutputSink*> extra_sinks = {};
   // Called with the finished network before the output folder is written: a look at the

@@ -21,8 +21,8 @@
 #include "core/error.h"
 #include "core/input_file.h"
 #include "core/utf8.h"
-#include "hpcc/hpcc_files.h"
-#include "hpcc/ns3_units.h"
+#include "ns3/hpcc_files.h"
+#include "ns3/ns3_units.h"
 #include "topology/builders.h"
 
 namespace dcqcn {

@@ -23,7 +23,7 @@ constexpr KeySchema kRootKeys[] = {
      "Shared buffer, PFC and ECN of every switch."},
     {"host", K::kTable, "table", "", "HPCC's NIC settings", "RDMA NIC transport settings."},
     {"wire", K::kTable, "table", "", "RoCEv2 over Ethernet",
-     "How frames are sized and timed on every link; `dcqcn hpcc` sets HPCC ns-3's format."},
+     "How frames are sized and timed on every link; `dcqcn ns3` sets HPCC ns-3's format."},
     {"cc", K::kOpenTable, "table", "", "DCQCN, paper profile",
      "Congestion control: the algorithm, its profile and any parameter override."},
     {"flow", K::kFlowArray, "array of tables", "", "none",
@@ -131,7 +131,7 @@ constexpr KeySchema kHostKeys[] = {
     {"ack_in_data_class", K::kValue, "boolean", "", "false",
      "ACKs and NACKs cross switches in their flow's data class (queued behind data, counted in "
      "the shared buffer, paused by PFC) instead of the strict-priority control queue. HPCC ns-3's "
-     "switches do so (true in `dcqcn hpcc`); CNPs always use the control queue."},
+     "switches do so (true in `dcqcn ns3`); CNPs always use the control queue."},
     {"pause_acks", K::kValue, "boolean", "", "false",
      "The NIC's ACK queue waits while PFC pauses the data class of the ACK at its head, instead "
      "of always going first. HPCC ns-3 with ACK_HIGH_PRIO 0 (its ACK queue obeys the pause of "

@@ -65,4 +65,16 @@ void DeriveFabricRate(TopologyConfig& topo, const std::string& source, int downl
   if (topo.fabric_rate == 0) topo.fabric_rate = topo.link_rate;
 }
 
+void SizeTwoTier(TopologyConfig& topo, const std::string& source, int64_t leaves, int64_t hosts,
+                 int downlinks, std::string_view per_leaf, const std::string& product) {
+  CheckNodeCount(topo, source, "hosts", hosts);
+  CheckNodeCount(topo, source, "switches", leaves + topo.spines);
+  CheckSwitchPorts(source, "leaf", int64_t{downlinks} + topo.spines);
+  CheckSwitchPorts(source, "spine", leaves);
+  if (hosts < 2) TopologyFail(source, fmt::format("{} hosts, expected >= 2", product));
+  topo.hosts = static_cast<int>(hosts);
+  topo.switches = static_cast<int>(leaves) + topo.spines;
+  DeriveFabricRate(topo, source, downlinks, per_leaf);
+}
+
 }  // namespace dcqcn

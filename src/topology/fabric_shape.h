@@ -24,4 +24,11 @@ void CheckAtLeastOne(const std::string& source, std::string_view name, int value
 void DeriveFabricRate(TopologyConfig& topo, const std::string& source, int downlinks,
                       std::string_view per_leaf);
 
+// A two-tier fabric (leaf_spine, rail) of `leaves` leaves, each with `downlinks` hosts (named
+// `per_leaf`), cabled to every one of topo.spines spines, and `hosts` hosts (`product` says how
+// they follow: "leaves x hosts_per_leaf = 4 x 4 = 16"): checks the counts and ports, then sets
+// hosts, switches and fabric_rate.
+void SizeTwoTier(TopologyConfig& topo, const std::string& source, int64_t leaves, int64_t hosts,
+                 int downlinks, std::string_view per_leaf, const std::string& product);
+
 }  // namespace dcqcn

@@ -42,7 +42,7 @@ Layers ReadLayers(const fs::path& file) {
 std::vector<std::string> ForbiddenIncludes(const fs::path& dir, const std::string& self,
                                            const std::set<std::string>& allowed) {
   std::vector<std::string> bad;
-  const std::regex include(R"(^\s*#\s*include\s+"([a-z_]+)/([^"]+)\")");
+  const std::regex include(R"(^\s*#\s*include\s+"([a-z0-9_]+)/([^"]+)\")");
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
     if (!entry.is_regular_file()) continue;
     std::ifstream in(entry.path());

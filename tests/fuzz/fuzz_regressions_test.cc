@@ -70,7 +70,7 @@ TEST(FuzzSeeds, ExamplesRoundTrip) {
 
 TEST(FuzzSeeds, HpccSampleRoundTrips) {
   const std::string workdir = PrepareHpccWorkdir(kSource);
-  const fs::path mix = kSource / "tests/hpcc/data/mix";
+  const fs::path mix = kSource / "tests/ns3/data/mix";
   EXPECT_EQ(
       HpccConfigTarget(testing::ReadFile(mix / "config_topology_flow_dcqcn_nomon.txt"), workdir),
       "");

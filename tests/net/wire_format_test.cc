@@ -1,4 +1,4 @@
-// Frame sizes and transmit times: RoCEv2 by default, HPCC ns-3's format in `dcqcn hpcc`, checked
+// Frame sizes and transmit times: RoCEv2 by default, HPCC ns-3's format in `dcqcn ns3`, checked
 // against the lone-flow FCTs that simulator prints (its MODEL-NOTES, "checked" examples).
 #include <gtest/gtest.h>
 

@@ -44,22 +44,13 @@ TopologyProblem Derive(TopologyConfig& topo, const std::vector<std::string>& giv
 }
 
 void Build(TopologyConfig& topo, const std::string& source) {
-  if (topo.fabric_rate < 0) TopologyFail(source, "fabric_rate must be > 0 (or 0 = link_rate)");
   CheckAtLeastOne(source, "leaves", topo.leaves);
   CheckAtLeastOne(source, "spines", topo.spines);
   CheckAtLeastOne(source, "hosts_per_leaf", topo.hosts_per_leaf);
   const int64_t hosts = static_cast<int64_t>(topo.leaves) * topo.hosts_per_leaf;
-  CheckNodeCount(topo, source, "hosts", hosts);
-  CheckNodeCount(topo, source, "switches", static_cast<int64_t>(topo.leaves) + topo.spines);
-  CheckSwitchPorts(source, "leaf", static_cast<int64_t>(topo.hosts_per_leaf) + topo.spines);
-  CheckSwitchPorts(source, "spine", topo.leaves);
-  if (hosts < 2) {
-    TopologyFail(source, fmt::format("leaves x hosts_per_leaf = {} x {} = {} hosts, expected >= 2",
-                                     topo.leaves, topo.hosts_per_leaf, hosts));
-  }
-  topo.hosts = static_cast<int>(hosts);
-  topo.switches = topo.leaves + topo.spines;
-  DeriveFabricRate(topo, source, topo.hosts_per_leaf, "hosts_per_leaf");
+  SizeTwoTier(topo, source, topo.leaves, hosts, topo.hosts_per_leaf, "hosts_per_leaf",
+              fmt::format("leaves x hosts_per_leaf = {} x {} = {}", topo.leaves,
+                          topo.hosts_per_leaf, hosts));
 
   const int leaf0 = topo.hosts;
   const int spine0 = topo.hosts + topo.leaves;

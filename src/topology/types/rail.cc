@@ -60,27 +60,16 @@ TopologyProblem Derive(TopologyConfig& topo, const std::vector<std::string>& giv
 }
 
 void Build(TopologyConfig& topo, const std::string& source) {
-  if (topo.fabric_rate < 0) TopologyFail(source, "fabric_rate must be > 0 (or 0 = link_rate)");
   CheckAtLeastOne(source, "servers", topo.servers);
   CheckAtLeastOne(source, "gpus_per_server", topo.gpus_per_server);
   CheckAtLeastOne(source, "servers_per_leaf", topo.servers_per_leaf);
   CheckAtLeastOne(source, "spines", topo.spines);
   const int64_t hosts = static_cast<int64_t>(topo.servers) * topo.gpus_per_server;
   const int64_t leaves = RailLeaves(topo) * int64_t{topo.gpus_per_server};
-  CheckNodeCount(topo, source, "hosts", hosts);
-  CheckNodeCount(topo, source, "switches", leaves + topo.spines);
-  CheckSwitchPorts(
-      source, "leaf",
-      static_cast<int64_t>(std::min(topo.servers_per_leaf, topo.servers)) + topo.spines);
-  CheckSwitchPorts(source, "spine", leaves);
-  if (hosts < 2) {
-    TopologyFail(source,
-                 fmt::format("servers x gpus_per_server = {} x {} = {} hosts, expected >= 2",
-                             topo.servers, topo.gpus_per_server, hosts));
-  }
-  topo.hosts = static_cast<int>(hosts);
-  topo.switches = static_cast<int>(leaves) + topo.spines;
-  DeriveFabricRate(topo, source, std::min(topo.servers_per_leaf, topo.servers), "servers_per_leaf");
+  SizeTwoTier(topo, source, leaves, hosts, std::min(topo.servers_per_leaf, topo.servers),
+              "servers_per_leaf",
+              fmt::format("servers x gpus_per_server = {} x {} = {}", topo.servers,
+                          topo.gpus_per_server, hosts));
 
   const int per_rail = RailLeaves(topo);
   const int leaf0 = topo.hosts;

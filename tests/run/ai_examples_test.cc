@@ -13,7 +13,7 @@ namespace dcqcn {
 namespace {
 
 // Whole-example physics takes tens of seconds under the sanitizers: the Release pass checks it,
-// and the collectives' code runs instrumented in tests/scenarios/collectives_test.cc.
+// and the collectives' code runs instrumented in tests/run/collectives_test.cc.
 class AiExamples : public ::testing::Test {
  protected:
   void SetUp() override {

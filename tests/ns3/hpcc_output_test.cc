@@ -1,6 +1,6 @@
 // Tests of the HPCC-format result files on a run that pauses: PFC lines carry the file's node
 // ids, node types and 1-based interface numbers; FCT lines the file's IPs and ports.
-#include "hpcc/hpcc_output.h"
+#include "ns3/hpcc_output.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "hpcc/hpcc_files.h"
+#include "ns3/hpcc_files.h"
 #include "run/run_scenario.h"
 
 namespace dcqcn {

@@ -1,5 +1,5 @@
 // Tests of the ns-3 unit strings used in HPCC files: DataRate, Time and decimal seconds.
-#include "hpcc/ns3_units.h"
+#include "ns3/ns3_units.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // ns-3 DataRate and Time strings, mapped onto our own unit parsers so rounding is the same.
-#include "hpcc/ns3_units.h"
+#include "ns3/ns3_units.h"
 
 #include <cerrno>
 #include <cmath>

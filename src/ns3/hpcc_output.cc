@@ -1,5 +1,5 @@
 // FCT and PFC files in the HPCC simulator's formats.
-#include "hpcc/hpcc_output.h"
+#include "ns3/hpcc_output.h"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,7 @@
 #include <map>
 #include <utility>
 
-#include "hpcc/hpcc_files.h"
+#include "ns3/hpcc_files.h"
 
 namespace dcqcn {
 

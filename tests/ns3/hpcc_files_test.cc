@@ -1,6 +1,6 @@
 // Tests of the HPCC topology and flow files: id mapping (switches interleaved among hosts in
 // the file, hosts first for us), round trips through the writers, and every error with its line.
-#include "hpcc/hpcc_files.h"
+#include "ns3/hpcc_files.h"
 
 #include <gtest/gtest.h>
 

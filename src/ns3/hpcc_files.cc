@@ -1,6 +1,6 @@
 // HPCC topology and flow files: a whitespace tokenizer that remembers line numbers, and the two
 // readers on top of it.
-#include "hpcc/hpcc_files.h"
+#include "ns3/hpcc_files.h"
 
 #include <fmt/format.h>
 
@@ -15,7 +15,7 @@
 
 #include "core/error.h"
 #include "core/input_file.h"
-#include "hpcc/ns3_units.h"
+#include "ns3/ns3_units.h"
 #include "topology/builders.h"
 
 namespace dcqcn {

@@ -1,4 +1,4 @@
-// `dcqcn hpcc` end to end on the HPCC sample (a 2:1 incast): run from a copy of the sample
+// `dcqcn ns3` end to end on the HPCC sample (a 2:1 incast): run from a copy of the sample
 // folder as that simulator is run, it writes the FCT file (8 columns, HPCC's IP encoding) and
 // the PFC file where asked, and exits 1 with a clear message for bad input.
 #include <fmt/format.h>
@@ -44,14 +44,14 @@ class HpccCommandTest : public ::testing::Test {
            ("dcqcn_hpcc_cmd_" +
             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     fs::remove_all(dir_);
-    fs::copy(fs::path(DCQCN_SOURCE_DIR) / "tests/hpcc/data", dir_, fs::copy_options::recursive);
+    fs::copy(fs::path(DCQCN_SOURCE_DIR) / "tests/ns3/data", dir_, fs::copy_options::recursive);
   }
   void TearDown() override { fs::remove_all(dir_); }
   fs::path dir_;
 };
 
 TEST_F(HpccCommandTest, IncastWritesTheFctFileOfTwoLinesAndEightColumns) {
-  const Result r = RunIn(dir_, "hpcc mix/config_topology_flow_dcqcn_nomon.txt --out OUT");
+  const Result r = RunIn(dir_, "ns3 mix/config_topology_flow_dcqcn_nomon.txt --out OUT");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_EQ(r.out.find("warning"), std::string::npos) << "the sample uses only modelled options\n"
                                                       << r.out;
