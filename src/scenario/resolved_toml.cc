@@ -17,7 +17,7 @@
 
 #include "cc/registry.h"
 #include "scenario/scenario_loader.h"
-#include "topology/topology_keys.h"
+#include "topology/topology_type.h"
 
 namespace dcqcn {
 namespace {
@@ -98,10 +98,7 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
   out += "\n[topology]\n";
   quoted("type", t.type);
   const TopologyType& type = *FindTopologyType(t.type);
-  std::vector<const TopologyKey*> rows;
-  if (type.common_keys) rows = {&kHostsKey, &kLinkRateKey, &kLinkDelayKey};
-  rows.insert(rows.end(), type.keys.begin(), type.keys.end());
-  for (const TopologyKey* row : rows) {
+  for (const TopologyKey* row : RowsOf(type)) {
     if (row->doc.name == "file") {
       // The file gives every node and link. Absolute, because resolved.toml lives elsewhere.
       quoted("file", std::filesystem::absolute(t.file).lexically_normal().string());

@@ -30,7 +30,6 @@
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_schema.h"
 #include "topology/builders.h"
-#include "topology/topology_keys.h"
 #include "topology/topology_type.h"
 #include "workload/cdf.h"
 #include "workload/generators.h"
@@ -619,9 +618,7 @@ void Loader::ReadTopology(const Section& sec, TopologyConfig& topo) const {
     ReadHpccFileTopology(sec, topo);
     return;
   }
-  // The type's rows, after the common ones: what they say is read, in that order.
-  std::vector<const TopologyKey*> rows = {&kHostsKey, &kLinkRateKey, &kLinkDelayKey};
-  rows.insert(rows.end(), type.keys.begin(), type.keys.end());
+  const std::vector<const TopologyKey*> rows = RowsOf(type);
   for (const KeySchema& key : TopologySchemaRows()) {
     const toml::node* node = sec.Get(key.name);
     const bool takes = key.name == "type" || key.name == "reconvergence" ||

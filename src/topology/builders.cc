@@ -7,14 +7,11 @@
 #include <fmt/ranges.h>
 
 #include "core/error.h"
+#include "topology/fabric_shape.h"
 #include "topology/topology_type.h"
 
 namespace dcqcn {
 namespace {
-
-[[noreturn]] void Fail(const std::string& source, const std::string& what) {
-  throw InputError(fmt::format("{}: topology: {}", source, what));
-}
 
 // Checks a finished cable list; for custom topologies it is the only line of defence when the
 // config did not come through the loader (which reports the same problems with line numbers).
@@ -24,22 +21,25 @@ void CheckLinks(const TopologyConfig& topo, const std::string& source) {
     const LinkSpec& l = topo.links[i];
     for (int end : {l.a, l.b}) {
       if (end < 0 || end >= topo.num_nodes()) {
-        Fail(source, fmt::format("link {} names node id {}, but there are only {} nodes "
-                                 "({} hosts and {} switches)",
-                                 i, end, topo.num_nodes(), topo.hosts, topo.switches));
+        TopologyFail(source, fmt::format("link {} names node id {}, but there are only {} nodes "
+                                         "({} hosts and {} switches)",
+                                         i, end, topo.num_nodes(), topo.hosts, topo.switches));
       }
     }
     if (l.a == l.b) {
-      Fail(source, fmt::format("link {} joins {} to itself", i, topo.node_name(l.a)));
+      TopologyFail(source, fmt::format("link {} joins {} to itself", i, topo.node_name(l.a)));
     }
-    if (l.rate <= 0) Fail(source, fmt::format("link {} has rate {}, expected > 0", i, l.rate));
-    if (l.delay <= 0) Fail(source, fmt::format("link {} has delay {}, expected > 0", i, l.delay));
+    if (l.rate <= 0)
+      TopologyFail(source, fmt::format("link {} has rate {}, expected > 0", i, l.rate));
+    if (l.delay <= 0)
+      TopologyFail(source, fmt::format("link {} has delay {}, expected > 0", i, l.delay));
     if (topo.is_host(l.a)) ++host_links[l.a];
     if (topo.is_host(l.b)) ++host_links[l.b];
   }
   for (int h = 0; h < topo.hosts; ++h) {
     if (host_links[h] != 1) {
-      Fail(source, fmt::format("host h{} has {} links, expected exactly 1 (a NIC has one port)", h,
+      TopologyFail(source,
+                   fmt::format("host h{} has {} links, expected exactly 1 (a NIC has one port)", h,
                                host_links[h]));
     }
   }
@@ -47,7 +47,7 @@ void CheckLinks(const TopologyConfig& topo, const std::string& source) {
 
 void CheckHosts(const TopologyConfig& topo, const std::string& source) {
   if (topo.hosts < 2 || topo.hosts > kMaxTopologyNodes) {
-    Fail(source, fmt::format("hosts = {}, expected 2..{}", topo.hosts, kMaxTopologyNodes));
+    TopologyFail(source, fmt::format("hosts = {}, expected 2..{}", topo.hosts, kMaxTopologyNodes));
   }
 }
 
@@ -56,13 +56,13 @@ void CheckHosts(const TopologyConfig& topo, const std::string& source) {
 void BuildTopology(TopologyConfig& topo, const std::string& source) {
   const TopologyType* type = FindTopologyType(topo.type);
   if (type == nullptr || type->build == nullptr) {
-    Fail(source, fmt::format("unknown type \"{}\", expected {}", topo.type,
-                             fmt::join(TopologyTypeNames(), ", ")));
+    TopologyFail(source, fmt::format("unknown type \"{}\", expected {}", topo.type,
+                                     fmt::join(TopologyTypeNames(), ", ")));
   }
   // A fabric's hosts follow from its shape, which its builder checks first.
   if (!type->hosts_from_shape) CheckHosts(topo, source);
-  if (topo.link_rate <= 0) Fail(source, "link_rate must be > 0");
-  if (topo.link_delay <= 0) Fail(source, "link_delay must be > 0");
+  if (topo.link_rate <= 0) TopologyFail(source, "link_rate must be > 0");
+  if (topo.link_delay <= 0) TopologyFail(source, "link_delay must be > 0");
   type->build(topo, source);
   CheckHosts(topo, source);
   CheckLinks(topo, source);

@@ -77,6 +77,13 @@ const std::vector<KeySchema>& TopologySchemaRows() {
   return rows;
 }
 
+std::vector<const TopologyKey*> RowsOf(const TopologyType& type) {
+  std::vector<const TopologyKey*> rows;
+  if (type.common_keys) rows = {&kHostsKey, &kLinkRateKey, &kLinkDelayKey};
+  rows.insert(rows.end(), type.keys.begin(), type.keys.end());
+  return rows;
+}
+
 int GpusPerServer(const TopologyConfig& topo) {
   const TopologyType* type = FindTopologyType(topo.type);
   return type != nullptr && type->servers ? topo.gpus_per_server : 0;

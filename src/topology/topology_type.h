@@ -56,6 +56,9 @@ struct TopologyType {
   bool common_keys = true;
 };
 
+// The keys `type` reads, in the order resolved.toml writes them: the common ones (hosts,
+// link_rate, link_delay) unless a file gives every node, then its own.
+std::vector<const TopologyKey*> RowsOf(const TopologyType& type);
 // Every type, the default ("star") first.
 const std::vector<const TopologyType*>& TopologyTypes();
 // nullptr when no type has that name.

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "core/error.h"
+#include "topology/fabric_shape.h"
 #include "topology/topology_keys.h"
 
 namespace dcqcn {
@@ -26,8 +26,8 @@ const TopologyType& CustomTopology() {
       .build =
           [](TopologyConfig& topo, const std::string& source) {
             if (topo.switches < 0 || topo.switches > kMaxTopologyNodes) {
-              throw InputError(fmt::format("{}: topology: switches = {}, expected 0..{}", source,
-                                           topo.switches, kMaxTopologyNodes));
+              TopologyFail(source, fmt::format("switches = {}, expected 0..{}", topo.switches,
+                                               kMaxTopologyNodes));
             }
           },
   };

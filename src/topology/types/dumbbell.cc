@@ -2,7 +2,7 @@
 // (link_rate when 0); link h is host h's cable.
 #include "topology/types/dumbbell.h"
 
-#include "core/error.h"
+#include "topology/fabric_shape.h"
 #include "topology/topology_keys.h"
 
 namespace dcqcn {
@@ -28,8 +28,7 @@ const TopologyType& DumbbellTopology() {
       .build =
           [](TopologyConfig& topo, const std::string& source) {
             if (topo.bottleneck_rate < 0) {
-              throw InputError(source +
-                               ": topology: bottleneck_rate must be > 0 (or 0 = link_rate)");
+              TopologyFail(source, "bottleneck_rate must be > 0 (or 0 = link_rate)");
             }
             topo.switches = 2;
             topo.links.clear();

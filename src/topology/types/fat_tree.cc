@@ -33,7 +33,6 @@ TopologyProblem Derive(TopologyConfig& topo, const std::vector<std::string>& giv
 }
 
 void Build(TopologyConfig& topo, const std::string& source) {
-  if (topo.fabric_rate < 0) TopologyFail(source, "fabric_rate must be > 0 (or 0 = link_rate)");
   if (topo.k < 2 || topo.k % 2 != 0) {
     TopologyFail(source,
                  fmt::format("k = {}, expected an even number >= 2 (ports per switch)", topo.k));
@@ -44,7 +43,7 @@ void Build(TopologyConfig& topo, const std::string& source) {
   CheckNodeCount(topo, source, "switches", 5 * k * k / 4);
   topo.hosts = static_cast<int>(k * k * k / 4);
   topo.switches = static_cast<int>(5 * k * k / 4);
-  if (topo.fabric_rate == 0) topo.fabric_rate = topo.link_rate;
+  DeriveFabricRate(topo, source, topo.k / 2, "k/2");  // no oversubscription key: link_rate
 
   const int half = topo.k / 2;
   const int pods = topo.k;

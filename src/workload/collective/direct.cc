@@ -71,7 +71,11 @@ const CollectiveAlgorithm& DirectCollective() {
       },
       [](const CollectiveConfig& c, Bytes data, CollectiveBuilder& b) {
         const Bytes bytes = CeilDiv(data, static_cast<Bytes>(b.hosts().size()));
-        c.pxn ? Pxn(bytes, b) : Direct(bytes, b);
+        if (c.pxn) {
+          Pxn(bytes, b);
+        } else {
+          Direct(bytes, b);
+        }
       },
       [](const CollectiveConfig& c, Bytes, const std::vector<int>& hosts, const CollectiveHosts&) {
         const uint64_t n = hosts.size();

@@ -79,9 +79,8 @@ const CollectiveAlgorithm& HierarchicalCollective() {
         const uint64_t n = hosts.size();
         const uint64_t g = ByServer(hosts, where.gpus_per_server)[0].size();
         const uint64_t servers = n / g;
-        const uint64_t halves = c.op == CollectiveOp::kAllReduce ? 2 : 1;
-        const uint64_t intra = c.op == CollectiveOp::kAllReduce ? 2 : 1;
-        return (intra * (g - 1) + halves * (servers - 1)) * n;
+        const uint64_t halves = c.op == CollectiveOp::kAllReduce ? 2 : 1;  // of each ring
+        return halves * ((g - 1) + (servers - 1)) * n;
       }};
   return algorithm;
 }

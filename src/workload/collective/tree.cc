@@ -98,9 +98,8 @@ void Expand(const CollectiveConfig&, Bytes data, CollectiveBuilder& b) {
     for (int k = 0; k < chunks; ++k) {
       for (int r : deepest_first) {
         if (t.parent[r] < 0) continue;
-        std::vector<uint32_t> from_children;
-        for (int c : t.children[r]) from_children.push_back(up[k][c]);
-        std::vector<uint32_t> ids = from_children;
+        std::vector<uint32_t> ids;
+        for (int c : t.children[r]) ids.push_back(up[k][c]);
         if (k >= kSlots) ids.push_back(up[k - kSlots][r]);
         up[k][r] =
             b.Add(hosts[r], hosts[t.parent[r]], chunk, ids.empty() ? start[r] : b.After(ids));
