@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/one_thread_engine.h"
 #include "net/network.h"
 #include "scenario/hpcc_config.h"
 #include "scenario/scenario_loader.h"
@@ -112,6 +113,7 @@ struct Bound {
 
 void Analyse(const Scenario& s, const char* name) {
   Network net(ToNetworkConfig(s));
+  OneThreadEngine engine(net);
   Simulator& sim = net.sim();
   const auto node_of = NodeOfHandlers(net);
   const Topology& topo = s.topology;
@@ -139,7 +141,7 @@ void Analyse(const Scenario& s, const char* name) {
   }
   uint64_t total = 0;
   uint64_t unknown = 0;
-  while (!net.all_done() && sim.pending() > 0 && sim.next_time() <= s.duration) {
+  while (!engine.all_done() && sim.pending() > 0 && sim.next_time() <= s.duration) {
     const Event& e = sim.next_event();
     const auto it = node_of.find(e.target);
     const int node = it == node_of.end() ? -1 : it->second;

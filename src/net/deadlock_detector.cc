@@ -15,10 +15,11 @@ std::string DeadlockDetector::Name(const Network& net, const DeadlockQueue& q) {
   return fmt::format("{}:{}:{}", net.config().topology.node_name(q.node), q.port, q.priority);
 }
 
-std::vector<Deadlock> DeadlockDetector::Check(const Network& net, Time now) {
+std::vector<Deadlock> DeadlockDetector::Check(const Network& net,
+                                              const std::vector<PausedQueue>& queues, Time now) {
   next_look_ = now + deadlock_time_;
   std::vector<Deadlock> found;
-  for (Deadlock& d : Cycles(net)) {
+  for (Deadlock& d : Cycles(net, queues)) {
     if (now < d.at) {  // not stuck long enough (yet)
       next_look_ = std::min(next_look_, d.at);
       continue;
@@ -28,8 +29,9 @@ std::vector<Deadlock> DeadlockDetector::Check(const Network& net, Time now) {
   return found;
 }
 
-void DeadlockDetector::MarkStanding(const Network& net, std::vector<Deadlock>& found) const {
-  const std::vector<Deadlock> now = Cycles(net);
+void DeadlockDetector::MarkStanding(const Network& net, const std::vector<PausedQueue>& queues,
+                                    std::vector<Deadlock>& found) const {
+  const std::vector<Deadlock> now = Cycles(net, queues);
   for (Deadlock& d : found) {
     d.to_end = std::any_of(now.begin(), now.end(), [&](const Deadlock& c) {
       return c.since == d.since && c.cycle == d.cycle;
@@ -37,10 +39,10 @@ void DeadlockDetector::MarkStanding(const Network& net, std::vector<Deadlock>& f
   }
 }
 
-std::vector<Deadlock> DeadlockDetector::Cycles(const Network& net) const {
+std::vector<Deadlock> DeadlockDetector::Cycles(const Network& net,
+                                               const std::vector<PausedQueue>& queues) const {
   const int hosts = net.config().topology.hosts;
   // The vertices: switch egress queues that hold data and are paused by their peer.
-  const std::vector<PausedQueue> queues = net.PausedQueues();
   if (queues.empty()) return {};
   std::map<DeadlockQueue, int> index;
   for (size_t v = 0; v < queues.size(); ++v) index[queues[v].queue] = static_cast<int>(v);

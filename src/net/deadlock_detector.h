@@ -26,7 +26,7 @@ struct DeadlockQueue {
 };
 
 // A switch egress queue that holds data and is paused by its peer, as the detector reads it:
-// Network::PausedQueues gathers them (from every process of a run spread over several).
+// Network::PausedQueues lists a process's, an engine's those of every process of the run.
 struct PausedQueue {
   DeadlockQueue queue;
   Time since = 0;                  // paused without a break since then
@@ -45,11 +45,13 @@ struct Deadlock {
 class DeadlockDetector {
  public:
   explicit DeadlockDetector(Time deadlock_time) : deadlock_time_(deadlock_time) {}
-  // The deadlocks the network is in at `now` that have lasted `deadlock_time`, each reported
-  // once (a cycle found again later is the same deadlock while it lasts).
-  std::vector<Deadlock> Check(const Network& net, Time now);
+  // The deadlocks the network is in at `now`, when its paused queues are `queues`, that have
+  // lasted `deadlock_time`, each reported once (a cycle found again later is the same deadlock
+  // while it lasts).
+  std::vector<Deadlock> Check(const Network& net, const std::vector<PausedQueue>& queues, Time now);
   // At the end of a run: sets to_end on those of `found` the network is still in.
-  void MarkStanding(const Network& net, std::vector<Deadlock>& found) const;
+  void MarkStanding(const Network& net, const std::vector<PausedQueue>& queues,
+                    std::vector<Deadlock>& found) const;
   // "s1:2:3": switch, port, priority, as summary.json lists a cycle.
   static std::string Name(const Network& net, const DeadlockQueue& q);
   // When to look next: `deadlock_time` after the last look (a cycle that lasts that long is
@@ -58,7 +60,7 @@ class DeadlockDetector {
 
  private:
   // Every cycle of paused queues the network is in now, however long it has lasted.
-  std::vector<Deadlock> Cycles(const Network& net) const;
+  std::vector<Deadlock> Cycles(const Network& net, const std::vector<PausedQueue>& queues) const;
   Time deadlock_time_;
   Time next_look_ = deadlock_time_;
   std::set<std::pair<Time, std::vector<DeadlockQueue>>> reported_;  // (since, cycle)

@@ -38,11 +38,7 @@ Bytes PortHeadroom(const PfcConfig& pfc, Rate rate, Time delay, Bytes mtu_frame)
 Network::Network(NetworkConfig config)
     : config_(std::move(config)),
       wire_(config_.wire),
-      placement_(PlaceOnThreads(
-          config_.topology,
-          config_.nvlink.enabled()
-              ? 1
-              : config_.threads * (config_.ranks != nullptr ? config_.ranks->ranks() : 1))),
+      placement_(PlaceOnThreads(config_.topology, CanSplit(config_.nvlink) ? config_.parts : 1)),
       flows_(config_.flows.size(), static_cast<size_t>(placement_.threads)) {
   const NetworkConfig& s = config_;
   const Topology& topo = s.topology;
@@ -55,7 +51,6 @@ Network::Network(NetworkConfig config)
   }
   const int num_hosts = topo.hosts;
   const int num_nodes = topo.num_nodes();
-  stats_.log_pfc = s.log_pfc;
   const int threads = placement_.threads;
   for (int t = 0; t < threads; ++t) {
     parts_.push_back(std::make_unique<Part>(&cc_headers_));
@@ -63,58 +58,29 @@ Network::Network(NetworkConfig config)
     if (t > 0) part.sim.ShareIdsWith(parts_[0]->sim);
     part.stats.log_pfc = s.log_pfc;
     part.outbox.resize(threads);
-    for (auto& sealed : part.sealed) sealed.resize(threads);
   }
-  observers_.ShareIdsWith(parts_[0]->sim);
-  // Over ranks, this process runs its share of the parts (a network of one part runs whole in
-  // every process: there is nothing to split).
-  if (config_.ranks != nullptr && threads > 1) {
-    exchange_ = config_.ranks;
-    rank_ = exchange_->rank();
-    ranks_ = exchange_->ranks();
-    first_local_ = threads;
-    local_ = 0;
-    for (int t = threads; t-- > 0;) {
-      if (Runs(t)) {
-        first_local_ = t;
-        ++local_;
-      }
-    }
-  } else {
-    local_ = threads;
+  // Split, observers run on a loop of their own and the counters are the parts' summed.
+  observers_ = &parts_[0]->sim;
+  stats_ = &parts_[0]->stats;
+  if (threads > 1) {
+    own_observers_.ShareIdsWith(parts_[0]->sim);
+    observers_ = &own_observers_;
+    merged_stats_.log_pfc = s.log_pfc;
+    stats_ = &merged_stats_;
   }
 
-  // Each node's ports, one per cable. Port numbers are 16-bit (routes, packets' ingress port):
-  // check before building anything.
+  // Each node's ports, one per cable (ToNetworkConfig has checked their numbers).
   std::vector<int> num_ports(num_nodes, 0);
   for (const LinkSpec& l : topo.links) {
-    for (int end : {l.a, l.b}) {
-      if (++num_ports[end] > kMaxSwitchPorts) {
-        throw InputError(
-            fmt::format("{}: topology: switch {} has more than {} ports (links); "
-                        "port numbers are 16-bit",
-                        s.source, topo.node_name(end), kMaxSwitchPorts));
-      }
-    }
+    for (int end : {l.a, l.b}) ++num_ports[end];
   }
   for (int h = 0; h < num_hosts; ++h) {
-    if (num_ports[h] > 1) {
-      throw InputError(fmt::format(
-          "{}: topology: host h{} has more than one link (a NIC has one port)", s.source, h));
-    }
-  }
-  for (int h = 0; h < num_hosts; ++h) {
-    if (num_ports[h] == 0) {
-      throw InputError(fmt::format("{}: topology: host h{} is not connected", s.source, h));
-    }
-  }
-  for (int h = 0; h < num_hosts; ++h) {
-    Part& part = PartOf(h);
+    Part& part = part_of(h);
     hosts_.push_back(std::make_unique<RdmaNic>(&part.sim, &part.stats, &part.pool, s.host, h,
                                                &flows_, s.sw.pfc.pause_until_resume, wire_));
   }
   for (int sw = 0; sw < topo.switches; ++sw) {
-    Part& part = PartOf(num_hosts + sw);
+    Part& part = part_of(num_hosts + sw);
     switches_.push_back(std::make_unique<SwitchNode>(&part.sim, &part.stats, &part.pool, &flows_,
                                                      s.sw, num_hosts + sw,
                                                      num_ports[num_hosts + sw], s.seed));
@@ -138,20 +104,18 @@ Network::Network(NetworkConfig config)
     int ib = static_cast<int>(adjacency_[l.b].size());
     adjacency_[l.b].push_back({l.a, ia});
     adjacency_[l.a][ia].second = ib;
-    // A link's arrivals run in its peer's thread; one into another thread sends by outbox to
-    // its receiving half there.
+    // A link's arrivals run in its peer's part; one into another part sends by outbox to its
+    // receiving half there.
     auto connect = [&](EgressPort& port, int from, int to, int to_port) {
-      Part& peer = PartOf(to);
+      Part& peer = part_of(to);
       port.Connect(l.rate, l.delay, node_at(to), to_port, wire_, &peer.sim, &peer.stats);
       const int thread = placement_.thread_of[to];
       if (thread == placement_.thread_of[from]) return;
       receiving_halves_.push_back(std::make_unique<Link>(&peer.sim, &peer.stats, l.rate, l.delay,
                                                          node_at(to), to_port, wire_));
-      receiving_half_index_[receiving_halves_.back().get()] =
-          static_cast<uint32_t>(receiving_halves_.size() - 1);
       Simulator::TakePlaceOf(*receiving_halves_.back(), port.link());
       crossing_routes_.push_back(std::make_unique<CrossingRoute>(
-          CrossingRoute{&PartOf(from).outbox[thread], receiving_halves_.back().get()}));
+          CrossingRoute{&part_of(from).outbox[thread], receiving_halves_.back().get()}));
       port.link().SetCrossing(crossing_routes_.back().get());
     };
     connect(pa, l.a, l.b, ib);
@@ -185,13 +149,13 @@ Network::Network(NetworkConfig config)
 
   for (int h = 0; h < num_hosts; ++h) {
     RdmaNic* nic = hosts_[h].get();
-    nic->SetCongestionControl(s.cc->Make(CcEnv{&PartOf(h).sim, nic, s.host.mtu, s.flow_rates}),
+    nic->SetCongestionControl(s.cc->Make(CcEnv{&part_of(h).sim, nic, s.host.mtu, s.flow_rates}),
                               needs);
   }
   for (auto& sw : switches_) sw->SetPushTelemetry(needs.telemetry);
   for (const NetworkEvent& e : s.events) {
     if (e.changes_links()) continue;
-    storms_.push_back(std::make_unique<PauseStorm>(&PartOf(e.host).sim, hosts_[e.host].get(), e.at,
+    storms_.push_back(std::make_unique<PauseStorm>(&part_of(e.host).sim, hosts_[e.host].get(), e.at,
                                                    e.until, data_classes));
   }
   ScheduleLinkEvents();
@@ -217,18 +181,8 @@ Network::Network(NetworkConfig config)
   sports_.resize(s.flows.size());
   outcomes_.resize(s.flows.size());
   for (size_t i = 0; i < s.flows.size(); ++i) {
-    const FlowSpec& spec = s.flows[i];
     sports_[i] = static_cast<uint16_t>(49152 + sport_rng.Below(16384));
     if (hpcc_ecmp) sports_[i] = hpcc_sports[i];
-    // Sizes within kMaxSize keep the rounding-up sum inside 64 bits.
-    const bool size_ok = spec.size > 0 && spec.size <= kMaxSize;
-    const Bytes packets = size_ok ? (spec.size + s.host.mtu - 1) / s.host.mtu : 0;
-    if (!size_ok || packets > UINT32_MAX) {
-      throw InputError(
-          fmt::format("{}: flow {} (h{} -> h{}): {} bytes is {} packets of {} bytes; "
-                      "at most {} (PSNs are 32-bit)",
-                      s.source, i, spec.src, spec.dst, spec.size, packets, s.host.mtu, UINT32_MAX));
-    }
   }
   need_base_rtt_ = needs.base_rtt || s.host.window;
   if (need_base_rtt_ && s.host.base_rtt != HostConfig::BaseRtt::kPair) {
@@ -240,7 +194,7 @@ Network::Network(NetworkConfig config)
   if (s.after != nullptr && !s.after->empty()) {
     std::vector<Simulator*> host_sims;
     if (threads > 1) {
-      for (int h = 0; h < num_hosts; ++h) host_sims.push_back(&PartOf(h).sim);
+      for (int h = 0; h < num_hosts; ++h) host_sims.push_back(&part_of(h).sim);
     }
     dependencies_ = std::make_unique<FlowDependencies>(
         &parts_[0]->sim, config_.flows, *s.after, [this](uint32_t id) { StartFlow(id); },
@@ -248,7 +202,7 @@ Network::Network(NetworkConfig config)
   }
   delivered_at_.assign(s.flows.size(), -1);
   for (int h = 0; h < num_hosts; ++h) {
-    Part* part = &PartOf(h);
+    Part* part = &part_of(h);
     hosts_[h]->SetOnFlowDone([this, part](Flow& f) {
       ++part->flows_done;
       part->last_finish = std::max(part->last_finish, f.finish);
@@ -278,7 +232,6 @@ Network::Network(NetworkConfig config)
     }
   }
   if (first_start_ == kTimeNever) first_start_ = 0;
-  if (ranks_ > 1) SumTotals();  // what is pending, before the first RunUntil
 }
 
 BaseRtt Network::FlowBaseRtt(uint32_t id) const {
@@ -324,10 +277,10 @@ Flow& Network::CreateFlow(uint32_t id) {
 
 void Network::StartFlow(uint32_t id) {
   const FlowSpec& spec = config_.flows[id];
-  Part& part = PartOf(spec.src);
-  // Retire before creating, so that a retired flow's slot serves this one. (Split over threads,
-  // flows retire between windows.)
-  if (parts_.size() == 1 && part.finished.size() >= next_retire_) RetireFinished();
+  Part& part = part_of(spec.src);
+  // Retire before creating, so that a retired flow's slot serves this one (unless the engine
+  // retires them itself: SetRetireAtStart).
+  if (retire_at_start_ && RetireDue()) RetireFinished(part.sim.Now());
   // What the start schedules counts as the sender's NIC's, whether the starter or a dependency
   // started it: each host's events keep their order however the hosts are spread over loops.
   Simulator::ActingAs acting(part.sim, *hosts_[spec.src]);
@@ -353,12 +306,17 @@ void Network::NvlinkDelivered(uint32_t id) {
   }
 }
 
-void Network::RetireFinished() {
+bool Network::RetireDue() const {
+  size_t finished = 0;
+  for (const auto& part : parts_) finished += part->finished.size();
+  return finished >= next_retire_;
+}
+
+void Network::RetireFinished(Time now) {
   // A finished flow retires once nothing refers to it any more: no packet of it is left, its
   // sender is not in its NIC's ready ring or pacer (stale pacer entries find nothing), its
   // receiver has no CNP still to send, and the hold has passed. Its RTO timer may still be
   // pending: for a finished flow it does nothing, and for a retired one it finds nothing.
-  const Time now = Now();
   size_t kept_in_all = 0;
   for (auto& part : parts_) {
     size_t kept = 0;
@@ -474,8 +432,6 @@ std::vector<std::string> Network::RouteLoops() const {
   return loops;
 }
 
-const EgressPort& Network::egress(int node, int port) const { return EgressAt(node, port); }
-
 EgressPort& Network::EgressAt(int node, int port) const {
   const int hosts = config_.topology.hosts;
   return node < hosts ? static_cast<EgressPort&>(hosts_[node]->port())
@@ -489,16 +445,23 @@ Link& Network::LinkAt(int node, int port) const {
 
 void Network::Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive) {
   const auto [peer, peer_port] = this->peer(node, port);
-  // Split over threads, a tap sees what it is shown in order between windows (MergeLogs).
-  auto in = [&](PacketTap* tap, int at) -> PacketTap* {
-    if (tap == nullptr || parts_.size() == 1) return tap;
-    deferred_taps_.push_back(std::make_unique<DeferredTap>(
-        &PartOf(at), tap, static_cast<uint32_t>(deferred_taps_.size())));
-    return deferred_taps_.back().get();
-  };
-  // Both run in `node`'s thread: it sends on the one and takes in from the other.
-  LinkAt(node, port).SetSendTap(in(on_send, node));
-  LinkAt(peer, peer_port).receiving_half().SetArrivalTap(in(on_receive, node));
+  // Both run in `node`'s part: it sends on the one and takes in from the other.
+  LinkAt(node, port).SetSendTap(on_send);
+  LinkAt(peer, peer_port).receiving_half().SetArrivalTap(on_receive);
+}
+
+void Network::EnsureFlow(uint32_t id) {
+  if (id >= num_flows()) throw InvariantError("a packet of no flow came from another rank");
+  if (flows_.find(id) == nullptr) CreateFlow(id);
+}
+
+void Network::AdoptOutcomes(std::vector<Outcome> outcomes) {
+  outcomes_ = std::move(outcomes);
+  adopted_ = true;
+}
+
+void Network::AdoptStart(uint32_t id, Time start) {
+  if (dependencies_ != nullptr && dependencies_->Waits(id)) dependencies_->AdoptStart(id, start);
 }
 
 Packet Network::RouteProbe(uint32_t id, int direction) const {
@@ -594,74 +557,34 @@ std::vector<std::pair<int, int>> Network::PortPathOf(uint32_t id, int direction)
   return path;
 }
 
-Time Network::IdealFct(uint32_t id) const {
-  // As HPCC's standalone FCT: base RTT (propagation both ways plus one data packet and one
-  // ACK serialized per hop) + all bytes with headers at the bottleneck rate. The wire format is
-  // the scenario's, without a congestion-control header, so that every algorithm is measured
-  // against the same ideal (HPCC ns-3 leaves its INT header out of the standalone FCT too).
-  if (OverNvlink(id)) {
-    return SerializationTime(config_.flows[id].size, config_.nvlink.rate) + config_.nvlink.delay;
+std::vector<PausedQueue> Network::PausedQueues() const {
+  std::vector<PausedQueue> queues;
+  const auto sort_unique = [](auto& v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+  };
+  for (const auto& sw : switches_) {
+    for (int p = 0; p < sw->num_ports(); ++p) {
+      const SwitchPort& port = sw->port(p);
+      for (int q = 0; q < kNumPriorities; ++q) {
+        if (q == kControlQueue || port.queued_packets(q) == 0 || !port.paused(q)) continue;
+        PausedQueue v{{sw->node_id(), p, q}, port.paused_since(q), {}, {}};
+        const Ring<Packet*>& ring = port.queue(q);
+        for (size_t i = 0; i < ring.size(); ++i) {
+          v.in_ports.push_back(ring[i]->in_port);
+          v.flows.push_back(ring[i]->flow);
+        }
+        sort_unique(v.in_ports);
+        sort_unique(v.flows);
+        queues.push_back(std::move(v));
+      }
+    }
   }
-  Time base_rtt = 0;
-  Rate bottleneck = 0;
-  const WireFormat& w = config_.wire;
-  const Bytes mtu = config_.host.mtu;
-  for (const LinkSpec& l : PathOf(id)) {
-    base_rtt += 2 * l.delay + w.TxTime(w.DataFrame(mtu), l.rate) + w.TxTime(w.ack_frame, l.rate);
-    bottleneck = bottleneck == 0 ? l.rate : std::min(bottleneck, l.rate);
-  }
-  return base_rtt + SerializationTime(DataWireBytes(id), bottleneck);
-}
-
-Bytes Network::DataWireBytes(uint32_t id) const {
-  const WireFormat& w = config_.wire;
-  const Bytes mtu = config_.host.mtu;
-  const Bytes size = config_.flows[id].size;
-  return (size / mtu) * w.Wire(w.DataFrame(mtu)) +
-         (size % mtu > 0 ? w.Wire(w.DataFrame(size % mtu)) : 0);
-}
-
-Time Network::IdealLatency(uint32_t id) const {
-  if (OverNvlink(id)) return config_.nvlink.delay;
-  const WireFormat& w = config_.wire;
-  const Bytes first = w.DataFrame(std::min<Bytes>(config_.flows[id].size, config_.host.mtu));
-  Time latency = 0;
-  for (const LinkSpec& l : PathOf(id)) latency += l.delay + w.TxTime(first, l.rate);
-  return latency;
-}
-
-Time Network::IdealDelivery(uint32_t id, bool acks_share_links) const {
-  const Bytes size = config_.flows[id].size;
-  if (OverNvlink(id)) return SerializationTime(size, config_.nvlink.rate) + config_.nvlink.delay;
-  const WireFormat& w = config_.wire;
-  const Bytes mtu = config_.host.mtu;
-  Rate bottleneck = 0;
-  for (const LinkSpec& l : PathOf(id))
-    bottleneck = bottleneck == 0 ? l.rate : std::min(bottleneck, l.rate);
-  const Bytes full_frame = w.Wire(w.DataFrame(mtu));
-  const Bytes first = w.Wire(w.DataFrame(std::min(size, mtu)));
-  double rest = static_cast<double>(DataWireBytes(id) - first);
-  if (acks_share_links) {
-    rest *= 1.0 +
-            static_cast<double>(w.Wire(w.ack_frame)) /
-                (static_cast<double>(config_.host.ack_interval) * static_cast<double>(full_frame));
-  }
-  return IdealLatency(id) + SerializationTime(static_cast<Bytes>(std::llround(rest)), bottleneck);
-}
-
-Time Network::IdealAckReturn(uint32_t id) const {
-  if (OverNvlink(id)) return 0;
-  const WireFormat& w = config_.wire;
-  Time t = 0;
-  for (const auto& [node, port] : PortPathOf(id, 1)) {
-    const Link& l = LinkAt(node, port);
-    t += l.delay() + w.TxTime(w.ack_frame, l.rate());
-  }
-  return t;
+  return queues;
 }
 
 CcCounters Network::cc_counters() const {
-  if (collected_) return collected_cc_;
+  if (adopted_cc_valid_) return adopted_cc_;
   CcCounters sum;
   for (const auto& h : hosts_) sum += h->cc().counters();
   return sum;

@@ -1,24 +1,17 @@
 // A whole simulated network built from a NetworkConfig: hosts (RDMA NICs), switches, links, routes
-// and flows, sharing one simulator, packet pool and set of counters. A flow's transport and
-// congestion-control state exists only while it is in flight (FlowTable); what outlives it is its
-// spec and its outcome (finish time, bytes delivered).
+// and flows, sharing one set of counters. A flow's transport and congestion-control state exists
+// only while it is in flight (FlowTable); what outlives it is its spec and its outcome (finish
+// time, bytes delivered).
 //
-// With NetworkConfig::threads > 1 the nodes are split over threads (ThreadPlacement), each with
-// its own simulator, pool and counters (a Part), run in windows of simulated time no longer than
-// the smallest delay between two threads' nodes, side by side; what crosses between threads is
-// taken in between windows, and observers (sim(): samplers) run there too. Results are the same
-// byte for byte as with one thread: events are ordered by keys that do not depend on the
-// interleaving (Simulator), and what parts record is merged by those keys.
-//
-// With NetworkConfig::ranks (mpirun), the parts are spread over processes as well: every process
-// builds the whole network and runs its own parts; what crosses into another process's part is
-// copied there between windows (network_ranks.cc), a flow exists in every process its packets
-// reach, and the counters, loop state and, at the end, what the results read are gathered.
+// The nodes are placed on NetworkConfig::parts event loops (ThreadPlacement), each a Part with
+// its own simulator, counters and packets; a link into another part hands what it sends to that
+// part's outbox. The network is the model only: it never runs its loops. An engine (engine/)
+// does, on one thread, on threads or over MPI ranks, with the same results byte for byte:
+// events are ordered by keys that do not depend on the interleaving (Simulator).
 #pragma once
 
 #include <algorithm>
 #include <array>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -27,7 +20,6 @@
 
 #include "cc/cc_algorithm.h"
 #include "core/simulator.h"
-#include "core/thread_team.h"
 #include "net/base_rtt.h"
 #include "net/deadlock_detector.h"
 #include "net/flow.h"
@@ -38,8 +30,8 @@
 #include "net/network_config.h"
 #include "net/nvlink_fabric.h"
 #include "net/packet.h"
+#include "net/part.h"
 #include "net/pause_storm.h"
-#include "net/rank_exchange.h"
 #include "net/rdma_nic.h"
 #include "net/routing.h"
 #include "net/stats.h"
@@ -54,40 +46,23 @@ class Network {
   // cannot be built (e.g. no route between a flow's hosts, buffer too small).
   explicit Network(NetworkConfig config);
 
-  // The simulator of the whole run: with one thread, the one every node runs on; split over
-  // threads, the one observers (samplers, the warm-up's end) run on, between windows. Run with
-  // RunUntil below, which runs every thread.
-  Simulator& sim() { return parts_.size() == 1 ? parts_[0]->sim : observers_; }
-  // The counters (split over threads: summed when RunUntil returns).
-  NetStats& stats() { return parts_.size() == 1 ? parts_[0]->stats : stats_; }
-  const NetStats& stats() const { return parts_.size() == 1 ? parts_[0]->stats : stats_; }
-  // Runs events with time <= until, stopping once about `max_events` have run (split over
-  // threads: at the end of the window that passes it). Over ranks, every rank calls it alike.
-  void RunUntil(Time until, uint64_t max_events = UINT64_MAX);
-  // Over ranks: the processes the run is spread over, and this one's (0 writes the results).
-  int rank() const { return rank_; }
-  int ranks() const { return ranks_; }
-  // Whether this process runs node `node` (always, in one process).
-  bool RunsNode(int node) const { return Runs(placement_.thread_of[node]); }
-  // Over ranks: every rank's `mine`, by rank, on rank 0 (empty on the others). Collective.
-  std::vector<std::string> GatherAtRankZero(std::string mine);
-  // Over ranks, once the run is over: what the results read of the flows, ports and NICs that
-  // other ranks ran (outcomes, port statistics and pause state, link use, congestion-control
-  // counters, the PFC log) is brought to rank 0's copy of the network, which then answers as
-  // one process would. Collective. Call after CheckInvariants (rank 0's copies of other ranks'
-  // ports report statistics but hold no packets).
-  void CollectResults();
-  // The switch egress queues that hold data and are paused, with what deadlock detection reads
-  // of them; over ranks, every rank's (collective).
-  std::vector<PausedQueue> PausedQueues() const;
-  // The time of the last event run, the events run, pending, and the next one's time.
-  Time Now() const;
-  uint64_t events_executed() const;
-  size_t pending() const;
-  Time next_time();
-  // Threads the run is split over (1: not split), and how.
-  int threads() const { return static_cast<int>(parts_.size()); }  // over all ranks
+  // The loop observers (samplers, the warm-up's end, link events) run on: on one part, the loop
+  // of every node; split, a loop of their own that the engine runs between windows, every part
+  // stopped.
+  Simulator& sim() { return *observers_; }
+  // The run's counters: on one part, the part's own; split, the parts' summed by the engine.
+  NetStats& stats() { return *stats_; }
+  const NetStats& stats() const { return *stats_; }
+  // The event loops the nodes are placed on, and where each node is.
+  const std::vector<std::unique_ptr<Part>>& parts() const { return parts_; }
+  Part& part_of(int node) const { return *parts_[placement_.thread_of[node]]; }
   const ThreadPlacement& placement() const { return placement_; }
+  // The links' halves that receive in another part than their sender's, in an order every
+  // process builds alike (what crosses between processes names its link by its place here).
+  const std::vector<std::unique_ptr<Link>>& receiving_halves() const { return receiving_halves_; }
+  // The switch egress queues that hold data and are paused, with what deadlock detection reads
+  // of them (over ranks, this process's: other processes' switches hold no packets here).
+  std::vector<PausedQueue> PausedQueues() const;
   // Every flow of the workload, by id.
   size_t num_flows() const { return config_.flows.size(); }
   const FlowSpec& flow_spec(uint32_t id) const { return config_.flows[id]; }
@@ -95,12 +70,16 @@ class Network {
   const FlowTable& flows_in_flight() const { return flows_; }
   // Flow `id`'s outcome so far: when its sender got the last ACK (-1 = not yet) and the bytes
   // its receiver got in order.
+  struct Outcome {
+    Time finish = -1;
+    Bytes delivered = 0;
+  };
   Time flow_finish(uint32_t id) const {
-    const Flow* f = collected_ ? nullptr : flows_.find(id);
+    const Flow* f = adopted_ ? nullptr : flows_.find(id);
     return f != nullptr ? f->finish : outcomes_[id].finish;
   }
   Bytes flow_delivered(uint32_t id) const {
-    const Flow* f = collected_ ? nullptr : flows_.find(id);
+    const Flow* f = adopted_ ? nullptr : flows_.find(id);
     return f != nullptr ? f->bytes_delivered : outcomes_[id].delivered;
   }
   // When flow `id` started: its spec's start, or, for a flow that waits for others, when the
@@ -112,13 +91,6 @@ class Network {
   // When flow `id`'s last byte reached its receiver in order (-1 = not yet): the completion
   // that flows sent by its receiver wait for.
   Time flow_delivered_at(uint32_t id) const { return delivered_at_[id]; }
-  // The last finish so far (0 = none).
-  Time last_finish() const {
-    if (ranks_ > 1) return totals_.last_finish;
-    Time last = 0;
-    for (const auto& part : parts_) last = std::max(last, part->last_finish);
-    return last;
-  }
   // A finished flow stays in flight until `hold` after its finish (and until its last packet
   // is gone): the time series samples a flow one interval past its finish.
   void HoldFinishedFlows(Time hold) { hold_ = std::max(hold_, hold); }
@@ -128,18 +100,11 @@ class Network {
   std::vector<std::unique_ptr<RdmaNic>>& hosts() { return hosts_; }
   // The config it was built from.
   const NetworkConfig& config() const { return config_; }
-  int flows_done() const {
-    if (ranks_ > 1) return static_cast<int>(totals_.flows_done);
-    int done = 0;
-    for (const auto& part : parts_) done += part->flows_done;
-    return done;
-  }
   // The first start of a flow that waits for nothing: the origin of the run's active interval (HPCC
   // inputs start at 2 s).
   Time first_start() const { return first_start_; }
   // Congestion-control event counts summed over every NIC.
   CcCounters cc_counters() const;
-  bool all_done() const { return flows_done() == static_cast<int>(num_flows()); }
   // Headroom the MMU of switch `sw` reserves on `port` per lossless priority.
   Bytes headroom(int sw, int port) const { return switches_[sw]->mmu().headroom(port); }
 
@@ -149,9 +114,11 @@ class Network {
   std::pair<int, int> peer(int node, int port) const { return adjacency_[node][port]; }
   const Link& link(int node, int port) const { return LinkAt(node, port); }
   // The transmit side of port `port` of `node` (its pause state).
-  const EgressPort& egress(int node, int port) const;
+  const EgressPort& egress(int node, int port) const { return EgressAt(node, port); }
+  EgressPort& egress(int node, int port) { return EgressAt(node, port); }
   // `on_send` sees every packet node `node`'s port `port` sends, `on_receive` every one it
-  // receives.
+  // receives, in `node`'s part, as they happen (an engine that splits the run shows them what
+  // its parts saw in one loop's order).
   void Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive);
 
   // Whether flow `id` goes over its server's NVLink (NetworkConfig::nvlink), not the NICs: it
@@ -174,24 +141,6 @@ class Network {
   std::vector<std::string> RouteLoops() const;
   // Throws InvariantError if a flow's route cache disagrees with the route tables.
   void CheckRouteCaches() const;
-  // Ideal completion time of flow `id`, as HPCC defines it (used for slowdown); over NVLink,
-  // its bytes at the NVLink rate plus its delay.
-  Time IdealFct(uint32_t id) const;
-  // Flow `id`'s time from its start to its last byte's delivery on an idle network: its first
-  // packet stored and forwarded hop by hop, the rest of its bytes at the bottleneck rate. With
-  // `acks_share_links`, each data packet's link also carries the ACK of a packet coming the
-  // other way (a rank that receives as fast as it sends, as in every collective). The scenario's
-  // wire format without a congestion-control header, as IdealFct.
-  Time IdealDelivery(uint32_t id, bool acks_share_links) const;
-  // The wire bytes of flow `id`'s data frames (payload, headers, preamble and gap), in the
-  // scenario's wire format without a congestion-control header.
-  Bytes DataWireBytes(uint32_t id) const;
-  // Its latency part: the first packet's time over the path (NVLink: its delay).
-  Time IdealLatency(uint32_t id) const;
-  // From its last byte's delivery to its sender's getting the ACK: the ACK's path, delays and
-  // one ACK frame per hop (0 over NVLink).
-  Time IdealAckReturn(uint32_t id) const;
-
   // Each time the routes followed the links (topology.reconvergence after a link event): when,
   // how many flows in flight then took another path (either way), and how many had no path
   // left (a host cut off).
@@ -208,93 +157,31 @@ class Network {
   // event queue ran dry, so every queue and buffer counter must be empty.
   void CheckInvariants(bool drained);
 
- private:
-  // What a tap of a split run saw, kept until it is shown it between windows.
-  struct TapRecord {
-    Time time;
-    uint64_t order;  // the key of the event that saw it (Simulator::running_order)
-    uint32_t tap;    // the DeferredTap's place in deferred_taps_ (alike in every rank)
-    Packet packet;
-  };
-  // What the nodes one thread runs share: their event loop, counters and packets, the flows
-  // they finished, and what they sent into other threads' parts in the current window.
-  struct alignas(64) Part {
-    explicit Part(CcHeaderStore* headers) : pool(headers) {}
-    Simulator sim;
-    NetStats stats;
-    PacketPool pool;
-    std::vector<uint32_t> finished;  // finished flows sent from here, not yet retired
-    int flows_done = 0;
-    Time last_finish = 0;
-    // By destination thread: what links sent there in this window, and in the last (sealed
-    // at its end, two by window parity, for that thread to take in at the next one's start).
-    std::vector<std::vector<Crossing>> outbox;
-    std::array<std::vector<std::vector<Crossing>>, 2> sealed;
-    Time sealed_first = kTimeNever;  // the earliest arrival sealed in the last window
-    std::vector<TapRecord> taps;     // what taps saw, to be shown them in order between windows
-  };
-  // A tap of a split run: records what it sees in its part, for the real one to see later.
-  class DeferredTap final : public PacketTap {
-   public:
-    DeferredTap(Part* part, PacketTap* tap, uint32_t index)
-        : part_(part), tap_(tap), index_(index) {}
-    void OnPacket(const Packet& p, Time now) override {
-      part_->taps.push_back({now, part_->sim.running_order(), index_, p});
-    }
-    PacketTap* tap() const { return tap_; }
-
-   private:
-    Part* part_;
-    PacketTap* tap_;
-    uint32_t index_;
-  };
-  // Shows the taps what they saw, in one run's order.
-  void ShowTaps(std::vector<TapRecord>& seen);
-  Part& PartOf(int node) const { return *parts_[placement_.thread_of[node]]; }
-  // Over ranks: the rank that runs part `t` (consecutive parts, neighbouring regions, go
-  // together), and whether it is this one.
-  int RankOfPart(int t) const { return static_cast<int>(int64_t{t} * ranks_ / threads()); }
-  bool Runs(int t) const { return RankOfPart(t) == rank_; }
-  // Over ranks, at each window's start: what the last window sealed for other ranks' parts is
-  // sent there and what they sealed for this one's taken (into their parts' sealed boxes here),
-  // and the ranks learn the earliest event anywhere and the events run so far (network_ranks.cc).
-  struct Totals {
-    Time earliest = kTimeNever;  // of any part's events or sealed arrivals
-    uint64_t events = 0;
-    // At the end of RunUntil (SumTotals):
-    Time now = 0;
-    uint64_t pending = 0;
-    Time next = kTimeNever;
-    int64_t flows_done = 0;
-    Time last_finish = 0;
-  };
-  Totals ExchangeCrossings();
-  // Over ranks, at the end of RunUntil: the counters and loop state summed over the ranks.
-  void SumTotals();
-  // Over ranks: flow `id`'s state in a rank its sender is not in, made when its first packet
-  // comes in (switches read its route cache, its receiver the rest).
+  // What engines ask of the model. Finished flows retire (their state is freed, their outcome
+  // kept) when RetireDue says enough have finished: at a flow's start on one loop, unless the
+  // engine asks to retire them itself (between windows) or never (over ranks, where a flow's
+  // state lives in several processes).
+  void SetRetireAtStart(bool at_start) { retire_at_start_ = at_start; }
+  bool RetireDue() const;
+  // Retires the finished flows that are done with at `now` (RetireFinished's rule).
+  void RetireFinished(Time now);
+  // Flow `id`'s state in a part its sender is not in (another process's), made when its first
+  // packet comes in: switches read its route cache, its receiver the rest.
   void EnsureFlow(uint32_t id);
+  // Over ranks, once the run is over: the outcomes that the processes running each flow's ends
+  // saw (`outcomes` by flow; the start of each flow that waited; each delivery's time), and
+  // the congestion-control counters of every NIC. From then on the network answers from these.
+  void AdoptOutcomes(std::vector<Outcome> outcomes);
+  void AdoptStart(uint32_t id, Time start);
+  void AdoptDeliveredAt(uint32_t id, Time at) { delivered_at_[id] = at; }
+  void AdoptCcCounters(CcCounters counters) {
+    adopted_cc_ = std::move(counters);
+    adopted_cc_valid_ = true;
+  }
+
+ private:
   // The flow's state, as its start makes it (without starting it).
   Flow& CreateFlow(uint32_t id);
-  // Split over threads: one window up to `limit` on every thread.
-  void RunWindow(Time limit);
-  // Thread `t`'s start of a window: it takes in what other threads sent it in the last one.
-  void TakeIn(int t, int parity);
-  // Thread `t`'s end of a window: it seals what it sent.
-  void Seal(int t, int parity);
-  // Between windows: the parts' counters as one run's.
-  void MergeCounters();
-  // Between windows: what the parts logged (PFC frames) and their taps saw, in one run's order.
-  void MergeLogs();
-  // Records of several parts in the order one loop makes them: by time, then by the key of the
-  // event that made them (unique per event); one event's records are in one part, in order.
-  template <class Iterator>
-  static void SortAsOneLoop(Iterator first, Iterator last) {
-    using Record = typename std::iterator_traits<Iterator>::value_type;
-    std::stable_sort(first, last, [](const Record& a, const Record& b) {
-      return a.time < b.time || (a.time == b.time && a.order < b.order);
-    });
-  }
   // For every node, its ports' peers: (peer node, peer port); a port whose cable is down has
   // peer -1 in the live view the routes are computed from.
   using Adjacency = std::vector<std::vector<std::pair<int, int>>>;
@@ -352,46 +239,29 @@ class Network {
   void StartFlow(uint32_t id);
   // NVLink transfer `id` arrived: it is delivered and, as NVLink needs no ACK, finished.
   void NvlinkDelivered(uint32_t id);
-  // Retires the finished flows that are done with (RetireFinished's rule).
-  void RetireFinished();
   NetworkConfig config_;
   WireFormat wire_;  // config_.wire with congestion control's header added
   ThreadPlacement placement_;
   CcHeaderStore cc_headers_;                  // shared by the parts' pools
-  std::vector<std::unique_ptr<Part>> parts_;  // one per thread
-  Simulator observers_;                       // split over threads: the observers' (sim())
-  NetStats stats_;                            // split over threads: the parts' counters, merged
-  std::unique_ptr<ThreadTeam> team_;
-  int window_parity_ = 0;
-  std::vector<std::unique_ptr<DeferredTap>> deferred_taps_;
-  // Over ranks: what this rank's taps saw in the last window, for rank 0 to show them.
-  std::vector<TapRecord> taps_for_rank_zero_;
-  // Links between threads: their receiving halves, and the way there.
+  std::vector<std::unique_ptr<Part>> parts_;  // one per event loop
+  Simulator own_observers_;                   // split: the observers' loop
+  Simulator* observers_ = nullptr;            // sim(): part 0's loop, or own_observers_
+  NetStats merged_stats_;                     // split: the parts' counters, summed
+  NetStats* stats_ = nullptr;                 // stats(): part 0's, or merged_stats_
+  // Links between parts: their receiving halves, and the way there.
   std::vector<std::unique_ptr<Link>> receiving_halves_;
   std::vector<std::unique_ptr<CrossingRoute>> crossing_routes_;
-  // Over ranks: who we are, and each receiving half's place in receiving_halves_ (alike in every
-  // rank: what crosses between ranks names its link by it).
-  RankExchange* exchange_ = nullptr;
-  int rank_ = 0;
-  int ranks_ = 1;
-  int first_local_ = 0;  // the parts this process runs: [first_local_, first_local_ + local_)
-  int local_ = 1;
-  std::unordered_map<const Link*, uint32_t> receiving_half_index_;
-  Totals totals_;
-  bool collected_ = false;  // CollectResults has run: outcomes_ holds every flow's
-  CcCounters collected_cc_;
   FlowTable flows_;
   // Per flow: its UDP source port, and the outcome of a retired flow.
   std::vector<uint16_t> sports_;
-  struct Outcome {
-    Time finish = -1;
-    Bytes delivered = 0;
-  };
   std::vector<Outcome> outcomes_;
+  bool adopted_ = false;  // AdoptOutcomes has run: outcomes_ holds every flow's
+  CcCounters adopted_cc_;
+  bool adopted_cc_valid_ = false;
   static constexpr size_t kMinRetireBatch = 256;
-  size_t next_retire_ = kMinRetireBatch;  // retire when finished_ reaches this many
+  size_t next_retire_ = kMinRetireBatch;  // retire when this many have finished
+  bool retire_at_start_ = true;
   Time hold_ = 0;
-  Time last_finish_ = 0;
   bool need_base_rtt_ = false;  // flows' base RTT and BDP (congestion control or host.window)
   BaseRtt max_base_rtt_;        // host.base_rtt = "max"
   std::vector<std::unique_ptr<RdmaNic>> hosts_;

@@ -14,7 +14,6 @@
 #include "net/host_config.h"
 #include "net/network_event.h"
 #include "net/nvlink_fabric.h"
-#include "net/rank_exchange.h"
 #include "net/static_route.h"
 #include "net/switch_config.h"
 #include "net/topology.h"
@@ -47,12 +46,15 @@ struct NetworkConfig {
   // Multi-GPU servers' NVLink: flows between GPUs of one server take it, not the NICs.
   NvlinkConfig nvlink;
   bool log_pfc = false;  // keep every PFC frame (timeseries/pfc.csv, HPCC's PFC file)
-  // Threads to split the run over (1: one event loop; at most one per rack). NVLink runs use
-  // one: a server's crossbar is shared by GPUs a rail fabric puts on different racks.
-  int threads = 1;
-  // The processes the run is spread over (mpirun), each running `threads` threads; null: this
-  // process alone. Not owned.
-  RankExchange* ranks = nullptr;
+  // Event loops to place the nodes on (Network's parts: at most one per rack), for an engine to
+  // run on threads or over processes; 1: one loop. A network that cannot be split (CanSplit)
+  // takes one whatever it is asked.
+  int parts = 1;
 };
+
+// Whether a network with `nvlink` can be split over event loops: not yet with NVLink, whose
+// transfers share one fluid model of every server (nvlink_fabric.h). The one rule the placement
+// follows and the run's notes (summary.json "threads", `dcqcn check`) repeat.
+inline bool CanSplit(const NvlinkConfig& nvlink) { return !nvlink.enabled(); }
 
 }  // namespace dcqcn

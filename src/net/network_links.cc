@@ -74,8 +74,8 @@ void Network::SetCableDown(size_t cable, bool down) {
   for (const auto& [from, port, to] :
        {std::tuple{l.a, port_a, l.b}, std::tuple{l.b, port_b, l.a}}) {
     // The cut stands where the packets arrive: in the receiving node's thread, freed there.
-    LinkAt(from, port).receiving_half().SetDown(down, &PartOf(to).pool);
-    Simulator& sim = PartOf(from).sim;
+    LinkAt(from, port).receiving_half().SetDown(down, &part_of(to).pool);
+    Simulator& sim = part_of(from).sim;
     if (down) {
       // What the sender was told across the link no longer holds.
       EgressPort& egress = EgressAt(from, port);

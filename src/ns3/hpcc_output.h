@@ -14,7 +14,8 @@ namespace dcqcn {
 // `path` (third.cc qp_finish and its pairRtt loop): base RTT = 2 x the path's propagation delays
 // plus, per link, one payload (no headers) serialized at that link's rate in whole ns; plus all
 // bytes with 48 bytes of headers per packet at the path's slowest rate, floor-divided to ns.
-// This is their formula, not ours (Network::IdealFct counts our wire format, both directions).
+// This is their formula, not ours (IdealFct, run/ideal_times.h, counts our wire format, both
+// directions).
 Time HpccStandaloneFct(const std::vector<LinkSpec>& path, Bytes size, Bytes payload);
 inline constexpr Bytes kHpccDataHeaderBytes = 48;  // PPP 14 + IPv4 20 + UDP 8 + SeqTs 6
 

@@ -25,10 +25,10 @@ struct PcapCapture::Handles {};
 bool BuiltWithPcap() { return false; }
 #endif
 
-PcapCapture::PcapCapture(const PcapConfig& config, Network* net, const std::string& path)
+PcapCapture::PcapCapture(const PcapConfig& config, Engine* engine, const std::string& path)
     : config_(config),
-      net_(net),
-      ack_interval_(net->config().host.ack_interval),
+      net_(&engine->net()),
+      ack_interval_(net_->config().host.ack_interval),
       pcap_(std::make_unique<Handles>()) {
 #ifdef DCQCN_HAVE_PCAP
   if (!path.empty()) Open(path);  // empty: another rank's, which taps while rank 0's writes
@@ -39,13 +39,13 @@ PcapCapture::PcapCapture(const PcapConfig& config, Network* net, const std::stri
 #endif
   // A point sees what its port sends (this end to the peer) and receives (the peer to it).
   for (const auto& [node, port] : config.taps) {
-    const auto [peer, peer_port] = net->peer(node, port);
+    const auto [peer, peer_port] = net_->peer(node, port);
     const MacAddress mine = PortMac(node, port);
     const MacAddress theirs = PortMac(peer, peer_port);
     taps_.push_back(std::make_unique<LinkTap>(this, mine, theirs));
     LinkTap* send = taps_.back().get();
     taps_.push_back(std::make_unique<LinkTap>(this, theirs, mine));
-    net->Tap(node, port, send, taps_.back().get());
+    engine->Tap(node, port, send, taps_.back().get());
   }
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/engine.h"
 #include "net/network.h"
 #include "net/packet_tap.h"
 #include "output/output_config.h"
@@ -22,7 +23,7 @@ class PcapCapture {
   // Opens `path` (none if empty: another rank of a run spread over several, whose taps show
   // rank 0's what they see) and taps the ports `config.taps` of `net` (until destroyed). Throws
   // InputError without libpcap, std::runtime_error when the file cannot be written.
-  PcapCapture(const PcapConfig& config, Network* net, const std::string& path);
+  PcapCapture(const PcapConfig& config, Engine* engine, const std::string& path);
   ~PcapCapture();
   PcapCapture(const PcapCapture&) = delete;
   PcapCapture& operator=(const PcapCapture&) = delete;

@@ -12,8 +12,8 @@
 
 namespace dcqcn {
 
-TimeSeriesSampler::TimeSeriesSampler(Network* net, const OutputConfig& config)
-    : net_(net), config_(config) {
+TimeSeriesSampler::TimeSeriesSampler(Engine* engine, const OutputConfig& config)
+    : engine_(engine), net_(&engine->net()), config_(config) {
   net_->sim().EnrollObserver(*this);
   if (!config_.ts_queue && !config_.ts_throughput && !config_.ts_rate) return;
   // A flow is sampled once more after it finished (its last delivered bytes).
@@ -31,7 +31,7 @@ TimeSeriesSampler::TimeSeriesSampler(Network* net, const OutputConfig& config)
 
 void TimeSeriesSampler::HandleEvent(uint32_t, uint64_t) {
   Sample();
-  if (!net_->all_done()) net_->sim().ScheduleIn(config_.interval, this, 0, 0);
+  if (!engine_->all_done()) net_->sim().ScheduleIn(config_.interval, this, 0, 0);
 }
 
 void TimeSeriesSampler::Sample() {
@@ -50,13 +50,13 @@ void TimeSeriesSampler::Sample() {
     // The flows in flight, less those finished over an interval ago. A retired flow finished
     // over an interval ago (HoldFinishedFlows).
     // Over ranks, the receiver's rank notes the bytes delivered and the sender's the rest.
-    const bool split = net_->ranks() > 1;
+    const bool split = engine_->ranks() > 1;
     const FlowTable& flows = net_->flows_in_flight();
     for (uint32_t id = 0; id < flows.size(); ++id) {
       const Flow* f = flows.find(id);
       if (f == nullptr) continue;
-      if (split && net_->RunsNode(f->dst)) received_.push_back({id, index, f->bytes_delivered});
-      if (split && !net_->RunsNode(f->src)) continue;
+      if (split && engine_->RunsNode(f->dst)) received_.push_back({id, index, f->bytes_delivered});
+      if (split && !engine_->RunsNode(f->src)) continue;
       if (f->sender_done && f->finish < now - config_.interval) continue;
       auto rate = net_->hosts()[f->src]->cc().Sample(*f);
       flow_samples_.push_back({id, index, f->bytes_delivered, rate.rc, rate.rt, rate.alpha});
@@ -65,11 +65,11 @@ void TimeSeriesSampler::Sample() {
 }
 
 void TimeSeriesSampler::Collect() {
-  if (net_->ranks() == 1) return;
+  if (engine_->ranks() == 1) return;
   std::string mine;
   for (uint32_t i = 0; i < ports_.size(); ++i) {
     const PortSeries& s = ports_[i];
-    if (!config_.ts_queue || !net_->RunsNode(net_->switches()[s.sw]->node_id())) continue;
+    if (!config_.ts_queue || !engine_->RunsNode(net_->switches()[s.sw]->node_id())) continue;
     PutBytes(mine, i);
     PutVector(mine, s.queue);
     PutVector(mine, s.tx_bytes);
@@ -78,7 +78,7 @@ void TimeSeriesSampler::Collect() {
   PutBytes(mine, UINT32_MAX);  // the ports end
   PutVector(mine, flow_samples_);
   PutVector(mine, received_);
-  const std::vector<std::string> all = net_->GatherAtRankZero(std::move(mine));
+  const std::vector<std::string> all = engine_->GatherAtRankZero(std::move(mine));
   if (all.empty()) return;  // not rank 0
   flow_samples_.clear();
   std::unordered_map<uint64_t, Bytes> delivered;  // by (flow, sample)

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/engine.h"
 #include "net/network.h"
 #include "output/convergence.h"
 #include "output/output_config.h"
@@ -13,8 +14,9 @@ namespace dcqcn {
 
 class TimeSeriesSampler : public EventHandler {
  public:
-  // Samples every `config.interval` from the first flow's start while flows are unfinished.
-  TimeSeriesSampler(Network* net, const OutputConfig& config);
+  // Samples every `config.interval` from the first flow's start while flows are unfinished, as
+  // an observer of the network `engine` runs.
+  TimeSeriesSampler(Engine* engine, const OutputConfig& config);
   void HandleEvent(uint32_t kind, uint64_t arg) override;
   // Writes the requested files into `dir`/timeseries/ (atomically).
   void Write(const std::string& dir) const;
@@ -30,6 +32,7 @@ class TimeSeriesSampler : public EventHandler {
 
  private:
   void Sample();
+  Engine* engine_;
   Network* net_;
   OutputConfig config_;
   std::vector<Time> times_;

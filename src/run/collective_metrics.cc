@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "run/ideal_times.h"
 #include "topology/topology_type.h"
 
 namespace dcqcn {
@@ -31,17 +32,17 @@ Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint3
       if (p < begin || p >= end) continue;  // the previous iteration's: this one starts at 0
       start = std::max(start, s.flows[p].dst == f.src ? delivered[p - begin] : acked[p - begin]);
     }
-    delivered[id - begin] = start + net.IdealDelivery(id, true);
-    acked[id - begin] = delivered[id - begin] + net.IdealAckReturn(id);
+    delivered[id - begin] = start + IdealDelivery(net, id, true);
+    acked[id - begin] = delivered[id - begin] + IdealAckReturn(net, id);
     chain = std::max(chain, delivered[id - begin]);
-    shortest_latency = std::min(shortest_latency, net.IdealLatency(id));
+    shortest_latency = std::min(shortest_latency, IdealLatency(net, id));
     if (net.OverNvlink(id)) {
       bits[{-1 - f.src, 0}] += 8.0 * static_cast<double>(f.size);
       bits[{-1 - hosts - f.dst, 0}] += 8.0 * static_cast<double>(f.size);
       continue;
     }
     const Bytes packets = (f.size + mtu - 1) / mtu;
-    const Bytes data = net.DataWireBytes(id);
+    const Bytes data = DataWireBytes(net, id);
     // The hosts' own links only (the first and last hop each way): the fabric between them
     // counts as non-blocking, so that the slowdown shows what oversubscription and ECMP
     // collisions cost.
@@ -99,7 +100,7 @@ std::vector<CollectiveOutcome> CollectiveOutcomes(const Scenario& s, const Netwo
     }
     if (o.slowest >= 0) {
       for (uint32_t id = cf.begin(o.slowest); id < cf.end(o.slowest); ++id) {
-        const Time ideal = net.IdealDelivery(id, true);
+        const Time ideal = IdealDelivery(net, id, true);
         const Time took = net.flow_delivered_at(id) - net.flow_start(id);
         o.late.push_back({id, ideal > 0 ? static_cast<double>(took) / ideal : 0, {}});
       }

@@ -21,15 +21,15 @@ struct CollectiveIteration {
 // A flow of an iteration, and how much longer than ideal it took to deliver.
 struct LateFlow {
   uint32_t id = 0;
-  double slowdown = 0;  // (delivery - start) / Network::IdealDelivery
+  double slowdown = 0;  // (delivery - start) / IdealDelivery (ideal_times.h)
   // The ports that send its data, "node:port" (none over NVLink).
   std::vector<std::string> path;
 };
 
 struct CollectiveOutcome {
   // One iteration on an idle network (the same for every iteration): the larger of its
-  // dependency chain's length, each flow taking Network::IdealDelivery (ACKs sharing the links,
-  // as every rank receives while it sends) and a flow complete for its dependents when its
+  // dependency chain's length, each flow taking IdealDelivery (ideal_times.h) (ACKs sharing the
+  // links, as every rank receives while it sends) and a flow complete for its dependents when its
   // source host sees it (delivered, or acknowledged), and the busiest host link's or NVLink
   // port's bytes at its rate (data and the ACKs of it) plus the shortest latency of a flow: the
   // fabric between the hosts counts as non-blocking.

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "net/rank_exchange.h"
+#include "engine/rank_exchange.h"
 
 namespace dcqcn {
 

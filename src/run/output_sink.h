@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "engine/engine.h"
 #include "net/network.h"
 #include "run/results.h"
 #include "scenario/scenario.h"
@@ -16,9 +17,10 @@ namespace dcqcn {
 class OutputSink {
  public:
   virtual ~OutputSink() = default;
-  // The network is built and nothing has run yet: attach taps, schedule sampling. `dir` is the
-  // run's (staged) folder, "" when the run writes no files.
-  virtual void Start(Network& net, const std::string& dir) {}
+  // The network is built and nothing has run yet: attach taps, schedule sampling (on the
+  // engine that will run it). `dir` is the run's (staged) folder, "" when the run writes no
+  // files.
+  virtual void Start(Engine& engine, const std::string& dir) {}
   // The run ended. Over ranks (RunOptions::ranks), every rank's sink brings what it measured
   // of the nodes and flows its rank ran to rank 0's (collective); the others stop here.
   virtual void Collect() {}

@@ -10,6 +10,7 @@
 
 #include "cc/registry.h"
 #include "core/max_min.h"
+#include "run/ideal_times.h"
 
 namespace dcqcn {
 
@@ -33,7 +34,7 @@ std::vector<FlowOutcome> FlowOutcomes(const Network& net) {
   out.reserve(net.num_flows());
   for (uint32_t id = 0; id < net.num_flows(); ++id) {
     const FlowSpec& f = net.flow_spec(id);
-    out.push_back({f.size, net.flow_start(id), net.flow_finish(id), net.IdealFct(id),
+    out.push_back({f.size, net.flow_start(id), net.flow_finish(id), IdealFct(net, id),
                    net.flow_delivered(id)});
   }
   return out;

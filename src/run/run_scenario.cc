@@ -11,6 +11,7 @@
 
 #include "core/error.h"
 #include "core/huge_pages.h"
+#include "engine/engine.h"
 #include "net/network.h"
 #include "net/network_event.h"
 #include "run/results.h"
@@ -46,7 +47,7 @@ int AutoThreads(const Topology& topo) {
 }
 
 std::string OneThreadOnly(const Scenario& s) {
-  if (GpusPerServer(s.topology) == 0) return "";
+  if (CanSplit(NvlinkOf(s))) return "";
   return "a topology with NVLink runs on one thread for now: its transfers share one model of "
          "every server's NVLink";
 }
@@ -80,13 +81,14 @@ void CheckRanksCanRun(const Scenario& s) {
 nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   auto wall_start = std::chrono::steady_clock::now();
   NetworkConfig config = ToNetworkConfig(s);
-  config.threads = options.threads > 0 ? options.threads : AutoThreads(config.topology);
-  const int config_threads = config.threads;
-  if (options.ranks != nullptr && options.ranks->ranks() > 1) {
-    CheckRanksCanRun(s);
-    config.ranks = options.ranks;
-  }
+  const int threads = options.threads > 0 ? options.threads : AutoThreads(config.topology);
+  const bool over_ranks = options.ranks != nullptr && options.ranks->ranks() > 1;
+  if (over_ranks) CheckRanksCanRun(s);
+  // Each process runs `threads` parts (a network that cannot be split has one, run whole by
+  // every process).
+  config.parts = threads * (over_ranks ? options.ranks->ranks() : 1);
   Network net(std::move(config));
+  const std::unique_ptr<Engine> engine = MakeEngine(net, options.ranks);
   // Built: most of the state the run touches is allocated now; the rest follows as it grows.
   KeepHugePages();
   // The outputs, then whatever the caller adds (the HPCC-format files of `dcqcn ns3`).
@@ -94,7 +96,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   std::vector<OutputSink*> sinks;
   for (auto& sink : own_sinks) sinks.push_back(sink.get());
   sinks.insert(sinks.end(), options.extra_sinks.begin(), options.extra_sinks.end());
-  for (OutputSink* sink : sinks) sink->Start(net, options.out_dir);
+  for (OutputSink* sink : sinks) sink->Start(*engine, options.out_dir);
   // Queue statistics count over the active interval, after the warm-up.
   WarmupEnd warmup(&net);
   if (s.output.warmup < s.duration - net.first_start()) {
@@ -111,25 +113,28 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   // nothing.
   const bool watch = s.output.deadlock_time > 0;
   auto look_for_deadlocks = [&](Time until) {
-    if (!watch || net.next_time() <= until) return;  // cut short by the event budget
-    for (Deadlock& d : deadlocks.Check(net, until)) found.push_back(std::move(d));
+    if (!watch || engine->next_time() <= until) return;  // cut short by the event budget
+    for (Deadlock& d : deadlocks.Check(net, engine->PausedQueues(), until)) {
+      found.push_back(std::move(d));
+    }
   };
-  while (!net.all_done() && net.pending() > 0 && net.next_time() <= s.duration) {
+  while (!engine->all_done() && engine->pending() > 0 && engine->next_time() <= s.duration) {
     const Time until = watch ? std::min(s.duration, deadlocks.next_look()) : s.duration;
-    net.RunUntil(until, slice);
+    engine->RunUntil(until, slice);
     look_for_deadlocks(until);
     if (options.stop_on_deadlock && !found.empty()) break;
     KeepHugePages();
     if (options.on_progress) {
       const int total = static_cast<int>(net.num_flows());
-      options.on_progress(
-          {net.Now(), s.duration,
-           ProgressFraction(net.first_start(), s.duration, net.Now(), net.flows_done(), total),
-           net.events_executed(), net.flows_done(), total, net.first_start()});
+      options.on_progress({engine->Now(), s.duration,
+                           ProgressFraction(net.first_start(), s.duration, engine->Now(),
+                                            engine->flows_done(), total),
+                           engine->events_executed(), engine->flows_done(), total,
+                           net.first_start()});
     }
     if (options.check_invariants) net.CheckInvariants(false);
     bool stop = options.stop != nullptr && options.stop->load();
-    if (net.ranks() > 1) {
+    if (engine->ranks() > 1) {
       // Every rank stops at the same slice, when any was asked to (mpirun forwards the signal
       // to each, not at the same instant), so that all of them end cleanly.
       for (const std::vector<int64_t>& r : options.ranks->AllGather({stop ? 1 : 0})) {
@@ -140,31 +145,31 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   }
 
   RunInfo info;
-  if (net.all_done()) {
-    info.sim_time = net.last_finish();
+  if (engine->all_done()) {
+    info.sim_time = engine->last_finish();
     // Let what is still in flight (duplicate packets, final PFC RESUMEs) land, then every
     // buffer counter must be back at zero.
-    net.RunUntil(info.sim_time + s.duration);
-    info.drained = net.pending() == 0;
+    engine->RunUntil(info.sim_time + s.duration);
+    info.drained = engine->pending() == 0;
   } else {
     // Stopped at a deadlock: the run ends when it qualified (nothing in it has moved since).
     info.sim_time = found.empty() || !options.stop_on_deadlock ? s.duration : found.front().at;
   }
-  deadlocks.MarkStanding(net, found);
+  deadlocks.MarkStanding(net, engine->PausedQueues(), found);
   info.deadlocks = std::move(found);
   net.CheckInvariants(info.drained);
-  net.CollectResults();  // over ranks: rank 0's network answers for all of them
+  engine->CollectResults();  // over ranks: rank 0's network answers for all of them
   for (OutputSink* sink : sinks) sink->Collect();
-  const bool writes = net.rank() == 0;
-  info.events = net.events_executed();
+  const bool writes = engine->rank() == 0;
+  info.events = engine->events_executed();
   info.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!writes) return {};
   info.outcomes = FlowOutcomes(net);
   for (OutputSink* sink : sinks) sink->Finish(info);
   nlohmann::json summary = Summary(s, net, info);
-  if (const std::string why = OneThreadOnly(s); config_threads > 1 && !why.empty()) {
-    summary["threads"] = {{"asked", config_threads}, {"ran", 1}, {"why", why}};
+  if (const std::string why = OneThreadOnly(s); threads > 1 && !why.empty()) {
+    summary["threads"] = {{"asked", threads}, {"ran", 1}, {"why", why}};
   }
   for (OutputSink* sink : sinks) sink->Summarize(summary);
   if (options.after_run) options.after_run(net);

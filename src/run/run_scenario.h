@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "net/rank_exchange.h"
+#include "engine/rank_exchange.h"
 #include "net/topology.h"
 #include "scenario/scenario.h"
 

@@ -56,12 +56,12 @@ class LinksCsvSink : public OutputSink {
 class PcapSink : public OutputSink {
  public:
   explicit PcapSink(const PcapConfig& config) : config_(config) {}
-  void Start(Network& net, const std::string& dir) override {
+  void Start(Engine& engine, const std::string& dir) override {
     // Over ranks every rank taps the points (what they see is shown to rank 0's, which
     // writes); only rank 0 has the folder.
-    if (config_.enabled() && (!dir.empty() || net.ranks() > 1)) {
+    if (config_.enabled() && (!dir.empty() || engine.ranks() > 1)) {
       capture_ =
-          std::make_unique<PcapCapture>(config_, &net, dir.empty() ? "" : dir + "/capture.pcap");
+          std::make_unique<PcapCapture>(config_, &engine, dir.empty() ? "" : dir + "/capture.pcap");
     }
   }
   void Summarize(nlohmann::json& summary) override {
@@ -81,8 +81,8 @@ class PcapSink : public OutputSink {
 class TimeSeriesSink : public OutputSink {
  public:
   explicit TimeSeriesSink(const OutputConfig& config) : config_(config) {}
-  void Start(Network& net, const std::string&) override {
-    sampler_ = std::make_unique<TimeSeriesSampler>(&net, config_);
+  void Start(Engine& engine, const std::string&) override {
+    sampler_ = std::make_unique<TimeSeriesSampler>(&engine, config_);
   }
   void Collect() override { sampler_->Collect(); }
   void Finish(RunInfo& info) override {
@@ -103,7 +103,7 @@ class TimeSeriesSink : public OutputSink {
 class CollectivesSink : public OutputSink {
  public:
   explicit CollectivesSink(const Scenario& s) : s_(s) {}
-  void Start(Network& net, const std::string&) override { net_ = &net; }
+  void Start(Engine& engine, const std::string&) override { net_ = &engine.net(); }
   void Summarize(nlohmann::json& summary) override {
     outcomes_ = CollectiveOutcomes(s_, *net_);
     summary["collectives"] = CollectivesJson(s_, outcomes_);
@@ -124,7 +124,7 @@ class CollectivesSink : public OutputSink {
 class RoutingSink : public OutputSink {
  public:
   explicit RoutingSink(const Scenario& s) : s_(s) {}
-  void Start(Network& net, const std::string&) override { net_ = &net; }
+  void Start(Engine& engine, const std::string&) override { net_ = &engine.net(); }
   void Summarize(nlohmann::json& summary) override {
     const NetStats& st = net_->stats();
     const bool links_change = AnyChangesLinks(s_.events);
@@ -159,7 +159,7 @@ class RoutingSink : public OutputSink {
 class PfcSink : public OutputSink {
  public:
   explicit PfcSink(const Scenario& s) : s_(s) {}
-  void Start(Network& net, const std::string&) override { net_ = &net; }
+  void Start(Engine& engine, const std::string&) override { net_ = &engine.net(); }
   void Finish(RunInfo& info) override { info_ = &info; }
   void Summarize(nlohmann::json& summary) override {
     const NetStats& st = net_->stats();

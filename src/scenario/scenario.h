@@ -68,8 +68,11 @@ struct Scenario {
 };
 
 // What the network model needs of a scenario; validates [cc] (InputError naming the file, line
-// and key). Its flows are a view of s.flows: `s` must outlive the network built from it.
+// and key) and what the network could not be built with (ports, hosts' cables, flow sizes). Its
+// flows are a view of s.flows: `s` must outlive the network built from it.
 NetworkConfig ToNetworkConfig(const Scenario& s);
+// The servers' NVLink of s.topology (disabled unless its hosts are GPUs of servers).
+NvlinkConfig NvlinkOf(const Scenario& s);
 
 // s.cc resolved as ToNetworkConfig resolves it: its rate floors and increase steps checked
 // against the slowest host's line rate too.

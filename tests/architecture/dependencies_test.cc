@@ -108,6 +108,26 @@ TEST(Dependencies, TheModelNeverIncludesTheLayersThatBuildIt) {
   }
 }
 
+TEST(Dependencies, TheNetworkNeverAsksWhichEngineRunsIt) {
+  // The engines (threads, MPI ranks) sit above the model: net/ includes none of them, and no
+  // file of net/ names a rank, a thread team or a window.
+  const Layers layers = ReadLayers(kSource / "src/layers.txt");
+  ASSERT_TRUE(layers.count("engine"));
+  EXPECT_TRUE(layers.at("engine").count("net"));
+  EXPECT_FALSE(layers.at("net").count("engine"));
+  const std::regex engine_words(R"(\b(ranks_|rank_|ThreadTeam|RankExchange|window_parity_)\b)");
+  std::vector<std::string> found;
+  for (const auto& entry : fs::directory_iterator(kSource / "src/net")) {
+    const std::string name = entry.path().filename().string();
+    std::ifstream in(entry.path());
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      if (std::regex_search(line, engine_words)) found.push_back(name + ":" + std::to_string(n));
+    }
+  }
+  EXPECT_EQ(found, std::vector<std::string>{});
+}
+
 TEST(Dependencies, TheBindingsUseTheRunLayerNotTheCommandLine) {
   const Layers layers = ReadLayers(kSource / "src/layers.txt");
   std::set<std::string> allowed = layers.at("run");

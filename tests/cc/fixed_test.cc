@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "engine/one_thread_engine.h"
 #include "net/network.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_loader.h"
@@ -47,8 +48,9 @@ rate = "100Gbps"
 TEST(FixedCc, EachFlowSendsAtItsPinnedRateWhateverTheMarks) {
   const Scenario s = LoadScenarioText(kPinned, "pinned.toml");
   Network net(ToNetworkConfig(s));
-  net.sim().RunUntil(s.duration);
-  ASSERT_TRUE(net.all_done());
+  OneThreadEngine engine(net);
+  engine.RunUntil(s.duration);
+  ASSERT_TRUE(engine.all_done());
   EXPECT_GT(net.stats().ecn_marked_packets, 0u) << "the link was oversubscribed";
   // The pacer's rate stays pinned: a flow of 1000 packets at rate R takes about
   // 1000 frames / R; the flow at 5 Gb/s takes 2x as long as the one at 10 Gb/s, and both far
@@ -72,8 +74,9 @@ TEST(FixedCc, RateAboveTheLineRateAndZeroMeanTheLineRate) {
             "\"\n[[flow]]\nsrc = 1\ndst = 0\nsize = \"1MB\"\n",
         "line.toml");
     Network net(ToNetworkConfig(s));
-    net.sim().RunUntil(s.duration);
-    ASSERT_TRUE(net.all_done()) << rate;
+    OneThreadEngine engine(net);
+    engine.RunUntil(s.duration);
+    ASSERT_TRUE(engine.all_done()) << rate;
     const double frame_bits = 8.0 * static_cast<double>(s.wire.Wire(s.wire.DataFrame(1000)));
     const double at_line = 1000 * frame_bits / 40 * 1e3;
     EXPECT_NEAR(static_cast<double>(net.flow_finish(0)), at_line, at_line * 0.02) << rate;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli_util.h"
+#include "engine/one_thread_engine.h"
 #include "net/network.h"
 #include "scenario/scenario.h"
 #include "test_util.h"
@@ -60,9 +61,10 @@ TEST_F(TimeSeriesTest, OneFlowAtLineRate) {
   Scenario s = SmallStar(2);
   s.flows = {{0, 1, 50 * kPayload, kStart, 3}};
   Network net(ToNetworkConfig(s));
-  TimeSeriesSampler sampler(&net, s.output);
-  net.sim().RunUntil(kTimeNever);
-  ASSERT_TRUE(net.all_done());
+  OneThreadEngine engine(net);
+  TimeSeriesSampler sampler(&engine, s.output);
+  engine.RunUntil(kTimeNever);
+  ASSERT_TRUE(engine.all_done());
   EXPECT_EQ(net.flow_finish(0), kStart + 8'094'560);
 
   std::vector<Time> times;
@@ -102,9 +104,10 @@ TEST_F(TimeSeriesTest, DcqcnAlphaBeforeTheFirstCnpIsTheInitialAlpha) {
   s.cc.params["initial_alpha"] = {"0.5", 1};
   s.flows = {{0, 1, 50 * kPayload, kStart, 3}};
   Network net(ToNetworkConfig(s));
-  TimeSeriesSampler sampler(&net, s.output);
-  net.sim().RunUntil(kTimeNever);
-  ASSERT_TRUE(net.all_done());
+  OneThreadEngine engine(net);
+  TimeSeriesSampler sampler(&engine, s.output);
+  engine.RunUntil(kTimeNever);
+  ASSERT_TRUE(engine.all_done());
   sampler.Write(dir_.string());
   const std::vector<std::string> alpha =
       testing::CsvColumn((dir_ / "timeseries/rate.csv").string(), "alpha");
@@ -120,9 +123,10 @@ TEST_F(TimeSeriesTest, TwoToOneIncastQueue) {
   Scenario s = SmallStar(3);
   s.flows = {{1, 0, 20 * kPayload, kStart, 3}, {2, 0, 20 * kPayload, kStart, 3}};
   Network net(ToNetworkConfig(s));
-  TimeSeriesSampler sampler(&net, s.output);
-  net.sim().RunUntil(kTimeNever);
-  ASSERT_TRUE(net.all_done());
+  OneThreadEngine engine(net);
+  TimeSeriesSampler sampler(&engine, s.output);
+  engine.RunUntil(kTimeNever);
+  ASSERT_TRUE(engine.all_done());
   // Port 0 alternates: flow 0's packet k leaves (2k) x 80 ns after the first, flow 1's (2k + 1).
   // The last ACKs reach their senders at start + 7,214.56 and 7,294.56 ns: 11 samples.
   EXPECT_EQ(net.flow_finish(0), kStart + 7'214'560);
@@ -161,10 +165,11 @@ TEST(TimeSeriesSamplerTest, NothingAskedForSchedulesNothing) {
   s.output.ts_queue = s.output.ts_throughput = s.output.ts_rate = false;
   s.flows = {{0, 1, 10 * kPayload, kStart, 3}};
   Network net(ToNetworkConfig(s));
+  OneThreadEngine engine(net);
   const size_t pending = net.sim().pending();
-  TimeSeriesSampler sampler(&net, s.output);
+  TimeSeriesSampler sampler(&engine, s.output);
   EXPECT_EQ(net.sim().pending(), pending);
-  net.sim().RunUntil(kTimeNever);
+  engine.RunUntil(kTimeNever);
   EXPECT_TRUE(sampler.times().empty());
   EXPECT_FALSE(sampler.samples_flows());
 }
@@ -176,8 +181,9 @@ TEST(TimeSeriesSamplerTest, QueueAloneSamplesNoFlows) {
   s.output.ts_throughput = s.output.ts_rate = false;
   s.flows = {{0, 1, 50 * kPayload, kStart, 3}};
   Network net(ToNetworkConfig(s));
-  TimeSeriesSampler sampler(&net, s.output);
-  net.sim().RunUntil(kTimeNever);
+  OneThreadEngine engine(net);
+  TimeSeriesSampler sampler(&engine, s.output);
+  engine.RunUntil(kTimeNever);
   EXPECT_EQ(sampler.times().size(), 12u);
   EXPECT_TRUE(sampler.DeliveredByFlow().empty());
 }

@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "cli_util.h"
+#include "engine/one_thread_engine.h"
 #include "net/network.h"
 #include "run/collective_metrics.h"
+#include "run/ideal_times.h"
 #include "run/run_scenario.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_loader.h"
@@ -52,8 +54,9 @@ std::string Collective(const std::string& op, const std::string& algorithm, cons
 // completed as its source host sees it.
 std::vector<CollectiveOutcome> RunAndCheck(const Scenario& s) {
   Network net(ToNetworkConfig(s));
-  net.sim().RunUntil(s.duration);
-  EXPECT_TRUE(net.all_done());
+  OneThreadEngine engine(net);
+  engine.RunUntil(s.duration);
+  EXPECT_TRUE(engine.all_done());
   for (uint32_t id = 0; id < net.num_flows(); ++id) {
     if (!s.flow_after.waits(id)) continue;
     Time last = 0;
@@ -114,7 +117,7 @@ TEST(Collectives, TreeTakesItsChainOfHalvesAndPipelinesLargeSizes) {
   {
     Network net(ToNetworkConfig(small));
     const std::vector<CollectiveOutcome> ideal = CollectiveOutcomes(small, net);
-    EXPECT_EQ(ideal[0].ideal, 4 * net.IdealDelivery(0, true));
+    EXPECT_EQ(ideal[0].ideal, 4 * IdealDelivery(net, 0, true));
   }
   const std::vector<CollectiveOutcome> o = RunAndCheck(small);
   ASSERT_TRUE(o[0].iterations[0].finished());

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/one_thread_engine.h"
 #include "net/deadlock_detector.h"
 #include "net/network.h"
 #include "scenario/scenario_loader.h"
@@ -43,11 +44,13 @@ algorithm = ")" + cc +
 std::vector<Deadlock> RunAndCheck(const std::string& text, Time deadlock_time) {
   const Scenario s = LoadScenarioText(text, "ring.toml");
   Network net(ToNetworkConfig(s));
+  OneThreadEngine engine(net);
   DeadlockDetector detector(deadlock_time);
   std::vector<Deadlock> found;
-  while (net.pending() > 0 && net.next_time() <= s.duration && !net.all_done()) {
-    net.RunUntil(s.duration, 1 << 12);
-    for (Deadlock& d : detector.Check(net, net.Now())) found.push_back(std::move(d));
+  while (engine.pending() > 0 && engine.next_time() <= s.duration && !engine.all_done()) {
+    engine.RunUntil(s.duration, 1 << 12);
+    for (Deadlock& d : detector.Check(net, engine.PausedQueues(), engine.Now()))
+      found.push_back(std::move(d));
   }
   return found;
 }

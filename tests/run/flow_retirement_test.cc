@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/one_thread_engine.h"
 #include "net/network.h"
 #include "scenario/scenario_loader.h"
 #include "test_util.h"
@@ -24,8 +25,9 @@ struct RunResult {
 
 RunResult Simulate(const Scenario& s, bool retire) {
   Network net(ToNetworkConfig(s));
+  OneThreadEngine engine(net);
   if (!retire) net.HoldFinishedFlows(kTimeNever);
-  net.sim().RunUntil(s.duration);
+  engine.RunUntil(s.duration);
   RunResult r;
   for (uint32_t id = 0; id < net.num_flows(); ++id) {
     r.finish.push_back(net.flow_finish(id));
@@ -34,7 +36,7 @@ RunResult Simulate(const Scenario& s, bool retire) {
   r.stats = net.stats();
   r.cc = net.cc_counters();
   r.peak_in_flight = net.flows_in_flight().peak();
-  r.all_done = net.all_done();
+  r.all_done = engine.all_done();
   net.CheckInvariants(/*drained=*/true);
   return r;
 }

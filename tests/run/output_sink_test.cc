@@ -20,9 +20,9 @@ namespace fs = std::filesystem;
 
 class RecordingSink : public OutputSink {
  public:
-  void Start(Network& net, const std::string& dir) override {
+  void Start(Engine& engine, const std::string& dir) override {
     steps.push_back("start");
-    flows_at_start = net.num_flows();
+    flows_at_start = engine.net().num_flows();
   }
   void Finish(RunInfo& info) override {
     steps.push_back("finish");

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "engine/one_thread_engine.h"
 #include "net/network.h"
 #include "scenario/scenario_loader.h"
 #include "test_util.h"
@@ -17,9 +18,10 @@ void ExpectCachesFollowTheRouteTables(const std::string& hash) {
   const Scenario s =
       LoadScenarioText(testing::kBusyFabric, "busy.toml", {"switch.ecmp_hash=" + hash});
   Network net(ToNetworkConfig(s));
+  OneThreadEngine engine(net);
   net.HoldFinishedFlows(kTimeNever);  // keep every flow's cache to inspect
-  net.sim().RunUntil(s.duration);
-  ASSERT_TRUE(net.all_done());
+  engine.RunUntil(s.duration);
+  ASSERT_TRUE(engine.all_done());
   EXPECT_NO_THROW(net.CheckRouteCaches());
   // Every switch of a flow's data path has its entry, and no entry lies beyond the path.
   int multi_switch = 0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "engine/one_thread_engine.h"
 #include "net/network.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_loader.h"
@@ -63,9 +64,10 @@ dst = ["h2", "h1"]
 next = ["s3"]
 )");
   Network net2(ToNetworkConfig(ccw));
+  OneThreadEngine engine2(net2);
   EXPECT_EQ(Nodes(net2, 0), (std::vector<int>{4, 7, 6, 2}));  // s0, s3, s2, h2
-  net2.sim().RunUntil(ccw.duration);
-  EXPECT_TRUE(net2.all_done());
+  engine2.RunUntil(ccw.duration);
+  EXPECT_TRUE(engine2.all_done());
   EXPECT_NO_THROW(net2.CheckRouteCaches());
 }
 
@@ -109,11 +111,12 @@ next = "s0"
 )";
   const Scenario s = Load(loop);  // the network's flows are a view of the scenario's
   Network net(ToNetworkConfig(s));
+  OneThreadEngine engine(net);
   EXPECT_EQ(net.RouteLoops(),
             (std::vector<std::string>{"[[route]]: packets to h2 can loop: s0 -> s1 -> s0"}));
   // The flow h0 -> h2 circulates: each of its packets is dropped at the 65th switch it meets,
   // as a router drops one whose TTL of 64 has run out, and the flow never finishes.
-  net.RunUntil(kMillisecond);
+  engine.RunUntil(kMillisecond);
   const NetStats& st = net.stats();
   EXPECT_GT(st.data_packets_sent, 0u);
   EXPECT_EQ(st.ttl_drops, st.data_packets_sent);

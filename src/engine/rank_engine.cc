@@ -1,35 +1,75 @@
-// Running a network spread over processes (`mpirun -np P dcqcn run`): each runs its parts as a
-// run split over threads does, and between windows the ranks exchange what crossed between them
-// through RankExchange (MPI in run/). A packet crossing into another rank's part is copied there,
-// with its congestion-control header, and freed here; in the receiving rank it takes the place
-// in the sealed box of its sender's part that a thread of one process would have found it in, so
-// that it is taken in in the same order. At the end, what the results read is brought to rank 0.
+// Running a network spread over processes: the exchange between windows, the sums over ranks,
+// and the results brought to rank 0 at the end.
+#include "engine/rank_engine.h"
+
 #include <algorithm>
 #include <type_traits>
+#include <utility>
 
 #include "core/byte_message.h"
-#include "net/network.h"
+#include "core/error.h"
 
 namespace dcqcn {
 
 namespace {
 
-template <class T>
-void SortUnique(std::vector<T>& v) {
-  std::sort(v.begin(), v.end());
-  v.erase(std::unique(v.begin(), v.end()), v.end());
+// The parts rank `rank` of `ranks` runs, as RankEngine::RankOfPart spreads `parts`: (first,
+// count).
+std::pair<int, int> LocalParts(int parts, int rank, int ranks) {
+  int first = parts;
+  int count = 0;
+  for (int t = parts; t-- > 0;) {
+    if (static_cast<int>(int64_t{t} * ranks / parts) == rank) {
+      first = t;
+      ++count;
+    }
+  }
+  return {first, count};
 }
 
 }  // namespace
 
-Network::Totals Network::ExchangeCrossings() {
+RankEngine::RankEngine(Network& net, RankExchange* ranks)
+    : WindowEngine(
+          net,
+          LocalParts(static_cast<int>(net.parts().size()), ranks->rank(), ranks->ranks()).first,
+          LocalParts(static_cast<int>(net.parts().size()), ranks->rank(), ranks->ranks()).second),
+      exchange_(ranks),
+      rank_(ranks->rank()),
+      ranks_(ranks->ranks()) {
+  const auto& halves = net.receiving_halves();
+  for (size_t i = 0; i < halves.size(); ++i) {
+    receiving_half_index_[halves[i].get()] = static_cast<uint32_t>(i);
+  }
+  SumTotals();  // what is pending, before the first RunUntil
+}
+
+bool RankEngine::NextWindow(bool first, Time* earliest) {
+  // Every window starts with the exchange between the ranks, which also tells the earliest
+  // event anywhere and the events run so far; every rank leaves the loop alike.
+  const Totals totals = ExchangeCrossings();
+  if (first) {
+    first_event_ = totals.events;
+  } else if (totals.events - first_event_ >= max_events_) {
+    return false;
+  }
+  *earliest = totals.earliest;
+  return true;
+}
+
+void RankEngine::Seen(std::vector<TapRecord> seen) {
+  // Rank 0 shows them, with every rank's, at the next exchange (ExchangeCrossings).
+  taps_for_rank_zero_ = std::move(seen);
+}
+
+RankEngine::Totals RankEngine::ExchangeCrossings() {
   const int parity = window_parity_ ^ 1;  // what the last window sealed
   // This rank's earliest event and events run; the observers run alike in every rank and count
   // once, in rank 0.
   Time earliest = kTimeNever;
-  uint64_t events = rank_ == 0 ? observers_.events_executed() : 0;
+  uint64_t events = rank_ == 0 ? net_.sim().events_executed() : 0;
   for (int t = first_local_; t < first_local_ + local_; ++t) {
-    earliest = std::min({earliest, parts_[t]->sim.next_time(), parts_[t]->sealed_first});
+    earliest = std::min({earliest, parts_[t]->sim.next_time(), sealed_[t].first});
     events += parts_[t]->sim.events_executed();
   }
   std::vector<std::string> out(static_cast<size_t>(ranks_));
@@ -43,8 +83,8 @@ Network::Totals Network::ExchangeCrossings() {
   for (size_t r = 1; r < out.size(); ++r) PutVector(out[r], std::vector<TapRecord>{});
   for (int u = first_local_; u < first_local_ + local_; ++u) {
     Part& from = *parts_[u];
-    for (int t = 0; t < threads(); ++t) {
-      std::vector<Crossing>& box = from.sealed[parity][t];
+    for (int t = 0; t < parts(); ++t) {
+      std::vector<Crossing>& box = sealed_[u].boxes[parity][t];
       if (box.empty() || Runs(t)) continue;
       std::string& o = out[static_cast<size_t>(RankOfPart(t))];
       PutBytes(o, static_cast<uint32_t>(u));
@@ -61,6 +101,7 @@ Network::Totals Network::ExchangeCrossings() {
     }
   }
   const std::vector<std::string> in = exchange_->AllToAll(out);
+  const auto& halves = net_.receiving_halves();
   Totals totals;
   std::vector<TapRecord> seen;
   for (const std::string& message : in) {
@@ -77,7 +118,7 @@ Network::Totals Network::ExchangeCrossings() {
         throw InvariantError("a rank sent packets for a part it does not run");
       }
       PacketPool& pool = parts_[t]->pool;
-      std::vector<Crossing>& box = parts_[u]->sealed[parity][t];
+      std::vector<Crossing>& box = sealed_[u].boxes[parity][t];
       for (uint32_t i = 0; i < n; ++i) {
         const auto link = r.Get<uint32_t>();
         const Time arrival = r.Get<Time>();
@@ -89,9 +130,9 @@ Network::Totals Network::ExchangeCrossings() {
           p->cc_header = pool.NewCcHeader();
           pool.cc_header(p->cc_header) = r.Get<CcHeader>();
         }
-        if (p->type != PacketType::kPause) EnsureFlow(p->flow);
-        if (link >= receiving_halves_.size()) throw InvariantError("no such link between ranks");
-        box.push_back({receiving_halves_[link].get(), arrival, p});
+        if (p->type != PacketType::kPause) net_.EnsureFlow(p->flow);
+        if (link >= halves.size()) throw InvariantError("no such link between ranks");
+        box.push_back({halves[link].get(), arrival, p});
       }
     }
   }
@@ -102,17 +143,13 @@ Network::Totals Network::ExchangeCrossings() {
   return totals;
 }
 
-void Network::EnsureFlow(uint32_t id) {
-  if (id >= num_flows()) throw InvariantError("a packet of no flow came from another rank");
-  if (flows_.find(id) == nullptr) CreateFlow(id);
-}
-
-void Network::SumTotals() {
+void RankEngine::SumTotals() {
   // Every rank's part of the loop's state and of the counters (the observers count in rank 0).
-  Time now = observers_.Now();
-  uint64_t events = rank_ == 0 ? observers_.events_executed() : 0;
-  uint64_t pending = rank_ == 0 ? observers_.pending() : 0;
-  Time next = observers_.next_time();
+  Simulator& observers = net_.sim();
+  Time now = observers.Now();
+  uint64_t events = rank_ == 0 ? observers.events_executed() : 0;
+  uint64_t pending = rank_ == 0 ? observers.pending() : 0;
+  Time next = observers.next_time();
   int64_t done = 0;
   Time last_finish = 0;
   for (int t = first_local_; t < first_local_ + local_; ++t) {
@@ -124,9 +161,10 @@ void Network::SumTotals() {
     done += part.flows_done;
     last_finish = std::max(last_finish, part.last_finish);
   }
+  NetStats& stats = net_.stats();
   std::vector<int64_t> mine = {
       now, static_cast<int64_t>(events), static_cast<int64_t>(pending), next, done, last_finish};
-  const auto put = [&](auto m) { mine.push_back(static_cast<int64_t>(stats_.*m)); };
+  const auto put = [&](auto m) { mine.push_back(static_cast<int64_t>(stats.*m)); };
   NetStats::ForEachCounter(put, put);
   const std::vector<std::vector<int64_t>> all = exchange_->AllGather(mine);
   totals_ = Totals{};
@@ -150,39 +188,19 @@ void Network::SumTotals() {
     NetStats::ForEachCounter(take, take);
     counters.push_back(&rank);
   }
-  stats_.SetCountersToSumOf(counters);
+  stats.SetCountersToSumOf(counters);
 }
 
-std::vector<PausedQueue> Network::PausedQueues() const {
-  std::vector<PausedQueue> queues;
-  for (const auto& sw : switches_) {
-    if (!RunsNode(sw->node_id())) continue;
-    for (int p = 0; p < sw->num_ports(); ++p) {
-      const SwitchPort& port = sw->port(p);
-      for (int q = 0; q < kNumPriorities; ++q) {
-        if (q == kControlQueue || port.queued_packets(q) == 0 || !port.paused(q)) continue;
-        PausedQueue v{{sw->node_id(), p, q}, port.paused_since(q), {}, {}};
-        const Ring<Packet*>& ring = port.queue(q);
-        for (size_t i = 0; i < ring.size(); ++i) {
-          v.in_ports.push_back(ring[i]->in_port);
-          v.flows.push_back(ring[i]->flow);
-        }
-        SortUnique(v.in_ports);
-        SortUnique(v.flows);
-        queues.push_back(std::move(v));
-      }
-    }
-  }
-  if (ranks_ == 1) return queues;
+std::vector<PausedQueue> RankEngine::PausedQueues() const {
   // Every rank's, in the order of the switches, as one process lists them.
   std::string mine;
-  for (const PausedQueue& v : queues) {
+  for (const PausedQueue& v : net_.PausedQueues()) {
     PutBytes(mine, v.queue);
     PutBytes(mine, v.since);
     PutVector(mine, v.in_ports);
     PutVector(mine, v.flows);
   }
-  queues.clear();
+  std::vector<PausedQueue> queues;
   for (const std::string& message :
        exchange_->AllToAll(std::vector<std::string>(static_cast<size_t>(ranks_), mine))) {
     ByteReader r(message);
@@ -200,8 +218,7 @@ std::vector<PausedQueue> Network::PausedQueues() const {
   return queues;
 }
 
-std::vector<std::string> Network::GatherAtRankZero(std::string mine) {
-  if (ranks_ == 1) return {std::move(mine)};
+std::vector<std::string> RankEngine::GatherAtRankZero(std::string mine) {
   std::vector<std::string> out(static_cast<size_t>(ranks_));
   out[0] = std::move(mine);
   std::vector<std::string> in = exchange_->AllToAll(out);
@@ -234,31 +251,37 @@ struct PortRecord {
 
 }  // namespace
 
-void Network::CollectResults() {
-  if (ranks_ == 1 || collected_) return;
+void RankEngine::CollectResults() {
+  if (collected_) return;
+  collected_ = true;
+  const Network& net = net_;
   // What this rank ran, for rank 0.
   std::vector<SenderRecord> sent;
   std::vector<ReceiverRecord> received;
-  for (uint32_t id = 0; id < num_flows(); ++id) {
-    const FlowSpec& spec = config_.flows[id];
-    if (RunsNode(spec.src)) sent.push_back({id, flow_finish(id), flow_start(id)});
-    if (RunsNode(spec.dst)) received.push_back({id, flow_delivered(id), delivered_at_[id]});
+  for (uint32_t id = 0; id < net.num_flows(); ++id) {
+    const FlowSpec& spec = net.flow_spec(id);
+    if (RunsNode(spec.src)) sent.push_back({id, net.flow_finish(id), net.flow_start(id)});
+    if (RunsNode(spec.dst)) {
+      received.push_back({id, net.flow_delivered(id), net.flow_delivered_at(id)});
+    }
   }
-  const int num_hosts = config_.topology.hosts;
+  const int num_hosts = net.config().topology.hosts;
   std::vector<PortRecord> ports;
-  for (int node = 0; node < config_.topology.num_nodes(); ++node) {
+  for (int node = 0; node < net.config().topology.num_nodes(); ++node) {
     if (!RunsNode(node)) continue;
-    for (int p = 0; p < num_ports(node); ++p) {
-      const EgressPort& port = EgressAt(node, p);
+    for (int p = 0; p < net.num_ports(node); ++p) {
+      const EgressPort& port = net.egress(node, p);
       PortRecord record{node, p, port.link().busy_bytes(), port.pause_state() != nullptr, {}, {}};
       if (record.paused_ever) record.pause = *port.pause_state();
-      if (node >= num_hosts) record.statistics = switches_[node - num_hosts]->port(p).statistics();
+      if (node >= num_hosts) {
+        record.statistics = net.switches()[node - num_hosts]->port(p).statistics();
+      }
       ports.push_back(record);
     }
   }
   CcCounters cc;
   for (int h = 0; h < num_hosts; ++h) {
-    if (RunsNode(h)) cc += hosts_[h]->cc().counters();
+    if (RunsNode(h)) cc += net_.hosts()[h]->cc().counters();
   }
   std::vector<int64_t> cc_values(cc.size());
   for (size_t i = 0; i < cc.size(); ++i) cc_values[i] = cc[i];
@@ -267,34 +290,34 @@ void Network::CollectResults() {
   PutVector(mine, received);
   PutVector(mine, ports);
   PutVector(mine, cc_values);
-  PutVector(mine, stats_.pfc_log);
+  PutVector(mine, net.stats().pfc_log);
   const std::vector<std::string> in = GatherAtRankZero(std::move(mine));
   if (rank_ != 0) return;
 
   CcCounters cc_sum;
   std::vector<PfcEvent> log;
-  std::vector<Outcome> outcomes(num_flows());
+  std::vector<Network::Outcome> outcomes(net.num_flows());
   for (const std::string& message : in) {
     ByteReader r(message);
     for (const SenderRecord& f : r.GetVector<SenderRecord>()) {
       outcomes[f.id].finish = f.finish;
-      if (dependencies_ != nullptr && dependencies_->Waits(f.id)) {
-        dependencies_->AdoptStart(f.id, f.start);
-      }
+      net_.AdoptStart(f.id, f.start);
     }
     for (const ReceiverRecord& f : r.GetVector<ReceiverRecord>()) {
       outcomes[f.id].delivered = f.delivered;
-      delivered_at_[f.id] = f.delivered_at;
+      net_.AdoptDeliveredAt(f.id, f.delivered_at);
     }
     for (const PortRecord& p : r.GetVector<PortRecord>()) {
-      LinkAt(p.node, p.port).AdoptBusyBytes(p.busy_bytes);
-      if (p.paused_ever) EgressAt(p.node, p.port).AdoptPauseState(p.pause);
-      if (p.node >= num_hosts)
-        switches_[p.node - num_hosts]->port(p.port).AdoptStatistics(p.statistics);
+      EgressPort& port = net_.egress(p.node, p.port);
+      port.link().AdoptBusyBytes(p.busy_bytes);
+      if (p.paused_ever) port.AdoptPauseState(p.pause);
+      if (p.node >= num_hosts) {
+        net_.switches()[p.node - num_hosts]->port(p.port).AdoptStatistics(p.statistics);
+      }
     }
     const std::vector<int64_t> values = r.GetVector<int64_t>();
     if (!values.empty()) {
-      CcCounters counters(hosts_[0]->cc().counters().specs());
+      CcCounters counters(net_.hosts()[0]->cc().counters().specs());
       for (size_t i = 0; i < values.size(); ++i) counters[i] = values[i];
       cc_sum += counters;
     }
@@ -303,10 +326,9 @@ void Network::CollectResults() {
   }
   // The PFC log in the order one loop makes it (each rank's is in that order already).
   SortAsOneLoop(log.begin(), log.end());
-  stats_.pfc_log = std::move(log);
-  outcomes_ = std::move(outcomes);
-  collected_cc_ = std::move(cc_sum);
-  collected_ = true;
+  net_.stats().pfc_log = std::move(log);
+  net_.AdoptOutcomes(std::move(outcomes));
+  net_.AdoptCcCounters(std::move(cc_sum));
 }
 
 }  // namespace dcqcn

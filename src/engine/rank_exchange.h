@@ -1,5 +1,5 @@
 // The processes one run is spread over (`mpirun -np P dcqcn run`): this one's rank, and the two
-// collective exchanges the network needs between windows. The network holds no transport of its
+// collective exchanges RankEngine needs between windows. The engine holds no transport of its
 // own: run/ implements this over MPI (MpiWorld).
 #pragma once
 

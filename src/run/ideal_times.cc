@@ -1,0 +1,79 @@
+// The ideal times of a flow: what its slowdown is measured against.
+#include "run/ideal_times.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace dcqcn {
+
+Time IdealFct(const Network& net, uint32_t id) {
+  // As HPCC's standalone FCT: base RTT (propagation both ways plus one data packet and one
+  // ACK serialized per hop) + all bytes with headers at the bottleneck rate. The wire format is
+  // the scenario's, without a congestion-control header, so that every algorithm is measured
+  // against the same ideal (HPCC ns-3 leaves its INT header out of the standalone FCT too).
+  if (net.OverNvlink(id)) {
+    return SerializationTime(net.config().flows[id].size, net.config().nvlink.rate) +
+           net.config().nvlink.delay;
+  }
+  Time base_rtt = 0;
+  Rate bottleneck = 0;
+  const WireFormat& w = net.config().wire;
+  const Bytes mtu = net.config().host.mtu;
+  for (const LinkSpec& l : net.PathOf(id)) {
+    base_rtt += 2 * l.delay + w.TxTime(w.DataFrame(mtu), l.rate) + w.TxTime(w.ack_frame, l.rate);
+    bottleneck = bottleneck == 0 ? l.rate : std::min(bottleneck, l.rate);
+  }
+  return base_rtt + SerializationTime(DataWireBytes(net, id), bottleneck);
+}
+
+Bytes DataWireBytes(const Network& net, uint32_t id) {
+  const WireFormat& w = net.config().wire;
+  const Bytes mtu = net.config().host.mtu;
+  const Bytes size = net.config().flows[id].size;
+  return (size / mtu) * w.Wire(w.DataFrame(mtu)) +
+         (size % mtu > 0 ? w.Wire(w.DataFrame(size % mtu)) : 0);
+}
+
+Time IdealLatency(const Network& net, uint32_t id) {
+  if (net.OverNvlink(id)) return net.config().nvlink.delay;
+  const WireFormat& w = net.config().wire;
+  const Bytes first =
+      w.DataFrame(std::min<Bytes>(net.config().flows[id].size, net.config().host.mtu));
+  Time latency = 0;
+  for (const LinkSpec& l : net.PathOf(id)) latency += l.delay + w.TxTime(first, l.rate);
+  return latency;
+}
+
+Time IdealDelivery(const Network& net, uint32_t id, bool acks_share_links) {
+  const Bytes size = net.config().flows[id].size;
+  if (net.OverNvlink(id))
+    return SerializationTime(size, net.config().nvlink.rate) + net.config().nvlink.delay;
+  const WireFormat& w = net.config().wire;
+  const Bytes mtu = net.config().host.mtu;
+  Rate bottleneck = 0;
+  for (const LinkSpec& l : net.PathOf(id))
+    bottleneck = bottleneck == 0 ? l.rate : std::min(bottleneck, l.rate);
+  const Bytes full_frame = w.Wire(w.DataFrame(mtu));
+  const Bytes first = w.Wire(w.DataFrame(std::min(size, mtu)));
+  double rest = static_cast<double>(DataWireBytes(net, id) - first);
+  if (acks_share_links) {
+    rest *= 1.0 + static_cast<double>(w.Wire(w.ack_frame)) /
+                      (static_cast<double>(net.config().host.ack_interval) *
+                       static_cast<double>(full_frame));
+  }
+  return IdealLatency(net, id) +
+         SerializationTime(static_cast<Bytes>(std::llround(rest)), bottleneck);
+}
+
+Time IdealAckReturn(const Network& net, uint32_t id) {
+  if (net.OverNvlink(id)) return 0;
+  const WireFormat& w = net.config().wire;
+  Time t = 0;
+  for (const auto& [node, port] : net.PortPathOf(id, 1)) {
+    const Link& l = net.link(node, port);
+    t += l.delay() + w.TxTime(w.ack_frame, l.rate());
+  }
+  return t;
+}
+
+}  // namespace dcqcn

@@ -1,0 +1,134 @@
+// The engines against each other on one small fabric: MakeEngine picks by the network's parts and
+// the processes, and a run split over threads in windows gives one loop's results exactly (the
+// flows' finishes and deliveries, every counter, the PFC log), with taps shown what they saw in
+// one loop's order.
+#include "engine/engine.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/one_thread_engine.h"
+#include "engine/window_engine.h"
+#include "net/network.h"
+#include "scenario/scenario_loader.h"
+
+namespace dcqcn {
+namespace {
+
+// A k = 4 fat tree (8 edge racks) under a 12-to-1 incast across pods, which fills queues and
+// pauses.
+Scenario FatTree() {
+  return LoadScenarioText(R"(
+duration = "2ms"
+[topology]
+type = "fat_tree"
+k = 4
+[workload]
+type = "incast"
+senders = 12
+receiver = 0
+size = "256KB"
+[switch]
+buffer = "400KB"
+[output]
+timeseries = ["pfc"]
+)",
+                          "fat_tree.toml");
+}
+
+// Every packet a tap sees, as (time, flow, psn, type).
+class Recorder final : public PacketTap {
+ public:
+  void OnPacket(const Packet& p, Time now) override {
+    seen.push_back(std::to_string(now) + " " + std::to_string(p.flow) + " " +
+                   std::to_string(p.psn) + " " + std::to_string(static_cast<int>(p.type)));
+  }
+  std::vector<std::string> seen;
+};
+
+struct Outcome {
+  std::vector<Time> finish;
+  std::vector<Bytes> delivered;
+  NetStats stats;
+  std::vector<std::string> sent;
+  std::vector<std::string> received;
+};
+
+Outcome RunOn(const Scenario& s, int parts, const char* engine_kind) {
+  NetworkConfig config = ToNetworkConfig(s);
+  config.parts = parts;
+  Network net(std::move(config));
+  std::unique_ptr<Engine> engine = MakeEngine(net);
+  EXPECT_EQ(engine->threads(), static_cast<int>(net.parts().size()));
+  if (std::string(engine_kind) == "one") {
+    EXPECT_NE(dynamic_cast<OneThreadEngine*>(engine.get()), nullptr);
+  } else {
+    EXPECT_NE(dynamic_cast<WindowEngine*>(engine.get()), nullptr);
+  }
+  Recorder sent;
+  Recorder received;
+  engine->Tap(0, 0, &sent, &received);  // h0's NIC port
+  while (!engine->all_done() && engine->pending() > 0 && engine->next_time() <= s.duration) {
+    engine->RunUntil(s.duration, 1000);
+  }
+  EXPECT_TRUE(engine->all_done());
+  engine->RunUntil(engine->last_finish() + s.duration);
+  net.CheckInvariants(engine->pending() == 0);
+  Outcome o;
+  for (uint32_t id = 0; id < net.num_flows(); ++id) {
+    o.finish.push_back(net.flow_finish(id));
+    o.delivered.push_back(net.flow_delivered(id));
+  }
+  o.stats = net.stats();
+  o.sent = sent.seen;
+  o.received = received.seen;
+  net.Tap(0, 0, nullptr, nullptr);
+  return o;
+}
+
+TEST(Engine, ThreadsInWindowsGiveOneLoopsResults) {
+  const Scenario s = FatTree();
+  const Outcome one = RunOn(s, 1, "one");
+  const Outcome split = RunOn(s, 4, "windows");
+  ASSERT_GT(one.stats.pfc_pause_frames, 0u) << "the case must pause";
+  EXPECT_FALSE(one.sent.empty());
+  EXPECT_EQ(split.finish, one.finish);
+  EXPECT_EQ(split.delivered, one.delivered);
+  EXPECT_EQ(split.stats.packet_hops, one.stats.packet_hops);
+  EXPECT_EQ(split.stats.pfc_pause_frames, one.stats.pfc_pause_frames);
+  EXPECT_EQ(split.stats.ecn_marked_packets, one.stats.ecn_marked_packets);
+  ASSERT_EQ(split.stats.pfc_log.size(), one.stats.pfc_log.size());
+  for (size_t i = 0; i < one.stats.pfc_log.size(); ++i) {
+    EXPECT_EQ(split.stats.pfc_log[i].time, one.stats.pfc_log[i].time) << i;
+    EXPECT_EQ(split.stats.pfc_log[i].node, one.stats.pfc_log[i].node) << i;
+  }
+  EXPECT_EQ(split.sent, one.sent);
+  EXPECT_EQ(split.received, one.received);
+}
+
+TEST(Engine, ANetworkThatCannotSplitRunsOnOneLoop) {
+  // NVLink's transfers are one model of every server: asked for 4 parts, the network takes one
+  // and MakeEngine runs it on this thread.
+  Scenario s = LoadScenarioText(R"(
+duration = "1ms"
+[topology]
+type = "rail"
+servers = 4
+gpus_per_server = 2
+[[collective]]
+op = "allreduce"
+size = "64KB"
+)",
+                                "rail.toml");
+  NetworkConfig config = ToNetworkConfig(s);
+  ASSERT_FALSE(CanSplit(config.nvlink));
+  config.parts = 4;
+  Network net(std::move(config));
+  EXPECT_EQ(net.parts().size(), 1u);
+  EXPECT_NE(dynamic_cast<OneThreadEngine*>(MakeEngine(net).get()), nullptr);
+}
+
+}  // namespace
+}  // namespace dcqcn
