@@ -10,14 +10,21 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 #include <variant>
 #include <vector>
 
 #include "cc/registry.h"
+#include "core/key_row.h"
+#include "net/host_keys.h"
+#include "net/switch_keys.h"
+#include "net/wire_keys.h"
+#include "output/output_keys.h"
 #include "scenario/scenario_loader.h"
 #include "topology/topology_type.h"
+#include "workload/workload_keys.h"
 
 namespace dcqcn {
 namespace {
@@ -35,6 +42,43 @@ bool IsBareKey(std::string_view key) {
 std::string Key(std::string_view key) { return IsBareKey(key) ? std::string(key) : TomlQuote(key); }
 
 std::string Bool(bool b) { return b ? "true" : "false"; }
+
+// The keys `rows` declare, as `config` holds them, one line each in the rows' order; the rows
+// without a field, or written by hand, go to `by_hand` in their place. Tables are the caller's.
+template <class Config>
+void WriteRows(
+    std::span<const KeyRow<Config>> rows, const Config& config, std::string& out,
+    const std::function<void(const KeyRow<std::type_identity_t<Config>>&)>& by_hand = {}) {
+  for (const KeyRow<Config>& row : rows) {
+    if (row.doc.kind != KeyKind::kValue) continue;
+    const std::string_view name = row.doc.name;
+    std::string value;
+    if (std::holds_alternative<std::monostate>(row.field) || row.written == Written::kByHand) {
+      if (by_hand) by_hand(row);
+      continue;
+    } else if (auto* field = std::get_if<int Config::*>(&row.field)) {
+      value = std::to_string(config.*(*field));
+    } else if (auto* quantity = std::get_if<int64_t Config::*>(&row.field)) {
+      const int64_t v = config.*(*quantity);
+      if (row.written == Written::kUnlessZero && v == 0) continue;
+      value = row.doc.type == "integer" ? std::to_string(v)
+              : row.doc.type == "size"  ? TomlQuote(FormatSize(v))
+              : row.doc.type == "rate"  ? TomlQuote(FormatRate(v))
+                                        : TomlQuote(FormatTime(v));
+    } else if (auto* number = std::get_if<double Config::*>(&row.field)) {
+      if (row.written == Written::kUnlessZero && config.*(*number) == 0) continue;
+      value = TomlFloat(config.*(*number));
+    } else if (auto* flag = std::get_if<bool Config::*>(&row.field)) {
+      value = Bool(config.*(*flag));
+    } else if (auto* text = std::get_if<std::string Config::*>(&row.field)) {
+      if (row.written == Written::kUnlessZero && (config.*(*text)).empty()) continue;
+      value = TomlQuote(config.*(*text));
+    } else if (auto* choice = std::get_if<EnumField<Config>>(&row.field)) {
+      value = TomlQuote(choice->names[choice->get(config)]);
+    }
+    out += fmt::format("{} = {}\n", name, value);
+  }
+}
 
 }  // namespace
 
@@ -123,66 +167,50 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
 
   const SwitchConfig& sw = s.sw;
   out += "\n[switch]\n";
-  quoted("buffer", FormatSize(sw.buffer));
-  quoted("ecmp_hash", sw.ecmp_hash == SwitchConfig::EcmpHash::kHpcc ? "hpcc" : "dcqcn");
+  WriteRows(SwitchKeys(), sw, out);
   out += "\n[switch.pfc]\n";
-  line("enabled", Bool(sw.pfc.enabled));
-  quoted("threshold", sw.pfc.dynamic_threshold ? "dynamic" : FormatSize(sw.pfc.static_threshold));
-  line("alpha", TomlFloat(sw.pfc.alpha));
-  using Rule = PfcConfig::HeadroomRule;
-  quoted("headroom", sw.pfc.headroom_rule == Rule::kAuto   ? "auto"
-                     : sw.pfc.headroom_rule == Rule::kHpcc ? "hpcc"
-                                                           : FormatSize(sw.pfc.headroom));
-  quoted("reserve", FormatSize(sw.pfc.reserve));
-  quoted("xon_offset", FormatSize(sw.pfc.xon_offset));
-  line("pause_quanta", std::to_string(sw.pfc.pause_quanta));
-  line("pause_until_resume", Bool(sw.pfc.pause_until_resume));
-  std::string alpha_by_rate;
-  for (const PfcConfig::ForRate& r : sw.pfc.by_rate) {
-    alpha_by_rate += fmt::format("{}{{rate = {}, alpha = {}}}", alpha_by_rate.empty() ? "" : ", ",
-                                 TomlQuote(FormatRate(r.rate)), TomlFloat(r.alpha));
-  }
-  line("by_rate", "[" + alpha_by_rate + "]");
+  WriteRows(PfcKeys(), sw.pfc, out, [&](const KeyRow<PfcConfig>& row) {
+    using Rule = PfcConfig::HeadroomRule;
+    if (row.doc.name == "threshold") {
+      quoted("threshold",
+             sw.pfc.dynamic_threshold ? "dynamic" : FormatSize(sw.pfc.static_threshold));
+    } else if (row.doc.name == "headroom") {
+      quoted("headroom", sw.pfc.headroom_rule == Rule::kAuto   ? "auto"
+                         : sw.pfc.headroom_rule == Rule::kHpcc ? "hpcc"
+                                                               : FormatSize(sw.pfc.headroom));
+    } else if (row.doc.name == "by_rate") {
+      std::string alpha_by_rate;
+      for (const PfcConfig::ForRate& r : sw.pfc.by_rate) {
+        alpha_by_rate +=
+            fmt::format("{}{{rate = {}, alpha = {}}}", alpha_by_rate.empty() ? "" : ", ",
+                        TomlQuote(FormatRate(r.rate)), TomlFloat(r.alpha));
+      }
+      line("by_rate", "[" + alpha_by_rate + "]");
+    }
+  });
   if (sw.pfc.watchdog.enabled) {
     // Only when on: the resolved file of a scenario without stays as it was.
-    const PfcWatchdogConfig& w = sw.pfc.watchdog;
     out += "\n[switch.pfc.watchdog]\n";
-    quoted("detection", FormatTime(w.detection));
-    quoted("restoration", FormatTime(w.restoration));
-    quoted("action", w.action == PfcWatchdogConfig::Action::kForward ? "forward" : "drop");
+    WriteRows(PfcWatchdogKeys(), sw.pfc.watchdog, out);
   }
   out += "\n[switch.ecn]\n";
-  line("enabled", Bool(sw.ecn.enabled));
-  quoted("kmin", FormatSize(sw.ecn.kmin));
-  quoted("kmax", FormatSize(sw.ecn.kmax));
-  line("pmax", TomlFloat(sw.ecn.pmax));
-  std::string by_rate;
-  for (const EcnConfig::ForRate& r : sw.ecn.by_rate) {
-    by_rate +=
-        fmt::format("{}{{rate = {}, kmin = {}, kmax = {}, pmax = {}}}", by_rate.empty() ? "" : ", ",
-                    TomlQuote(FormatRate(r.rate)), TomlQuote(FormatSize(r.kmin)),
-                    TomlQuote(FormatSize(r.kmax)), TomlFloat(r.pmax));
-  }
-  line("by_rate", "[" + by_rate + "]");
+  WriteRows(EcnKeys(), sw.ecn, out, [&](const KeyRow<EcnConfig>& row) {
+    if (row.doc.name != "by_rate") return;
+    std::string by_rate;
+    for (const EcnConfig::ForRate& r : sw.ecn.by_rate) {
+      by_rate += fmt::format("{}{{rate = {}, kmin = {}, kmax = {}, pmax = {}}}",
+                             by_rate.empty() ? "" : ", ", TomlQuote(FormatRate(r.rate)),
+                             TomlQuote(FormatSize(r.kmin)), TomlQuote(FormatSize(r.kmax)),
+                             TomlFloat(r.pmax));
+    }
+    line("by_rate", "[" + by_rate + "]");
+  });
 
   out += "\n[host]\n";
-  line("mtu", std::to_string(s.host.mtu));
-  line("ack_interval", std::to_string(s.host.ack_interval));
-  quoted("rto", FormatTime(s.host.rto));
-  line("ack_in_data_class", Bool(s.host.ack_in_data_class));
-  line("pause_acks", Bool(s.host.pause_acks));
-  line("window", Bool(s.host.window));
-  line("window_scales_with_rate", Bool(s.host.window_scales_with_rate));
-  quoted("base_rtt", s.host.base_rtt == HostConfig::BaseRtt::kPair ? "pair" : "max");
+  WriteRows(HostKeys(), s.host, out);
 
   out += "\n[wire]\n";
-  quoted("data_headers", FormatSize(s.wire.data_headers));
-  quoted("ack_frame", FormatSize(s.wire.ack_frame));
-  quoted("ack_headers", FormatSize(s.wire.ack_headers));
-  quoted("cnp_frame", FormatSize(s.wire.cnp_frame));
-  quoted("min_frame", FormatSize(s.wire.min_frame));
-  quoted("gap", FormatSize(s.wire.gap));
-  line("whole_ns", Bool(s.wire.whole_ns));
+  WriteRows(WireKeys(), s.wire, out);
 
   out += "\n[cc]\n";
   quoted("algorithm", s.cc.algorithm);
@@ -200,45 +228,49 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
   }
 
   out += "\n[output]\n";
-  std::string series;
-  auto add_series = [&series](bool on, std::string_view name) {
-    if (!on) return;
-    if (!series.empty()) series += ", ";
-    series += TomlQuote(name);
-  };
-  add_series(s.output.ts_rate, "rate");
-  add_series(s.output.ts_queue, "queue");
-  add_series(s.output.ts_pfc, "pfc");
-  add_series(s.output.ts_throughput, "throughput");
-  line("timeseries", "[" + series + "]");
-  quoted("interval", FormatTime(s.output.interval));
-  quoted("warmup", FormatTime(s.output.warmup));
-  quoted("convergence_window", FormatTime(s.output.convergence_window));
-  line("convergence_tolerance", TomlFloat(s.output.convergence_tolerance));
-  // Only when set: a resolved.toml from before deadlock detection stays the same text.
+  WriteRows(OutputKeys(), s.output, out, [&](const KeyRow<OutputConfig>& row) {
+    if (row.doc.name != "timeseries") return;
+    std::string series;
+    auto add_series = [&series](bool on, std::string_view name) {
+      if (!on) return;
+      if (!series.empty()) series += ", ";
+      series += TomlQuote(name);
+    };
+    add_series(s.output.ts_rate, "rate");
+    add_series(s.output.ts_queue, "queue");
+    add_series(s.output.ts_pfc, "pfc");
+    add_series(s.output.ts_throughput, "throughput");
+    line("timeseries", "[" + series + "]");
+  });
+  // Last and only when set: a resolved.toml from before deadlock detection stays the same text.
   if (s.output.deadlock_time != OutputConfig{}.deadlock_time) {
     quoted("deadlock_time", FormatTime(s.output.deadlock_time));
   }
   if (const PcapConfig& pcap = s.output.pcap; pcap.enabled()) {
     out += "\n[output.pcap]\n";
-    std::string points;
-    // (Appended piece by piece: GCC 12's LTO warns falsely about `(... ? "" : ", ") + string`.)
-    for (const std::string& p : pcap.points) {
-      if (!points.empty()) points += ", ";
-      points += TomlQuote(p);
-    }
-    line("points", "[" + points + "]");
-    std::string kinds;
-    for (size_t i = 0; i < kPcapKinds.size(); ++i) {
-      if (!(pcap.kinds & (1u << i))) continue;
-      if (!kinds.empty()) kinds += ", ";
-      kinds += TomlQuote(kPcapKinds[i]);
-    }
-    line("kinds", "[" + kinds + "]");
-    quoted("from", FormatTime(pcap.from));
-    if (pcap.until != kMaxTime) quoted("until", FormatTime(pcap.until));
-    line("max_packets", std::to_string(pcap.max_packets));
-    line("snaplen", std::to_string(pcap.snaplen));
+    WriteRows(PcapKeys(), pcap, out, [&](const KeyRow<PcapConfig>& row) {
+      const std::string_view name = row.doc.name;
+      if (name == "points") {
+        std::string points;
+        // (Appended piece by piece: GCC 12's LTO warns falsely about `(... ? "" : ", ") +
+        // string`.)
+        for (const std::string& p : pcap.points) {
+          if (!points.empty()) points += ", ";
+          points += TomlQuote(p);
+        }
+        line("points", "[" + points + "]");
+      } else if (name == "kinds") {
+        std::string kinds;
+        for (size_t i = 0; i < kPcapKinds.size(); ++i) {
+          if (!(pcap.kinds & (1u << i))) continue;
+          if (!kinds.empty()) kinds += ", ";
+          kinds += TomlQuote(kPcapKinds[i]);
+        }
+        line("kinds", "[" + kinds + "]");
+      } else if (name == "until" && pcap.until != kMaxTime) {
+        quoted("until", FormatTime(pcap.until));
+      }
+    });
   }
 
   // The same comment whether the flows were written or generated, so that loading this file
@@ -315,21 +347,17 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
   for (size_t i = 0; i < s.collectives.size(); ++i) {
     const CollectiveConfig& c = s.collectives[i];
     out += "\n[[collective]]\n";
-    quoted("op", std::string(Name(c.op)));
-    quoted("algorithm", c.algorithm);
-    if (c.all_ranks) {
-      quoted("ranks", "all");
-    } else {
-      line("ranks", fmt::format("[{}]", fmt::join(c.ranks, ", ")));
-    }
-    quoted("size", FormatSize(c.size));
-    line("channels", std::to_string(c.channels));
-    line("iterations", std::to_string(c.iterations));
-    quoted("gap", FormatTime(c.gap));
-    quoted("start", FormatTime(c.start));
-    quoted("tag", c.tag.empty() ? fmt::format("collective{}", i) : c.tag);
-    line("priority", std::to_string(c.priority));
-    line("pxn", c.pxn ? "true" : "false");
+    WriteRows(CollectiveKeys(), c, out, [&](const KeyRow<CollectiveConfig>& row) {
+      if (row.doc.name == "algorithm") {
+        quoted("algorithm", c.algorithm);
+      } else if (row.doc.name == "ranks" && c.all_ranks) {
+        quoted("ranks", "all");
+      } else if (row.doc.name == "ranks") {
+        line("ranks", fmt::format("[{}]", fmt::join(c.ranks, ", ")));
+      } else if (row.doc.name == "tag") {
+        quoted("tag", c.tag.empty() ? fmt::format("collective{}", i) : c.tag);
+      }
+    });
   }
   sink(out);
 }

@@ -16,23 +16,34 @@
 #include <limits>
 #include <new>
 #include <optional>
+#include <span>
 #include <sstream>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
+#include <variant>
 
 #include "cc/registry.h"
 #include "core/edit_distance.h"
 #include "core/error.h"
 #include "core/input_file.h"
+#include "core/key_row.h"
 #include "core/utf8.h"
+#include "net/event_keys.h"
+#include "net/flow_keys.h"
 #include "net/headers.h"
+#include "net/host_keys.h"
+#include "net/switch_keys.h"
+#include "net/wire_keys.h"
 #include "ns3/hpcc_files.h"
+#include "output/output_keys.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_schema.h"
 #include "topology/builders.h"
 #include "topology/topology_type.h"
 #include "workload/cdf.h"
 #include "workload/generators.h"
+#include "workload/workload_keys.h"
 
 namespace dcqcn {
 
@@ -228,7 +239,20 @@ class Loader {
   void ReadTopology(const Section& sec, TopologyConfig& topo) const;
   void ReadLinks(const Section& sec, TopologyConfig& topo) const;
   void ReadTopologyKey(const Section& sec, const TopologyKey& row, TopologyConfig& topo) const;
+  // The keys of `sec` that `rows` declare, each into its field when given; after each row (read
+  // or not), `then` with it, which reads the rows without a field by hand.
+  template <class Config>
+  void ReadRows(
+      const Section& sec, std::span<const KeyRow<Config>> rows, Config& config,
+      const std::function<void(const KeyRow<std::type_identity_t<Config>>&)>& then = {}) const;
+  // `max`, when given, is the integer's bound instead of the row's (one that depends on the
+  // topology, such as a host index).
+  template <class Config>
+  void ReadRow(const Section& sec, const KeyRow<Config>& row, Config& config,
+               std::optional<int64_t> max = std::nullopt) const;
   void ReadSwitch(const Section& sec, SwitchConfig& sw) const;
+  void ReadPfc(const Section& sec, PfcConfig& p) const;
+  void ReadEcn(const Section& sec, EcnConfig& e) const;
   void ReadHost(const Section& sec, HostConfig& host) const;
   void ReadWire(const Section& sec, WireFormat& wire) const;
   void ReadCc(const Section& sec, CcConfig& cc) const;
@@ -239,6 +263,8 @@ class Loader {
       const std::function<std::string(const std::string&)>& check) const;
   void ReadOutput(const Section& sec, OutputConfig& output) const;
   void ReadPcap(const Section& sec, const Topology& topo, PcapConfig& pcap) const;
+  // [output.pcap] points: each a host or a switch's port of `topo`, also into pcap.taps.
+  void ReadPcapPoints(const Section& sec, const Topology& topo, PcapConfig& pcap) const;
   void ReadFlows(const Section& root, Scenario& s);
   // A flow's id: 1 to 64 letters, digits, '_', '-', '.' or ':'.
   std::string ReadFlowId(const Section& sec) const;
@@ -736,99 +762,132 @@ void Loader::ReadLinks(const Section& sec, TopologyConfig& topo) const {
   }
 }
 
+template <class Config>
+void Loader::ReadRows(
+    const Section& sec, std::span<const KeyRow<Config>> rows, Config& config,
+    const std::function<void(const KeyRow<std::type_identity_t<Config>>&)>& then) const {
+  for (const KeyRow<Config>& row : rows) {
+    ReadRow(sec, row, config);
+    if (then) then(row);
+  }
+}
+
+// One row's value, when given, into its field, as its type says.
+template <class Config>
+void Loader::ReadRow(const Section& sec, const KeyRow<Config>& row, Config& config,
+                     std::optional<int64_t> max) const {
+  const std::string_view name = row.doc.name;
+  const toml::node* node = sec.Get(name);
+  if (node == nullptr) return;
+  const int64_t hi = max.value_or(row.max);
+  const std::string_view integer = row.expected.empty() ? "an integer" : row.expected;
+  if (auto* field = std::get_if<int Config::*>(&row.field)) {
+    config.*(*field) = static_cast<int>(ReadInt(sec, name, config.*(*field), row.min, hi, integer));
+  } else if (auto* quantity = std::get_if<int64_t Config::*>(&row.field)) {
+    int64_t& value = config.*(*quantity);
+    if (row.doc.type == "integer") {
+      value = ReadInt(sec, name, value, row.min, hi, integer);
+      return;
+    }
+    const Bound bound = row.min > 0 ? Bound::kPositive : Bound::kNonNegative;
+    value = row.doc.type == "size"   ? ReadSize(sec, name, value, bound)
+            : row.doc.type == "rate" ? ReadRate(sec, name, value, bound)
+                                     : ReadTime(sec, name, value, bound);
+    if (row.max > 0 && value > row.max) {
+      Fail(sec.Key(name), node, fmt::format("expected {}", row.expected));
+    }
+  } else if (auto* number = std::get_if<double Config::*>(&row.field)) {
+    const double value = ReadDouble(sec, name, config.*(*number));
+    if (row.valid != nullptr && !row.valid(value)) {
+      Fail(sec.Key(name), node,
+           fmt::format("expected {}, got {}", row.expected,
+                       row.shows_number ? TomlFloat(value) : Got(*node)));
+    }
+    config.*(*number) = value;
+  } else if (auto* flag = std::get_if<bool Config::*>(&row.field)) {
+    config.*(*flag) = ReadBool(sec, name, config.*(*flag));
+  } else if (auto* text = std::get_if<std::string Config::*>(&row.field)) {
+    config.*(*text) = ReadString(sec, name, config.*(*text));
+  } else if (auto* choice = std::get_if<EnumField<Config>>(&row.field)) {
+    const std::vector<std::string_view> names(choice->names.begin(), choice->names.end());
+    const std::string value = ReadString(sec, name, std::string(names[choice->get(config)]), names);
+    choice->set(config,
+                static_cast<int>(std::find(names.begin(), names.end(), value) - names.begin()));
+  }
+}
+
 void Loader::ReadSwitch(const Section& sec, SwitchConfig& sw) const {
   CheckKeys(sec, kSwitchSchema);
-  sw.buffer = ReadSize(sec, "buffer", sw.buffer, Bound::kPositive);
+  ReadRows(sec, SwitchKeys(), sw, [&](const KeyRow<SwitchConfig>& row) {
+    if (row.doc.name == "pfc") ReadPfc(Sub(sec, "pfc"), sw.pfc);
+    if (row.doc.name == "ecn") ReadEcn(Sub(sec, "ecn"), sw.ecn);
+  });
+}
 
-  const Section pfc = Sub(sec, "pfc");
+void Loader::ReadPfc(const Section& pfc, PfcConfig& p) const {
   CheckKeys(pfc, kPfcSchema);
-  PfcConfig& p = sw.pfc;
-  p.enabled = ReadBool(pfc, "enabled", p.enabled);
-  if (pfc.Get("threshold") != nullptr) {
-    std::optional<Bytes> t = ReadSizeOrWord(pfc, "threshold", "dynamic", Bound::kPositive);
-    p.dynamic_threshold = !t.has_value();
-    p.static_threshold = t.value_or(0);
-  }
-  p.alpha = ReadDouble(pfc, "alpha", p.alpha);
-  if (!(p.alpha > 0)) {
-    Fail(pfc.Key("alpha"), pfc.Get("alpha"),
-         fmt::format("expected a number > 0 (the dynamic-threshold factor), got {}",
-                     TomlFloat(p.alpha)));
-  }
-  if (const toml::node* node = pfc.Get("headroom")) {
-    using Rule = PfcConfig::HeadroomRule;
-    if (const auto* word = node->as_string(); word && word->get() == "hpcc") {
-      p.headroom_rule = Rule::kHpcc;
-    } else {
-      std::optional<Bytes> h =
-          ReadSizeOrWord(pfc, "headroom", "auto", Bound::kNonNegative, "\"auto\", \"hpcc\"");
-      p.headroom_rule = h.has_value() ? Rule::kFixed : Rule::kAuto;
-      p.headroom = h.value_or(0);
+  ReadRows(pfc, PfcKeys(), p, [&](const KeyRow<PfcConfig>& row) {
+    const std::string_view name = row.doc.name;
+    if (name == "threshold" && pfc.Get("threshold") != nullptr) {
+      std::optional<Bytes> t = ReadSizeOrWord(pfc, "threshold", "dynamic", Bound::kPositive);
+      p.dynamic_threshold = !t.has_value();
+      p.static_threshold = t.value_or(0);
+    } else if (const toml::node* node = pfc.Get("headroom"); name == "headroom" && node) {
+      using Rule = PfcConfig::HeadroomRule;
+      if (const auto* word = node->as_string(); word && word->get() == "hpcc") {
+        p.headroom_rule = Rule::kHpcc;
+      } else {
+        std::optional<Bytes> h =
+            ReadSizeOrWord(pfc, "headroom", "auto", Bound::kNonNegative, "\"auto\", \"hpcc\"");
+        p.headroom_rule = h.has_value() ? Rule::kFixed : Rule::kAuto;
+        p.headroom = h.value_or(0);
+      }
+    } else if (name == "by_rate") {
+      for (const Section& r : ReadByRate(pfc, {"rate", "alpha"})) {
+        PfcConfig::ForRate f;
+        f.rate = ReadRate(r, "rate", 0, Bound::kPositive);
+        f.alpha = ReadDouble(r, "alpha", 0);
+        if (!(f.alpha > 0)) {
+          Fail(r.Key("alpha"), r.Get("alpha"),
+               fmt::format("expected a number > 0 (the dynamic-threshold factor), got {}",
+                           TomlFloat(f.alpha)));
+        }
+        p.by_rate.push_back(f);
+      }
+    } else if (name == "watchdog") {
+      const Section wd = Sub(pfc, "watchdog");
+      if (wd.table == nullptr) return;
+      CheckKeys(wd, kWatchdogSchema);
+      p.watchdog.enabled = true;  // the table alone turns it on
+      ReadRows(wd, PfcWatchdogKeys(), p.watchdog);
     }
-  }
-  p.reserve = ReadSize(pfc, "reserve", p.reserve, Bound::kNonNegative);
-  p.xon_offset = ReadSize(pfc, "xon_offset", p.xon_offset, Bound::kNonNegative);
-  p.pause_quanta = static_cast<int>(ReadInt(pfc, "pause_quanta", p.pause_quanta, 1, 65535,
-                                            "an integer number of 512-bit quanta"));
-  p.pause_until_resume = ReadBool(pfc, "pause_until_resume", p.pause_until_resume);
-  for (const Section& r : ReadByRate(pfc, {"rate", "alpha"})) {
-    PfcConfig::ForRate f;
-    f.rate = ReadRate(r, "rate", 0, Bound::kPositive);
-    f.alpha = ReadDouble(r, "alpha", 0);
-    if (!(f.alpha > 0)) {
-      Fail(r.Key("alpha"), r.Get("alpha"),
-           fmt::format("expected a number > 0 (the dynamic-threshold factor), got {}",
-                       TomlFloat(f.alpha)));
-    }
-    p.by_rate.push_back(f);
-  }
-  const Section wd = Sub(pfc, "watchdog");
-  if (wd.table != nullptr) {
-    CheckKeys(wd, kWatchdogSchema);
-    PfcWatchdogConfig& w = p.watchdog;
-    w.enabled = ReadBool(wd, "enabled", true);
-    w.detection = ReadTime(wd, "detection", w.detection, Bound::kPositive);
-    w.restoration = ReadTime(wd, "restoration", w.restoration, Bound::kPositive);
-    using Action = PfcWatchdogConfig::Action;
-    w.action = ReadString(wd, "action", w.action == Action::kForward ? "forward" : "drop",
-                          {"drop", "forward"}) == "forward"
-                   ? Action::kForward
-                   : Action::kDrop;
-  }
+  });
+}
 
-  const Section ecn = Sub(sec, "ecn");
+void Loader::ReadEcn(const Section& ecn, EcnConfig& e) const {
   CheckKeys(ecn, kEcnSchema);
-  EcnConfig& e = sw.ecn;
-  e.enabled = ReadBool(ecn, "enabled", e.enabled);
-  e.kmin = ReadSize(ecn, "kmin", e.kmin, Bound::kNonNegative);
-  e.kmax = ReadSize(ecn, "kmax", e.kmax, Bound::kPositive);
-  e.pmax = ReadDouble(ecn, "pmax", e.pmax);
-  if (!(e.pmax > 0 && e.pmax <= 1)) {
-    Fail(ecn.Key("pmax"), ecn.Get("pmax"),
-         fmt::format("expected a marking probability in (0, 1], got {}", TomlFloat(e.pmax)));
-  }
-  if (e.kmin > e.kmax) {
-    const bool blame_kmin = ecn.Get("kmin") != nullptr;
-    const std::string key = ecn.Key(blame_kmin ? "kmin" : "kmax");
-    Fail(key, ecn.Get(blame_kmin ? "kmin" : "kmax"),
-         fmt::format("expected kmin <= kmax, got kmin = \"{}\" > kmax = \"{}\"", FormatSize(e.kmin),
-                     FormatSize(e.kmax)));
-  }
-  for (const Section& r : ReadByRate(ecn, {"rate", "kmin", "kmax", "pmax"})) {
-    EcnConfig::ForRate f;
-    f.rate = ReadRate(r, "rate", 0, Bound::kPositive);
-    f.kmin = ReadSize(r, "kmin", 0, Bound::kNonNegative);
-    f.kmax = ReadSize(r, "kmax", 0, Bound::kPositive);
-    f.pmax = ReadDouble(r, "pmax", 0);
-    if (!(f.pmax > 0 && f.pmax <= 1)) {
-      Fail(r.Key("pmax"), r.Get("pmax"), "expected a marking probability in (0, 1]");
+  ReadRows(ecn, EcnKeys(), e, [&](const KeyRow<EcnConfig>& row) {
+    if (row.doc.name == "pmax" && e.kmin > e.kmax) {
+      const bool blame_kmin = ecn.Get("kmin") != nullptr;
+      const std::string key = ecn.Key(blame_kmin ? "kmin" : "kmax");
+      Fail(key, ecn.Get(blame_kmin ? "kmin" : "kmax"),
+           fmt::format("expected kmin <= kmax, got kmin = \"{}\" > kmax = \"{}\"",
+                       FormatSize(e.kmin), FormatSize(e.kmax)));
     }
-    if (f.kmin > f.kmax) Fail(r.Key("kmin"), r.Get("kmin"), "expected kmin <= kmax");
-    e.by_rate.push_back(f);
-  }
-  sw.ecmp_hash = ReadString(sec, "ecmp_hash", "dcqcn", {"dcqcn", "hpcc"}) == "hpcc"
-                     ? SwitchConfig::EcmpHash::kHpcc
-                     : SwitchConfig::EcmpHash::kDcqcn;
+    if (row.doc.name != "by_rate") return;
+    for (const Section& r : ReadByRate(ecn, {"rate", "kmin", "kmax", "pmax"})) {
+      EcnConfig::ForRate f;
+      f.rate = ReadRate(r, "rate", 0, Bound::kPositive);
+      f.kmin = ReadSize(r, "kmin", 0, Bound::kNonNegative);
+      f.kmax = ReadSize(r, "kmax", 0, Bound::kPositive);
+      f.pmax = ReadDouble(r, "pmax", 0);
+      if (!(f.pmax > 0 && f.pmax <= 1)) {
+        Fail(r.Key("pmax"), r.Get("pmax"), "expected a marking probability in (0, 1]");
+      }
+      if (f.kmin > f.kmax) Fail(r.Key("kmin"), r.Get("kmin"), "expected kmin <= kmax");
+      e.by_rate.push_back(f);
+    }
+  });
 }
 
 std::vector<Section> Loader::ReadByRate(const Section& sec,
@@ -862,37 +921,12 @@ std::vector<Section> Loader::ReadByRate(const Section& sec,
 
 void Loader::ReadHost(const Section& sec, HostConfig& host) const {
   CheckKeys(sec, kHostSchema);
-  host.mtu = static_cast<int>(
-      ReadInt(sec, "mtu", host.mtu, 64, 9000, "an integer number of payload bytes"));
-  host.ack_interval =
-      static_cast<int>(ReadInt(sec, "ack_interval", host.ack_interval, 1,
-                               std::numeric_limits<int>::max(), "an integer number of packets"));
-  host.rto = ReadTime(sec, "rto", host.rto, Bound::kPositive);
-  host.ack_in_data_class = ReadBool(sec, "ack_in_data_class", host.ack_in_data_class);
-  host.pause_acks = ReadBool(sec, "pause_acks", host.pause_acks);
-  host.window = ReadBool(sec, "window", host.window);
-  host.window_scales_with_rate =
-      ReadBool(sec, "window_scales_with_rate", host.window_scales_with_rate);
-  const bool pair = host.base_rtt == HostConfig::BaseRtt::kPair;
-  host.base_rtt = ReadString(sec, "base_rtt", pair ? "pair" : "max", {"max", "pair"}) == "pair"
-                      ? HostConfig::BaseRtt::kPair
-                      : HostConfig::BaseRtt::kMax;
+  ReadRows(sec, HostKeys(), host);
 }
 
 void Loader::ReadWire(const Section& sec, WireFormat& wire) const {
   CheckKeys(sec, kWireSchema);
-  auto size = [&](std::string_view key, Bytes fallback, Bound bound) {
-    const Bytes v = ReadSize(sec, key, fallback, bound);
-    if (v > 65535) Fail(sec.Key(key), sec.Get(key), "expected at most 65535 bytes (one frame)");
-    return v;
-  };
-  wire.data_headers = size("data_headers", wire.data_headers, Bound::kNonNegative);
-  wire.ack_frame = size("ack_frame", wire.ack_frame, Bound::kPositive);
-  wire.ack_headers = size("ack_headers", wire.ack_headers, Bound::kPositive);
-  wire.cnp_frame = size("cnp_frame", wire.cnp_frame, Bound::kPositive);
-  wire.min_frame = size("min_frame", wire.min_frame, Bound::kNonNegative);
-  wire.gap = size("gap", wire.gap, Bound::kNonNegative);
-  wire.whole_ns = ReadBool(sec, "whole_ns", wire.whole_ns);
+  ReadRows(sec, WireKeys(), wire);
 }
 
 void Loader::ReadCc(const Section& sec, CcConfig& cc) const {
@@ -945,39 +979,64 @@ std::vector<std::string> Loader::ReadStrings(
 
 void Loader::ReadOutput(const Section& sec, OutputConfig& output) const {
   CheckKeys(sec, kOutputSchema);
-  const std::string expected =
-      "expected an array of any of \"rate\", \"queue\", \"pfc\", \"throughput\"";
-  ReadStrings(sec, "timeseries", expected, [&](const std::string& value) {
-    if (value == "rate") {
-      output.ts_rate = true;
-    } else if (value == "queue") {
-      output.ts_queue = true;
-    } else if (value == "pfc") {
-      output.ts_pfc = true;
-    } else if (value == "throughput") {
-      output.ts_throughput = true;
-    } else {
-      return expected;
-    }
-    return std::string();
+  ReadRows(sec, OutputKeys(), output, [&](const KeyRow<OutputConfig>& row) {
+    if (row.doc.name != "timeseries") return;  // pcap: ReadPcap, which needs the topology
+    const std::string expected =
+        "expected an array of any of \"rate\", \"queue\", \"pfc\", \"throughput\"";
+    ReadStrings(sec, "timeseries", expected, [&](const std::string& value) {
+      if (value == "rate") {
+        output.ts_rate = true;
+      } else if (value == "queue") {
+        output.ts_queue = true;
+      } else if (value == "pfc") {
+        output.ts_pfc = true;
+      } else if (value == "throughput") {
+        output.ts_throughput = true;
+      } else {
+        return expected;
+      }
+      return std::string();
+    });
   });
-  output.interval = ReadTime(sec, "interval", output.interval, Bound::kPositive);
-  output.warmup = ReadTime(sec, "warmup", output.warmup, Bound::kNonNegative);
-  output.deadlock_time = ReadTime(sec, "deadlock_time", output.deadlock_time, Bound::kNonNegative);
-  output.convergence_window =
-      ReadTime(sec, "convergence_window", output.convergence_window, Bound::kPositive);
-  if (const toml::node* node = sec.Get("convergence_tolerance")) {
-    output.convergence_tolerance = ReadDouble(sec, "convergence_tolerance", 0);
-    if (!(output.convergence_tolerance > 0 && output.convergence_tolerance < 1)) {
-      Fail(sec.Key("convergence_tolerance"), node,
-           fmt::format("expected a fraction in (0, 1) such as 0.15, got {}", Got(*node)));
-    }
-  }
 }
 
 void Loader::ReadPcap(const Section& sec, const Topology& topo, PcapConfig& pcap) const {
   if (sec.table == nullptr) return;
   CheckKeys(sec, kPcapSchema);
+  ReadRows(sec, PcapKeys(), pcap, [&](const KeyRow<PcapConfig>& row) {
+    if (row.doc.name == "points") {
+      ReadPcapPoints(sec, topo, pcap);
+    } else if (row.doc.name == "kinds" && sec.Get("kinds") != nullptr) {
+      pcap.kinds = 0;
+      ReadStrings(
+          sec, "kinds", "expected an array of any of \"data\", \"ack\", \"nack\", \"cnp\", \"pfc\"",
+          [&](const std::string& k) {
+            const auto it = std::find(kPcapKinds.begin(), kPcapKinds.end(), k);
+            if (it == kPcapKinds.end()) {
+              return std::string("expected one of \"data\", \"ack\", \"nack\", \"cnp\", \"pfc\"");
+            }
+            pcap.kinds |= 1u << (it - kPcapKinds.begin());
+            return std::string();
+          });
+      if (pcap.kinds == 0) {
+        Fail(sec.Key("kinds"), sec.Get("kinds"),
+             "expected at least one of \"data\", \"ack\", \"nack\", \"cnp\", \"pfc\", got [] "
+             "(a capture of nothing); leave the key out for every kind");
+      }
+
+    } else if (row.doc.name == "until" && pcap.until <= pcap.from) {
+      Fail(sec.Key("until"), sec.Get("until"),
+           fmt::format("expected a time after from (\"{}\"), got \"{}\"", FormatTime(pcap.from),
+                       FormatTime(pcap.until)));
+    }
+  });
+  if (pcap.points.empty()) {
+    Fail(sec.Key("points"), sec.Get("points"),
+         "required: where to capture, such as points = [\"h1\", \"s0:3\"]");
+  }
+}
+
+void Loader::ReadPcapPoints(const Section& sec, const Topology& topo, PcapConfig& pcap) const {
   // Ports per node, in cabling order (as the network numbers them).
   std::vector<int> ports(topo.num_nodes(), 0);
   for (const LinkSpec& l : topo.links) {
@@ -1012,39 +1071,6 @@ void Loader::ReadPcap(const Section& sec, const Topology& topo, PcapConfig& pcap
         pcap.taps.emplace_back(node, port);
         return std::string();
       });
-  if (sec.Get("kinds") != nullptr) {
-    pcap.kinds = 0;
-    ReadStrings(
-        sec, "kinds", "expected an array of any of \"data\", \"ack\", \"nack\", \"cnp\", \"pfc\"",
-        [&](const std::string& k) {
-          const auto it = std::find(kPcapKinds.begin(), kPcapKinds.end(), k);
-          if (it == kPcapKinds.end()) {
-            return std::string("expected one of \"data\", \"ack\", \"nack\", \"cnp\", \"pfc\"");
-          }
-          pcap.kinds |= 1u << (it - kPcapKinds.begin());
-          return std::string();
-        });
-    if (pcap.kinds == 0) {
-      Fail(sec.Key("kinds"), sec.Get("kinds"),
-           "expected at least one of \"data\", \"ack\", \"nack\", \"cnp\", \"pfc\", got [] "
-           "(a capture of nothing); leave the key out for every kind");
-    }
-  }
-  pcap.from = ReadTime(sec, "from", pcap.from, Bound::kNonNegative);
-  pcap.until = ReadTime(sec, "until", pcap.until, Bound::kPositive);
-  if (pcap.until <= pcap.from) {
-    Fail(sec.Key("until"), sec.Get("until"),
-         fmt::format("expected a time after from (\"{}\"), got \"{}\"", FormatTime(pcap.from),
-                     FormatTime(pcap.until)));
-  }
-  pcap.max_packets =
-      ReadInt(sec, "max_packets", pcap.max_packets, 1, 1000000000, "an integer number of packets");
-  pcap.snaplen = static_cast<int>(
-      ReadInt(sec, "snaplen", pcap.snaplen, 64, 65535, "an integer number of bytes"));
-  if (pcap.points.empty()) {
-    Fail(sec.Key("points"), sec.Get("points"),
-         "required: where to capture, such as points = [\"h1\", \"s0:3\"]");
-  }
 }
 
 std::vector<Section> Loader::TablesOf(const Section& root, std::string_view key,
@@ -1141,17 +1167,16 @@ void Loader::ReadEvents(const Section& root, Scenario& s) const {
       }
     }
     NetworkEvent e;
-    const std::string kind = ReadString(sec, "kind", "", {"pause_storm", "link_down", "link_up"});
-    e.at = ReadTime(sec, "at", 0, Bound::kNonNegative);
+    ReadRow(sec, RowNamed(EventKeys(), "kind"), e);
+    ReadRow(sec, RowNamed(EventKeys(), "at"), e);
     if (e.at >= s.duration) {
       Fail(sec.Key("at"), sec.Get("at"),
            fmt::format("\"{}\" is not before the run ends (duration \"{}\")", FormatTime(e.at),
                        FormatTime(s.duration)));
     }
-    if (kind == "pause_storm") {
+    if (e.kind == NetworkEvent::Kind::kPauseStorm) {
       ReadPauseStorm(sec, s, e);
     } else {
-      e.kind = kind == "link_down" ? NetworkEvent::Kind::kLinkDown : NetworkEvent::Kind::kLinkUp;
       ReadLinkEvent(sec, s, e);
     }
     s.events.push_back(e);
@@ -1198,11 +1223,10 @@ void Loader::ReadPauseStorm(const Section& sec, Scenario& s, NetworkEvent& e) co
       Fail(sec.Key(required), sec.table, "required in a pause_storm [[event]]");
     }
   }
-  e.kind = NetworkEvent::Kind::kPauseStorm;
   const std::vector<int> host = ReadNodes(sec, "host", s.topology, true);
   if (host.size() != 1) Fail(sec.Key("host"), sec.Get("host"), "expected one host");
   e.host = host[0];
-  e.until = ReadTime(sec, "until", 0, Bound::kPositive);
+  ReadRow(sec, RowNamed(EventKeys(), "until"), e);
   if (e.until <= e.at) {
     Fail(sec.Key("until"), sec.Get("until"),
          fmt::format("expected a time after at = \"{}\", got \"{}\"", FormatTime(e.at),
@@ -1245,7 +1269,11 @@ void Loader::ReadLinkEvent(const Section& sec, Scenario& s, NetworkEvent& e) con
 void Loader::ReadFlows(const Section& root, Scenario& s) {
   const std::vector<Section> tables = TablesOf(root, "flow", kFlowSchema);
   const int hosts = s.topology.hosts;
-  const std::string host_range = "a host index";    // ReadInt adds the range
+  const KeyRow<FlowSpec>& src_row = RowNamed(FlowKeys(), "src");
+  const KeyRow<FlowSpec>& dst_row = RowNamed(FlowKeys(), "dst");
+  const KeyRow<FlowSpec>* const plain[] = {&RowNamed(FlowKeys(), "size"),
+                                           &RowNamed(FlowKeys(), "start"),
+                                           &RowNamed(FlowKeys(), "priority")};
   std::unordered_map<std::string, uint32_t> by_id;  // [[flow]] id -> flow index
   std::vector<Waiting> waiting;                     // the flows with `after`
   for (size_t i = 0; i < tables.size(); ++i) {
@@ -1256,16 +1284,13 @@ void Loader::ReadFlows(const Section& root, Scenario& s) {
       }
     }
     FlowSpec flow;
-    flow.src = static_cast<int>(ReadInt(f, "src", 0, 0, hosts - 1, host_range));
-    flow.dst = static_cast<int>(ReadInt(f, "dst", 0, 0, hosts - 1, host_range));
+    ReadRow(f, src_row, flow, hosts - 1);
+    ReadRow(f, dst_row, flow, hosts - 1);
     if (flow.src == flow.dst) {
       Fail(f.Key("dst"), f.Get("dst"),
            fmt::format("expected a host other than src, got {} == src", flow.dst));
     }
-    flow.size = ReadSize(f, "size", 0, Bound::kPositive);
-    flow.start = ReadTime(f, "start", flow.start, Bound::kNonNegative);
-    flow.priority =
-        static_cast<int>(ReadInt(f, "priority", flow.priority, 1, 7, "an 802.1p priority"));
+    for (const KeyRow<FlowSpec>* row : plain) ReadRow(f, *row, flow);
     if (f.Get("tag") != nullptr) {
       try {
         flow.tag = s.tags.Index(ReadTag(f));
@@ -1445,35 +1470,31 @@ void Loader::ReadCollectives(const Section& root, Scenario& s) {
       }
     }
     CollectiveConfig c;
-    const std::vector<std::string_view> ops(kCollectiveOpNames.begin(), kCollectiveOpNames.end());
-    const std::string op = ReadString(sec, "op", "", ops);
-    c.op = static_cast<CollectiveOp>(std::find(ops.begin(), ops.end(), op) - ops.begin());
-    c.algorithm = ReadString(sec, "algorithm", std::string(DefaultCollectiveAlgorithm(c.op).name),
-                             CollectiveAlgorithmNames());
-    const toml::node* ranks = sec.Get("ranks");
-    const std::string expected =
-        "expected \"all\" or an array of host indices such as [0, 1, 2, 3] (the ring order)";
-    if (ranks == nullptr || (ranks->is_string() && ranks->as_string()->get() == "all")) {
-      c.all_ranks = true;
-    } else if (const toml::array* list = ranks->as_array()) {
-      for (size_t k = 0; k < list->size(); ++k) {
-        c.ranks.push_back(
-            static_cast<int>(ReadIntNode(*list->get(k), fmt::format("{}[{}]", sec.Key("ranks"), k),
-                                         0, s.topology.hosts - 1, "a host index")));
+    ReadRows(sec, CollectiveKeys(), c, [&](const KeyRow<CollectiveConfig>& row) {
+      const std::string_view name = row.doc.name;
+      if (name == "algorithm") {
+        c.algorithm =
+            ReadString(sec, "algorithm", std::string(DefaultCollectiveAlgorithm(c.op).name),
+                       CollectiveAlgorithmNames());
+      } else if (name == "ranks") {
+        const toml::node* ranks = sec.Get("ranks");
+        const std::string expected =
+            "expected \"all\" or an array of host indices such as [0, 1, 2, 3] (the ring order)";
+        if (ranks == nullptr || (ranks->is_string() && ranks->as_string()->get() == "all")) {
+          c.all_ranks = true;
+        } else if (const toml::array* list = ranks->as_array()) {
+          for (size_t k = 0; k < list->size(); ++k) {
+            c.ranks.push_back(static_cast<int>(
+                ReadIntNode(*list->get(k), fmt::format("{}[{}]", sec.Key("ranks"), k), 0,
+                            s.topology.hosts - 1, "a host index")));
+          }
+        } else {
+          Fail(sec.Key("ranks"), ranks, fmt::format("{}, got {}", expected, Got(*ranks)));
+        }
+      } else if (name == "tag" && sec.Get("tag") != nullptr) {
+        c.tag = ReadTag(sec);
       }
-    } else {
-      Fail(sec.Key("ranks"), ranks, fmt::format("{}, got {}", expected, Got(*ranks)));
-    }
-    c.size = ReadSize(sec, "size", 0, Bound::kPositive);
-    c.channels = static_cast<int>(
-        ReadInt(sec, "channels", c.channels, 1, 64, "an integer number of channels"));
-    c.iterations = static_cast<int>(
-        ReadInt(sec, "iterations", c.iterations, 1, 1000000, "an integer number of iterations"));
-    c.gap = ReadTime(sec, "gap", c.gap, Bound::kNonNegative);
-    c.start = ReadTime(sec, "start", c.start, Bound::kNonNegative);
-    if (sec.Get("tag") != nullptr) c.tag = ReadTag(sec);
-    c.priority = static_cast<int>(ReadInt(sec, "priority", c.priority, 1, 7, "an 802.1p priority"));
-    c.pxn = ReadBool(sec, "pxn", c.pxn);
+    });
     if (const CollectiveProblem p = CheckCollective(c, where); !p.key.empty()) {
       Fail(sec.Key(p.key), sec.Get(p.key) != nullptr ? sec.Get(p.key) : sec.table, p.message);
     }
@@ -1496,11 +1517,16 @@ void Loader::ReadWorkload(const Section& sec, Scenario& s) const {
   CheckKeys(sec, kWorkloadSchema);
   WorkloadConfig& w = s.workload;
   const int hosts = s.topology.hosts;
+  const std::vector<std::string_view> types(kWorkloadTypes.begin(), kWorkloadTypes.end());
   if (sec.Get("type") == nullptr) {
+    std::vector<std::string> quoted;
+    for (std::string_view t : types) quoted.push_back(TomlQuote(t));
+    const std::string last = quoted.back();
+    quoted.pop_back();
     Fail(sec.Key("type"), sec.table,
-         "required in [workload]: \"incast\", \"permutation\" or \"poisson\"");
+         fmt::format("required in [workload]: {} or {}", fmt::join(quoted, ", "), last));
   }
-  w.type = ReadString(sec, "type", "", {"incast", "permutation", "poisson"});
+  w.type = ReadString(sec, "type", "", types);
   w.tag = sec.Get("tag") ? ReadTag(sec) : DefaultWorkloadTag(w.type);
   if (w.type == "poisson") {
     ReadPoissonWorkload(sec, s);
@@ -1510,15 +1536,15 @@ void Loader::ReadWorkload(const Section& sec, Scenario& s) const {
   if (sec.Get("size") == nullptr) {
     Fail(sec.Key("size"), sec.table, "required in [workload]: the bytes each flow sends");
   }
-  w.size = ReadSize(sec, "size", 0, Bound::kPositive);
-  w.start = ReadTime(sec, "start", w.start, Bound::kNonNegative);
-  w.priority = static_cast<int>(ReadInt(sec, "priority", w.priority, 1, 7, "an 802.1p priority"));
+  for (std::string_view key : {"size", "start", "priority"}) {
+    ReadRow(sec, RowNamed(WorkloadKeys(), key), w);
+  }
   if (w.type == "permutation") {
     OnlyFor(sec, {"senders", "receiver"}, "workload.type", "incast");
     return;
   }
   const std::string host_range = "a host index";  // ReadInt adds the range
-  w.receiver = static_cast<int>(ReadInt(sec, "receiver", w.receiver, 0, hosts - 1, host_range));
+  ReadRow(sec, RowNamed(WorkloadKeys(), "receiver"), w, hosts - 1);
   const toml::node* senders = sec.Get("senders");
   const std::string key = sec.Key("senders");
   if (senders == nullptr) {
@@ -1591,20 +1617,14 @@ void Loader::ReadPoissonWorkload(const Section& sec, Scenario& s) const {
   WorkloadConfig& w = s.workload;
   const int hosts = s.topology.hosts;
   OnlyFor(sec, {"senders", "receiver", "size"}, "workload.type", "incast\" or \"permutation");
-  w.start = ReadTime(sec, "start", w.start, Bound::kNonNegative);
-  w.priority = static_cast<int>(ReadInt(sec, "priority", w.priority, 1, 7, "an 802.1p priority"));
+  ReadRow(sec, RowNamed(WorkloadKeys(), "start"), w);
+  ReadRow(sec, RowNamed(WorkloadKeys(), "priority"), w);
   if (sec.Get("window") == nullptr) {
     Fail(sec.Key("window"), sec.table,
          "required when workload.type = \"poisson\": how long flows arrive, such as \"5ms\"");
   }
-  w.window = ReadTime(sec, "window", w.window, Bound::kPositive);
-  if (const toml::node* node = sec.Get("load")) {
-    w.load = ReadDouble(sec, "load", 0);
-    if (!(w.load >= 0 && w.load <= 1)) {
-      Fail(sec.Key("load"), node,
-           fmt::format("expected a fraction 0..1 of each host's link rate, got {}", Got(*node)));
-    }
-  }
+  ReadRow(sec, RowNamed(WorkloadKeys(), "window"), w);
+  ReadRow(sec, RowNamed(WorkloadKeys(), "load"), w);
 
   const Section incast = Sub(sec, "incast");
   CheckKeys(incast, kIncastEventSchema);
@@ -1616,15 +1636,10 @@ void Loader::ReadPoissonWorkload(const Section& sec, Scenario& s) const {
              "sender sends, rate = events per second)");
       }
     }
-    w.incast_fanin = static_cast<int>(ReadInt(incast, "fanin", 0, 1, hosts - 1,
-                                              "a number of senders per event (hosts other than "
-                                              "the receiver)"));
-    w.incast_size = ReadSize(incast, "size", 0, Bound::kPositive);
-    const toml::node* rate = incast.Get("rate");
-    w.incast_rate = ReadDouble(incast, "rate", 0);
-    if (!(w.incast_rate > 0)) {
-      Fail(incast.Key("rate"), rate,
-           fmt::format("expected a number > 0 of incast events per second, got {}", Got(*rate)));
+    for (const KeyRow<WorkloadConfig>& row : IncastEventKeys()) {
+      // fanin: senders other than the receiver.
+      ReadRow(incast, row, w,
+              row.doc.name == "fanin" ? std::optional<int64_t>(hosts - 1) : std::nullopt);
     }
   }
   if (sec.Get("load") == nullptr && incast.table == nullptr) {
