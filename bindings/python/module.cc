@@ -147,11 +147,13 @@ std::function<void(const RunProgress&)> ProgressHook(const py::object& progress)
 
 // Runs the scenario into `out_dir` (staged, swapped in whole), which the package then reads.
 void Run(const std::string& scenario, bool is_path, const std::vector<std::string>& sets,
-         const std::string& out_dir, bool force, const py::object& progress, int threads) {
+         const std::string& out_dir, bool force, const py::object& progress, int threads,
+         int runs_at_once) {
   const Scenario s = Load(scenario, is_path, sets);
   RunOptions options;
   options.on_progress = ProgressHook(progress);
   options.threads = threads;
+  options.runs_at_once = runs_at_once;
   Interruptible([&](std::atomic<bool>& stop) {
     options.stop = &stop;
     StagedFolder folder(out_dir, force);
@@ -259,7 +261,7 @@ PYBIND11_MODULE(_dcqcn, m) {
   m.attr("version") = DCQCN_VERSION;
   m.def("stop_all", [] { g_stop_all = true; });
   m.def("run", &Run, py::arg("scenario"), py::arg("is_path"), py::arg("sets"), py::arg("out"),
-        py::arg("force"), py::arg("progress"), py::arg("threads"));
+        py::arg("force"), py::arg("progress"), py::arg("threads"), py::arg("runs_at_once") = 1);
   m.def("check", &Check, py::arg("scenario"), py::arg("is_path"), py::arg("sets"));
   m.def(
       "buffer",

@@ -168,7 +168,7 @@ class TuneResult:
 
 
 def tune(scenario, *, param, minimize=(), maximize=(), constraint=(), trials=50, seeds=1,
-         holdout=5, jobs=1, threads=1, seed=0, set=None, out=None, resume=False, force=False,
+         holdout=5, jobs=1, threads=None, seed=0, set=None, out=None, resume=False, force=False,
          prescreen=None, progress=None):
     """Searches the scenario's settings with real runs (`dcqcn tune`); returns a TuneResult.
     `param`: list of "KEY=LOW:HIGH[:log][:int]" or "KEY=V1,V2,..."; `minimize`/`maximize`:

@@ -40,7 +40,8 @@ def _parser():
     p.add_argument("--holdout", type=int, default=5,
                    help="new seeds for the chosen and the scenario's own settings (0: none)")
     p.add_argument("--jobs", type=int, default=1, help="trials at once")
-    p.add_argument("--threads", type=int, default=1, help="threads per run")
+    p.add_argument("--threads", type=int, default=None,
+                   help="threads per run (default: automatic, the cores shared among --jobs)")
     p.add_argument("--seed", type=int, default=0,
                    help="the search's own seed (reproducible with --jobs 1)")
     p.add_argument("--prescreen", choices=["fluid"],

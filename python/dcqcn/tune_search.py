@@ -40,7 +40,7 @@ class Search:
     """One tuning search: its settings (what tune.json records), its study and its runs."""
 
     def __init__(self, scenario, *, params, minimize=(), maximize=(), constraints=(), trials=50,
-                 seeds=1, holdout=5, jobs=1, threads=1, seed=0, set=None, out=None,
+                 seeds=1, holdout=5, jobs=1, threads=None, seed=0, set=None, out=None,
                  resume=False, force=False, prescreen=None, progress=None):
         if not params:
             raise InputError("--param: give at least one parameter to search")
@@ -57,7 +57,7 @@ class Search:
                             for c in constraints]
         for name, value, least in (("--trials", trials, 1), ("--seeds", seeds, 1),
                                    ("--holdout", holdout, 0), ("--jobs", jobs, 1),
-                                   ("--threads", threads, 1)):
+                                   ("--threads", 1 if threads is None else threads, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise InputError(f"{name} {value!r}: expected an integer >= {least}")
         if prescreen not in (None, "fluid"):
@@ -177,7 +177,7 @@ class Search:
         scenario's own runs, the up-front check): a path it lacks is an InputError instead."""
         _dcqcn.run(self.scenario_arg, self.scenario_is_path,
                    self.base_sets + sets + _common.sets(None, seed), folder, True, None,
-                   self.threads)
+                   _common.thread_count(self.threads), self.jobs)
         with open(os.path.join(folder, "summary.json")) as f:
             summary = json.load(f)
         metrics, absent = {}, []

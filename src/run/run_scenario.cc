@@ -81,7 +81,10 @@ void CheckRanksCanRun(const Scenario& s) {
 nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   auto wall_start = std::chrono::steady_clock::now();
   NetworkConfig config = ToNetworkConfig(s);
-  const int threads = options.threads > 0 ? options.threads : AutoThreads(config.topology);
+  const int threads =
+      options.threads > 0
+          ? options.threads
+          : std::max(1, AutoThreads(config.topology) / std::max(1, options.runs_at_once));
   const bool over_ranks = options.ranks != nullptr && options.ranks->ranks() > 1;
   if (over_ranks) CheckRanksCanRun(s);
   // Each process runs `threads` parts (a network that cannot be split has one, run whole by

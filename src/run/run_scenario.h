@@ -44,9 +44,12 @@ struct RunOptions {
   // that runs: the command line's progress line, the Python module's progress callback and
   // Ctrl-C check.
   std::function<void(const RunProgress&)> on_progress = nullptr;
-  // Threads to split the run over (NetworkConfig::threads): the results are the same for any.
-  // 0: AutoThreads.
+  // Threads to split the run over (Network's parts): the results are the same for any.
+  // 0: automatic, AutoThreads shared among `runs_at_once` (at least one each).
   int threads = 1;
+  // Runs the caller runs at once (a sweep's or a search's jobs), which share the cores an
+  // automatic thread count hands out.
+  int runs_at_once = 1;
   // End the run at the first PFC deadlock found (output.deadlock_time), as if its duration
   // had come.
   bool stop_on_deadlock = false;

@@ -341,9 +341,8 @@ RunOutcome RunOne(const SweepOptions& options, const SweepPlan& plan, size_t i,
     run.stop = options.stop;
     run.out_dir = run_folder.path();
     const Scenario s = scenario ? std::move(*scenario) : LoadRun(options, plan, i);
-    run.threads = options.threads > 0
-                      ? options.threads
-                      : std::max(1, AutoThreads(s.topology) / std::max(1, options.jobs));
+    run.threads = options.threads;
+    run.runs_at_once = options.jobs;
     outcome.name = s.name;
     outcome.summary = RunScenario(s, run);
     run_folder.Commit();

@@ -8,6 +8,8 @@
 #include <mutex>
 #include <thread>
 
+#include "run/parallel_for.h"
+
 namespace dcqcn {
 namespace {
 
@@ -27,45 +29,38 @@ bool CoordinateRuns(MpiWorld& world, const std::string& folder, const std::vecto
                     const RunOnRank& run,
                     const std::function<void(size_t, std::string, int)>& done) {
   for (int r = 1; r < world.size(); ++r) world.Send(r, kStart, folder);
-  std::mutex mutex;  // guards the next two and every call of `done`
-  size_t next = 0;
-  bool interrupted = false;
-  auto take = [&]() -> std::optional<size_t> {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (interrupted || next == todo.size()) return std::nullopt;
-    return todo[next++];
-  };
+  // Rank 0's threads and the other ranks draw from one queue of `todo`'s places.
+  WorkQueue queue(todo.size());
+  std::mutex mutex;  // guards every call of `done`
   // Rank 0's own share, on a thread: only this one talks to MPI.
   std::thread local([&] {
-    while (const std::optional<size_t> i = take()) {
-      std::optional<std::string> result = run(*i, folder);
+    Drain(queue, [&](size_t k) {
+      std::optional<std::string> result = run(todo[k], folder);
+      if (!result) return false;
       std::lock_guard<std::mutex> lock(mutex);
-      if (!result) {
-        interrupted = true;
-        return;
-      }
-      done(*i, std::move(*result), 0);
-    }
+      done(todo[k], std::move(*result), 0);
+      return true;
+    });
   });
   for (int serving = world.size() - 1; serving > 0;) {
     auto [rank, report] = world.Receive(-1, kRequest);
     if (!report.empty()) {
       char* end = nullptr;  // after the index: "\n" and the result, if any
       const size_t i = std::strtoul(report.c_str() + 1, &end, 10);
-      std::lock_guard<std::mutex> lock(mutex);
       if (report[0] == 'I') {
-        interrupted = true;
+        queue.Stop();
       } else {
+        std::lock_guard<std::mutex> lock(mutex);
         done(i, report.substr(static_cast<size_t>(end - report.c_str()) + 1), rank);
       }
     }
-    const std::optional<size_t> i = take();
-    world.Send(rank, kWork, i ? std::to_string(*i) : std::string());
-    if (!i) --serving;
+    const std::optional<size_t> k = queue.Next();
+    world.Send(rank, kWork, k ? std::to_string(todo[*k]) : std::string());
+    if (!k) --serving;
   }
   local.join();
   world.ReleasedRanks();
-  return !interrupted;
+  return !queue.stopped();
 }
 
 int ServeRuns(MpiWorld& world, const RunOnRank& run) {
