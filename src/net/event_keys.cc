@@ -21,8 +21,8 @@ constexpr KeyRow<NetworkEvent> kEventKeys[] = {
              "later."},
      .field = ByName<&NetworkEvent::kind>(kEventKindNames)},
     // A node name: read and written by hand.
-    {.doc = {"host", K::kValue, "string", "", "required (pause_storm)",
-             "The NIC that storms, `\"h3\"`."}},
+    {.doc = {"host", K::kValue, "host", "", "required (pause_storm)",
+             "The NIC that storms, `\"h3\"` or `3`."}},
     {.doc = {"until", K::kValue, "time", "", "required (pause_storm)",
              "When the NIC recovers, after `at` (beyond the duration: it never does)."},
      .field = &NetworkEvent::until,

@@ -7,13 +7,10 @@ using K = KeyKind;
 
 constexpr KeyRow<FlowSpec> kFlowKeys[] = {
     // The host range depends on the topology: the loader gives the max.
-    {.doc = {"src", K::kValue, "integer", "host index", "required", "Sending host."},
-     .field = &FlowSpec::src,
-     .expected = "a host index"},
-    {.doc = {"dst", K::kValue, "integer", "host index", "required",
-             "Receiving host, other than src."},
-     .field = &FlowSpec::dst,
-     .expected = "a host index"},
+    {.doc = {"src", K::kValue, "host", "", "required",
+             "Sending host: its index (2) or its name (\"h2\")."}},
+    {.doc = {"dst", K::kValue, "host", "", "required",
+             "Receiving host, other than src: its index or its name."}},
     {.doc = {"size", K::kValue, "size", "", "required", "Bytes the flow sends."},
      .field = &FlowSpec::size,
      .min = 1},

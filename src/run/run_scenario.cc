@@ -151,8 +151,10 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   if (engine->all_done()) {
     info.sim_time = engine->last_finish();
     // Let what is still in flight (duplicate packets, final PFC RESUMEs) land, then every
-    // buffer counter must be back at zero.
-    engine->RunUntil(info.sim_time + s.duration);
+    // buffer counter must be back at zero. Finished flows' retransmission timers may still be
+    // pending (they do nothing once they fire): the drain lasts until they have fired too, so
+    // that a short `duration` still ends in an empty event queue.
+    engine->RunUntil(info.sim_time + std::max(s.duration, s.host.rto));
     info.drained = engine->pending() == 0;
   } else {
     // Stopped at a deadlock: the run ends when it qualified (nothing in it has moved since).

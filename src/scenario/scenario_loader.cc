@@ -298,6 +298,8 @@ class Loader {
   // (`hosts`) or a switch.
   std::vector<int> ReadNodes(const Section& sec, std::string_view key, const Topology& topo,
                              bool hosts) const;
+  // A host named by its index (2) or its name ("h2"), wherever a host is named.
+  int ReadHostNode(const toml::node& item, const std::string& key, const Topology& topo) const;
   void CheckReachability(const Scenario& s, const toml::node* workload_node) const;
 
   // Whether `key` was set by an override (a path in it is relative to the current directory).
@@ -1094,6 +1096,20 @@ std::vector<Section> Loader::TablesOf(const Section& root, std::string_view key,
   return sections;
 }
 
+int Loader::ReadHostNode(const toml::node& item, const std::string& key,
+                         const Topology& topo) const {
+  if (const auto* name = item.as_string()) {
+    const std::optional<int> id = NodeByName(name->get(), topo);
+    if (!id || !topo.is_host(*id)) {
+      Fail(key, &item,
+           fmt::format("expected a host h0..h{} or its index 0..{}, got {}", topo.hosts - 1,
+                       topo.hosts - 1, Got(item)));
+    }
+    return *id;
+  }
+  return static_cast<int>(ReadIntNode(item, key, 0, topo.hosts - 1, "a host index"));
+}
+
 std::vector<int> Loader::ReadNodes(const Section& sec, std::string_view key, const Topology& topo,
                                    bool hosts) const {
   const toml::node* node = sec.Get(key);
@@ -1109,6 +1125,10 @@ std::vector<int> Loader::ReadNodes(const Section& sec, std::string_view key, con
   }
   std::vector<int> ids;
   for (const toml::node* item : items) {
+    if (hosts && item->is_integer()) {
+      ids.push_back(ReadHostNode(*item, sec.Key(key), topo));
+      continue;
+    }
     const auto* name = item->as_string();
     const std::optional<int> id = name != nullptr ? NodeByName(name->get(), topo) : std::nullopt;
     if (!id || (hosts && !topo.is_host(*id))) {
@@ -1126,6 +1146,8 @@ void Loader::ReadRoutes(const Section& root, Scenario& s) const {
     cabled[l.a].push_back(l.b);
     cabled[l.b].push_back(l.a);
   }
+  // The [[route]] that set each (switch, destination), to refuse a second.
+  std::map<std::pair<int, int>, std::string> routed;
   for (const Section& sec : TablesOf(root, "route", kRouteSchema)) {
     for (std::string_view required : {"switch", "dst", "next"}) {
       if (sec.Get(required) == nullptr) {
@@ -1144,11 +1166,28 @@ void Loader::ReadRoutes(const Section& root, Scenario& s) const {
     r.sw = *sw_id;
     r.dsts = ReadNodes(sec, "dst", topo, true);
     r.next = ReadNodes(sec, "next", topo, false);
+    for (int dst : r.dsts) {
+      const auto [at, added] = routed.emplace(std::pair{r.sw, dst}, sec.path);
+      if (!added) {
+        Fail(sec.Key("dst"), sec.Get("dst"),
+             fmt::format("packets to {} at {} are routed by {} already: one [[route]] per switch "
+                         "and destination",
+                         topo.node_name(dst), topo.node_name(r.sw), at->second));
+      }
+    }
     for (int next : r.next) {
       if (std::find(cabled[r.sw].begin(), cabled[r.sw].end(), next) == cabled[r.sw].end()) {
         Fail(sec.Key("next"), sec.Get("next"),
              fmt::format("{} is not cabled to {}: a next hop must be a neighbour",
                          topo.node_name(next), topo.node_name(r.sw)));
+      }
+      // A host forwards nothing: a packet handed to one that is not its destination is lost.
+      if (topo.is_host(next) &&
+          std::any_of(r.dsts.begin(), r.dsts.end(), [&](int dst) { return dst != next; })) {
+        Fail(sec.Key("next"), sec.Get("next"),
+             fmt::format("{} is a host, not the destination of every packet this route sends "
+                         "there: a next hop must be a switch or the destination itself",
+                         topo.node_name(next)));
       }
     }
     s.routes.push_back(std::move(r));
@@ -1268,7 +1307,6 @@ void Loader::ReadLinkEvent(const Section& sec, Scenario& s, NetworkEvent& e) con
 
 void Loader::ReadFlows(const Section& root, Scenario& s) {
   const std::vector<Section> tables = TablesOf(root, "flow", kFlowSchema);
-  const int hosts = s.topology.hosts;
   const KeyRow<FlowSpec>& src_row = RowNamed(FlowKeys(), "src");
   const KeyRow<FlowSpec>& dst_row = RowNamed(FlowKeys(), "dst");
   const KeyRow<FlowSpec>* const plain[] = {&RowNamed(FlowKeys(), "size"),
@@ -1284,8 +1322,8 @@ void Loader::ReadFlows(const Section& root, Scenario& s) {
       }
     }
     FlowSpec flow;
-    ReadRow(f, src_row, flow, hosts - 1);
-    ReadRow(f, dst_row, flow, hosts - 1);
+    flow.src = ReadHostNode(*f.Get(src_row.doc.name), f.Key(src_row.doc.name), s.topology);
+    flow.dst = ReadHostNode(*f.Get(dst_row.doc.name), f.Key(dst_row.doc.name), s.topology);
     if (flow.src == flow.dst) {
       Fail(f.Key("dst"), f.Get("dst"),
            fmt::format("expected a host other than src, got {} == src", flow.dst));
@@ -1484,9 +1522,8 @@ void Loader::ReadCollectives(const Section& root, Scenario& s) {
           c.all_ranks = true;
         } else if (const toml::array* list = ranks->as_array()) {
           for (size_t k = 0; k < list->size(); ++k) {
-            c.ranks.push_back(static_cast<int>(
-                ReadIntNode(*list->get(k), fmt::format("{}[{}]", sec.Key("ranks"), k), 0,
-                            s.topology.hosts - 1, "a host index")));
+            c.ranks.push_back(ReadHostNode(*list->get(k),
+                                           fmt::format("{}[{}]", sec.Key("ranks"), k), s.topology));
           }
         } else {
           Fail(sec.Key("ranks"), ranks, fmt::format("{}, got {}", expected, Got(*ranks)));
@@ -1543,8 +1580,9 @@ void Loader::ReadWorkload(const Section& sec, Scenario& s) const {
     OnlyFor(sec, {"senders", "receiver"}, "workload.type", "incast");
     return;
   }
-  const std::string host_range = "a host index";  // ReadInt adds the range
-  ReadRow(sec, RowNamed(WorkloadKeys(), "receiver"), w, hosts - 1);
+  if (const toml::node* receiver = sec.Get("receiver")) {
+    w.receiver = ReadHostNode(*receiver, sec.Key("receiver"), s.topology);
+  }
   const toml::node* senders = sec.Get("senders");
   const std::string key = sec.Key("senders");
   if (senders == nullptr) {
@@ -1557,7 +1595,7 @@ void Loader::ReadWorkload(const Section& sec, Scenario& s) const {
     for (size_t i = 0; i < list->size(); ++i) {
       const std::string item_key = fmt::format("{}[{}]", key, i);
       const toml::node& item = *list->get(i);
-      const int h = static_cast<int>(ReadIntNode(item, item_key, 0, hosts - 1, host_range));
+      const int h = ReadHostNode(item, item_key, s.topology);
       if (h == w.receiver) {
         Fail(item_key, &item,
              fmt::format("expected a host other than the receiver {}, got {}", w.receiver, h));

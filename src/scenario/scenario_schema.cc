@@ -99,11 +99,13 @@ constexpr TableSchema kCcSchema{
     kCcKeys};
 constexpr KeySchema kRouteKeys[] = {
     {"switch", K::kValue, "string", "", "required", "The switch whose route it sets, `\"s3\"`."},
-    {"dst", K::kValue, "string or list of strings", "", "required",
-     "The destination host or hosts, `\"h5\"` or `[\"h4\", \"h5\"]`."},
+    {"dst", K::kValue, "host or list of hosts", "", "required",
+     "The destination host or hosts, by name or index: `\"h5\"`, `5` or `[\"h4\", \"h5\"]`; one "
+     "[[route]] per switch and destination."},
     {"next", K::kValue, "string or list of strings", "", "required",
      "The next hops, nodes cabled to `switch` (every cable to them is used; several: ECMP among "
-     "them). A route into a loop is allowed (`dcqcn check` warns): the packets of a flow sent "
+     "them); a host only if it is the destination of every packet the route sends there. A route "
+     "into a loop is allowed (`dcqcn check` warns): the packets of a flow sent "
      "round one are dropped when their TTL (64 switches) runs out."},
 };
 

@@ -5,7 +5,7 @@ namespace {
 
 using K = KeyKind;
 
-// The host ranges of receiver and fanin depend on the topology: the loader gives their max.
+// The host range of fanin depends on the topology: the loader gives its max.
 constexpr KeyRow<WorkloadConfig> kWorkloadKeys[] = {
     // Required, and what the other keys mean depends on it: read by hand.
     {.doc = {"type", K::kValue, "string", "", "required",
@@ -13,14 +13,12 @@ constexpr KeyRow<WorkloadConfig> kWorkloadKeys[] = {
              "different host, a random derangement) or `\"poisson\"` (flows arriving at random, "
              "sizes from a CDF)."}},
     // A count or a list of hosts: read by hand.
-    {.doc = {"senders", K::kValue, "integer or list of integers", "hosts",
+    {.doc = {"senders", K::kValue, "integer or list of hosts", "hosts",
              "depends on `receiver`: every other host",
              "incast only: how many senders (the first hosts other than the receiver) or which "
-             "hosts."}},
-    {.doc = {"receiver", K::kValue, "integer", "host index", "0",
-             "incast only: the receiving host."},
-     .field = &WorkloadConfig::receiver,
-     .expected = "a host index"},
+             "hosts (indexes or names)."}},
+    {.doc = {"receiver", K::kValue, "host", "", "0",
+             "incast only: the receiving host, by index or name (\"h0\")."}},
     {.doc = {"size", K::kValue, "size", "", "required for incast and permutation",
              "Bytes each flow sends."},
      .field = &WorkloadConfig::size,
@@ -85,8 +83,9 @@ constexpr KeyRow<CollectiveConfig> kCollectiveKeys[] = {
              "How the operation is cut into transfers; without it, the first below that "
              "implements the op."}},
     // "all" or a list of host indices: read and written by hand.
-    {.doc = {"ranks", K::kValue, "\"all\" or list of integers", "host indices", "\"all\"",
-             "The hosts taking part, in ring order; `\"all\"`: every host in index order."}},
+    {.doc = {"ranks", K::kValue, "\"all\" or list of hosts", "", "\"all\"",
+             "The hosts taking part (indexes or names), in ring order; `\"all\"`: every host in "
+             "index order."}},
     {.doc = {"size", K::kValue, "size", "", "required",
              "nccl-tests' size: each rank's buffer (allreduce, alltoall), the gathered buffer "
              "(allgather: each rank adds size / n) or the buffer reduced (reducescatter: each "

@@ -27,6 +27,19 @@ TEST(IncastTest, PfcOnlyIncastIsLosslessAndPauses) {
   EXPECT_GT(j["max_link_utilisation"].get<double>(), 0.9);
 }
 
+// A run whose duration is shorter than the retransmission timeout still drains: the finished
+// flow's timer fires in the drain, and the end-of-run buffer check runs.
+TEST(IncastTest, ARunShorterThanTheRtoDrains) {
+  Scenario s = StarScenario(2);
+  s.flows.push_back({0, 1, 10000, 0, 3});
+  s.explicit_flows = 1;
+  s.duration = 100 * kMicrosecond;
+  ASSERT_LT(s.duration, s.host.rto);
+  nlohmann::json j = RunScenario(s, {});
+  EXPECT_EQ(j["flows_finished"], 1);
+  EXPECT_TRUE(j["drained"].get<bool>());
+}
+
 // A lone flow finds every switch port idle: each packet leaves the moment it arrives (the
 // port's fast path past its queue), and the queue statistics still see it for that instant.
 TEST(IncastTest, APacketPassingAnIdlePortCountsAsOneFrameQueued) {

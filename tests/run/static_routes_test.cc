@@ -99,6 +99,39 @@ TEST(StaticRoutes, BadRoutesNameTheKeyAndLine) {
                            {"route[0].next", "required in every [[route]]"});
   testing::ExpectLoadError(route("switch = \"s0\"\ndst = \"h2\"\nnext = \"s1\"\nvia = 1\n"),
                            "ring.toml", {"route[0].via", "unknown key"});
+  // A host forwards nothing: a next hop that is a host other than the destination was read
+  // through the switch's port numbers (a crash, or a flow "delivered" nowhere).
+  testing::ExpectLoadError(
+      route("switch = \"s0\"\ndst = \"h2\"\nnext = \"h0\"\n"), "ring.toml",
+      {"route[0].next", "ring.toml:16", "h0 is a host", "a switch or the destination itself"});
+  // Two routes for one switch and destination: the later would silently win.
+  testing::ExpectLoadError(
+      std::string(kRing) + kClockwise +
+          "[[route]]\nswitch = \"s0\"\ndst = [\"h1\", \"h2\"]\nnext = \"s3\"\n",
+      "ring.toml", {"route[1].dst", "h2 at s0 are routed by route[0]"});
+}
+
+TEST(StaticRoutes, ANextHopMayBeTheDestinationItself) {
+  const Scenario s =
+      Load(std::string(kRing) + "[[route]]\nswitch = \"s2\"\ndst = \"h2\"\nnext = \"h2\"\n");
+  ASSERT_EQ(s.routes.size(), 1u);
+  EXPECT_EQ(s.routes[0].next, std::vector<int>{2});
+}
+
+TEST(StaticRoutes, HostsAreNamedByIndexOrNameWherever) {
+  // [[route]] dst by index, [[flow]] src and dst by name: the same scenario as by the other form.
+  const Scenario by_index =
+      Load(std::string(kRing) + "[[route]]\nswitch = \"s0\"\ndst = 2\nnext = \"s1\"\n");
+  EXPECT_EQ(by_index.routes[0].dsts, std::vector<int>{2});
+  std::string named = kRing;
+  named.replace(named.find("src = 0"), 7, "src = \"h0\"");
+  named.replace(named.find("dst = 2"), 7, "dst = \"h2\"");
+  const Scenario by_name = Load(named + kClockwise);
+  EXPECT_EQ(ResolvedToml(by_name), ResolvedToml(Load(std::string(kRing) + kClockwise)));
+  testing::ExpectLoadError(std::string(kRing) + "[[flow]]\nsrc = \"s1\"\ndst = 2\nsize = \"1KB\"\n",
+                           "ring.toml", {"flow[1].src", "expected a host h0..h3 or its index"});
+  testing::ExpectLoadError(std::string(kRing) + "[[flow]]\nsrc = 9\ndst = 2\nsize = \"1KB\"\n",
+                           "ring.toml", {"flow[1].src", "a host index"});
 }
 
 TEST(StaticRoutes, LoopsAreWarnedAboutAndAFlowRoundOneLosesItsPacketsToTtl) {
