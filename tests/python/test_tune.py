@@ -175,6 +175,28 @@ def test_several_objectives_give_a_pareto_front_and_a_chosen_point_on_it(tmp_pat
     assert (tmp_path / "t" / "report" / "pareto.png").exists()
 
 
+def test_the_recommendation_says_which_held_out_seeds_break_a_constraint_and_what_check_warns(
+        tmp_path):
+    # A PAUSE too short to refresh: `dcqcn check` warns of it in any settings.
+    quanta = "switch.pfc.pause_quanta=1"
+    warned = dcqcn.check(LEAF_SPINE, set=[quanta])["warnings"]
+    assert any("pause_quanta" in w for w in warned)
+    search = dict(param=[ECN[0]], trials=1, seeds=1, holdout=3, set=[quanta])
+    # One trial, met by seed 1 (its bound is seed 1's value) and broken by a held-out seed.
+    first = small_search(tmp_path / "a", constraint=[f"{P99} <= 1e9"], **search)
+    bound = first.trials[P99].iloc[0]
+    tuned = first.holdout[first.holdout.settings == "tuned"]
+    broken = sorted(tuned[tuned[P99] > bound].seed)
+    assert broken, "no held-out seed above seed 1: choose another case"
+    r = small_search(tmp_path / "b", constraint=[f"{P99} <= {bound!r}"], **search)
+    assert (r.trials.state == "complete").all()
+    seeds = ", ".join(map(str, broken))
+    assert f"break the constraint `{P99} <= {bound!r}` on held-out seed" in r.recommendation
+    assert f"seed{'s' if len(broken) > 1 else ''} {seeds}**" in r.recommendation
+    for w in dcqcn.check(str(tmp_path / "b" / "best.toml"))["warnings"]:
+        assert f"- {w}" in r.recommendation, w
+
+
 @pytest.mark.parametrize("kw, message", [
     ({"param": ["switch.ecn.kmn=1KB:2KB"]}, "--param switch.ecn.kmn: "),
     ({"param": ["switch.ecn.kmin"]}, "expected KEY=LOW:HIGH"),
