@@ -1,8 +1,9 @@
 // _dcqcn: the C++ side of the `dcqcn` Python package (python/dcqcn/__init__.py), which turns
 // what these functions write and return into dicts and pandas DataFrames. Every function takes
 // what the matching command takes; input errors raise dcqcn.InputError with the CLI's message.
-// Simulations run with the GIL released; Ctrl-C (SIGINT) in the main thread, or stop_all(),
-// stops them between slices of events and raises KeyboardInterrupt, leaving no output folder.
+// Simulations run with the GIL released; Ctrl-C (SIGINT) in the main thread, stop_all() or
+// stop_runs(True) stops them between slices of events and raises KeyboardInterrupt, leaving no
+// output folder.
 #include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -19,6 +20,7 @@
 #include "core/error.h"
 #include "core/huge_pages.h"
 #include "net/network.h"
+#include "output/output_lock.h"
 #include "output/staged_folder.h"
 #include "run/fluid_driver.h"
 #include "run/hpcc_run.h"
@@ -40,6 +42,9 @@ Scenario Load(const std::string& scenario, bool is_path, const std::vector<std::
 // Set by stop_all() (the package's exit hook): every call in progress stops as on Ctrl-C, and
 // every new one at once.
 std::atomic<bool> g_stop_all{false};
+// Set by stop_runs(True) (`dcqcn tune`'s signal handler) until stop_runs(False): every call in
+// progress, in any thread, stops as on Ctrl-C, and every new one at once.
+std::atomic<bool> g_stop_runs{false};
 
 bool Finalizing() {
 #if PY_VERSION_HEX >= 0x030D0000
@@ -76,6 +81,7 @@ class GilReleased {
 template <class Work>
 auto Interruptible(Work work) {
   if (g_stop_all) throw Interrupted("interrupted: the interpreter is exiting; nothing run");
+  if (g_stop_runs) throw Interrupted("interrupted: nothing run");
   // Only the main thread sees Ctrl-C (PyErr_CheckSignals does nothing elsewhere), and only it
   // may take the GIL while waiting: another could be ended by a finalizing interpreter there.
   const bool main_thread =
@@ -107,7 +113,7 @@ auto Interruptible(Work work) {
     } join{worker, stop};
     while (!finished) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      if (g_stop_all || Finalizing()) {
+      if (g_stop_all || g_stop_runs || Finalizing()) {
         stop = true;
       } else if (main_thread) {
         py::gil_scoped_acquire acquire;
@@ -236,6 +242,18 @@ py::dict Hpcc(HpccCommandOptions options) {
   return d;
 }
 
+// The lock every writer of a result folder takes (output/output_lock.h), held by Python code
+// that writes one itself (`dcqcn tune`) until release() or until it is collected.
+class FolderLock {
+ public:
+  FolderLock(const std::string& dir, const std::string& shown)
+      : lock_(std::make_unique<OutputLock>(dir, shown)) {}
+  void Release() { lock_.reset(); }
+
+ private:
+  std::unique_ptr<OutputLock> lock_;
+};
+
 }  // namespace
 }  // namespace dcqcn
 
@@ -260,6 +278,11 @@ PYBIND11_MODULE(_dcqcn, m) {
   });
   m.attr("version") = DCQCN_VERSION;
   m.def("stop_all", [] { g_stop_all = true; });
+  m.def(
+      "stop_runs", [](bool stop) { g_stop_runs = stop; }, py::arg("stop"));
+  py::class_<FolderLock>(m, "OutputLock")
+      .def(py::init<const std::string&, const std::string&>(), py::arg("dir"), py::arg("shown"))
+      .def("release", &FolderLock::Release);
   m.def("run", &Run, py::arg("scenario"), py::arg("is_path"), py::arg("sets"), py::arg("out"),
         py::arg("force"), py::arg("progress"), py::arg("threads"), py::arg("runs_at_once") = 1);
   m.def("check", &Check, py::arg("scenario"), py::arg("is_path"), py::arg("sets"));

@@ -1,12 +1,13 @@
 """`dcqcn tune`'s command line (`python3 -m dcqcn.tune_command`, which `dcqcn tune` runs): parses
 the flags, prints progress with an ETA, and exits 1 on bad input."""
 import argparse
+import contextlib
 import os
 import sys
 import time
 
 from ._common import InputError
-from .tune_search import Search
+from .tune_search import Search, SearchStopped
 
 EXAMPLE = """example (docs/tune.md, a):
   dcqcn tune examples/tune/incast_pause.toml --param switch.ecn.kmin=1KB:1MB:log \\
@@ -102,6 +103,13 @@ def main(argv=None):
     except InputError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except SearchStopped as e:
+        # SIGINT, SIGTERM or SIGHUP: the runs stopped, Optuna's journal whole, the lock gone.
+        # After SIGHUP the terminal may be gone too.
+        with contextlib.suppress(OSError):
+            print(f"tune: {e}; `dcqcn tune ... --resume` finishes it from {e.work}",
+                  file=sys.stderr)
+        return 128 + e.signal
     except BaseException as e:
         # Ctrl-C, or what it caused: inside optuna's journal lock, the lock's own error raised
         # while handling the KeyboardInterrupt (its release finds the lock file gone).

@@ -194,15 +194,16 @@ class Results:
         return out.getvalue()
 
     def best_resolved(self):
-        """The scenario with the chosen settings, every default filled in: (TOML text, dict)."""
+        """The scenario with the chosen settings, every default filled in: (TOML text, dict,
+        the warnings `dcqcn check best.toml` prints)."""
         s = self.search
-        text, _ = _dcqcn.check(s.scenario_arg, s.scenario_is_path,
-                               s.base_sets + self.best.user_attrs["sets"])
+        text, warnings = _dcqcn.check(s.scenario_arg, s.scenario_is_path,
+                                      s.base_sets + self.best.user_attrs["sets"])
         import tomllib
-        return text, tomllib.loads(text)
+        return text, tomllib.loads(text), list(warnings)
 
     def best_toml(self):
-        text, _ = self.best_resolved()
+        text, _, _ = self.best_resolved()
         head = [f"# {self.search.scenario_name} with the settings `dcqcn tune` chose (trial "
                 f"{self.best.number}); run it with `dcqcn run best.toml`.",
                 "# Tuned: " + ", ".join(self.best.user_attrs["sets"])]
@@ -230,11 +231,17 @@ class Results:
             lines += ["", "**No trial was complete and feasible: there is nothing to "
                       "recommend.** See trials.csv for the failures."]
             return "\n".join(lines) + "\n"
-        _, best = self.best_resolved()
+        _, best, warnings = self.best_resolved()
         lines += ["", f"The chosen settings are trial {self.best.number}'s"
                   + (" (the Pareto front's point nearest the ideal, each objective scaled over "
                      "the front; every front point is in pareto.csv)" if len(s.objectives) > 1
-                     else "") + ".", "", "## Scenario keys", "",
+                     else "") + "."]
+        if warnings:
+            # The search optimises the metrics it is given, not the buffer rules: what
+            # `dcqcn check best.toml` warns of is said here, not left for the reader to find.
+            lines += ["", "## Warnings", "", "`dcqcn check best.toml` warns of the chosen "
+                      "settings:", ""] + [f"- {w}" for w in warnings]
+        lines += ["", "## Scenario keys", "",
                   "| key | scenario's own | tuned |", "|---|---|---|"]
         for p in s.params:
             own = s.baseline.get(p.key)
@@ -332,4 +339,23 @@ class Results:
             lines.append(f"| `{path}` | " + " | ".join(cells) + " |")
         lines += ["", "A change whose interval includes 0 is not shown to be a change on these "
                   "seeds: the scenario's own settings may already be as good."]
+        return lines + self._holdout_breaks()
+
+    def _holdout_breaks(self):
+        """The held-out seeds on which the tuned settings break a constraint the search's seeds
+        met: the search cannot promise it beyond the seeds it saw."""
+        lines = []
+        for c in self.search.constraints:
+            broken = [(r["seed"], r["metrics"][c.path]) for r in self.holdout_runs
+                      if r["settings"] == "tuned" and
+                      (r["metrics"][c.path] is None or c.violation(r["metrics"][c.path]) > 0)]
+            if not broken:
+                continue
+            seeds = ", ".join(str(seed) for seed, _ in broken)
+            values = ", ".join(f"{c.path} = {_fmt(v)} on seed {seed}" for seed, v in broken)
+            lines += ["", f"**The tuned settings break the constraint `{c.text}` on held-out "
+                      f"seed{'s' if len(broken) > 1 else ''} {seeds}** ({values}), which the "
+                      f"search's seeds 1-{self.search.seeds} met: the constraint is not shown "
+                      "to hold beyond them. Search with more --seeds, or with a margin in the "
+                      "constraint."]
         return lines

@@ -7,17 +7,24 @@ in the output folder, so that an interrupted search resumes and ranks under mpir
 The chosen settings and the scenario's own are then run on new seeds (the held-out check).
 
 The folder is written as OUT.unfinished and renamed to OUT when the search is complete, as a
-sweep's is.
+sweep's is, under the lock every writer of a result folder takes (output/output_lock.h). SIGINT,
+SIGTERM and SIGHUP stop the search between two steps of Optuna's (never inside its journal) and
+the runs in progress; --resume runs again the trials they cut short, with the sampler's random
+state as it was before them, so that with --jobs 1 it finishes the same trials.
 """
 import concurrent.futures
+import contextlib
 import json
 import math
 import os
+import pickle
 import shutil
+import signal
 import threading
 import time
 import warnings
 
+import numpy as np
 import optuna
 
 from . import _common, _dcqcn, tune_outputs
@@ -25,6 +32,22 @@ from ._common import InputError
 from .tune_space import Constraint, Objective, Param, lookup, metric
 
 _ABSENT = object()
+
+
+class SearchStopped(KeyboardInterrupt):
+    """The search stopped on a signal (SIGINT, SIGTERM or SIGHUP); OUT.unfinished can be
+    resumed."""
+
+    def __init__(self, signum, work):
+        super().__init__(f"interrupted ({signal.Signals(signum).name})")
+        self.signal, self.work = signum, work
+
+
+class _TrialInterrupted(Exception):
+    """A trial cut short by a stop: Optuna records it failed, --resume runs it again."""
+
+
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def _mpi_rank_size():
@@ -103,6 +126,7 @@ class Search:
         self._lock = threading.Lock()
         self.started = time.monotonic()
         self.done_here = 0
+        self.stop_signal = 0  # the first stop signal received
 
     # --- the folder and the study -------------------------------------------------------------
 
@@ -120,8 +144,7 @@ class Search:
         if self.resume:
             if not os.path.isdir(self.work):
                 raise InputError(f"--resume: {self.work} does not exist (nothing to resume)")
-            with open(settings_file) as f:
-                before = json.load(f)
+            before = _read_json(settings_file, "the search's settings", dict)
             changed = [k for k, v in self.settings().items() if before.get(k) != v]
             if changed:
                 raise InputError(f"--resume: {', '.join(changed)} differ(s) from the search in "
@@ -145,7 +168,7 @@ class Search:
         warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
         optuna.logging.set_verbosity(optuna.logging.ERROR)  # failures: trials.csv
         self.storage = optuna.storages.JournalStorage(
-            optuna.storages.JournalFileStorage(os.path.join(self.work, "study.journal")))
+            optuna.storages.JournalFileStorage(self._journal_path()))
         constraints = self._constraint_values if self.constraints else None
         # The sampler's own random draws continue where the study stands and differ between
         # ranks: a resumed search or a second rank replaying the first draws would repeat trials.
@@ -162,9 +185,99 @@ class Search:
             sampler = optuna.samplers.NSGAIISampler(
                 seed=seed, constraints_func=constraints,
                 population_size=max(4, min(50, self.trials // 5)))
-        return optuna.create_study(study_name="tune", storage=self.storage, sampler=sampler,
-                                   directions=[o.direction() for o in self.objectives],
-                                   load_if_exists=True)
+        if self.rank == 0:
+            # Where rank 0's sampler stood after the last trial it finished (or at the start).
+            state = self._sampler_state()
+            if state is not None:
+                for name, rng in _rngs(sampler):
+                    if name in state["rngs"]:
+                        rng.set_state(state["rngs"][name])
+        study = optuna.create_study(study_name="tune", storage=self.storage, sampler=sampler,
+                                    directions=[o.direction() for o in self.objectives],
+                                    load_if_exists=True)
+        if self.rank == 0 and before == 0:
+            self._save_sampler_state(study)
+        return study
+
+    def _journal_path(self):
+        return os.path.join(self.work, "study.journal")
+
+    def _sampler_state_path(self):
+        return os.path.join(self.work, "sampler.pickle")
+
+    def _save_sampler_state(self, study):
+        """The sampler's random state before the next trial draws its settings, and that
+        trial's number: --resume draws a trial cut short again from there."""
+        state = {"next": len(study.get_trials(deepcopy=False)),
+                 "rngs": {name: rng.get_state() for name, rng in _rngs(study.sampler)}}
+        path = self._sampler_state_path()
+        with open(path + ".tmp", "wb") as f:
+            pickle.dump(state, f)
+        os.replace(path + ".tmp", path)
+
+    def _sampler_state(self):
+        try:
+            with open(self._sampler_state_path(), "rb") as f:
+                state = pickle.load(f)
+            return state if isinstance(state, dict) and "rngs" in state else None
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ValueError):
+            return None  # none (or damaged): the trials cut short are asked again as they were
+
+    def _resume_study(self):
+        """--resume, rank 0, before any other rank opens the study: the journal checked line by
+        line (a damaged one is named, not left to fail inside Optuna), Optuna's own lock left by
+        a killed process removed (the folder's lock is ours), and the journal written again
+        without the trials a stop cut short, so that they cost none of --trials. With --jobs 1
+        the one trial cut short is drawn again from the sampler's saved state, which gives it its
+        number and settings again; otherwise the settings of each are asked again."""
+        path = self._journal_path()
+        _check_journal(path)
+        if os.path.lexists(path + ".lock"):
+            os.remove(path + ".lock")
+        if not os.path.exists(path):
+            return
+        try:
+            storage = optuna.storages.JournalStorage(optuna.storages.JournalFileStorage(path))
+            study_id = storage.get_study_id_from_name("tune")
+            trials = storage.get_all_trials(study_id, deepcopy=False)
+            directions = storage.get_study_directions(study_id)
+        except Exception as e:  # Optuna's own errors on a journal of valid lines
+            raise InputError(f"{path}: damaged ({type(e).__name__}: {e}); {_START_AGAIN}"
+                             ) from None
+        cut = [t for t in trials if t.state in (optuna.trial.TrialState.RUNNING,
+                                                optuna.trial.TrialState.WAITING)
+               or t.user_attrs.get("interrupted")]
+        if not cut:
+            return
+        numbers = {t.number for t in cut}
+        keep = [t for t in trials if t.number not in numbers]
+        state = self._sampler_state()
+        redraw = (state is not None and len(cut) == 1 and
+                  cut[0].number == state["next"] == len(trials) - 1)
+        tmp = path + ".resumed"
+        for name in (tmp, tmp + ".lock"):
+            if os.path.lexists(name):
+                os.remove(name)
+        new = optuna.create_study(
+            study_name="tune", directions=directions,
+            storage=optuna.storages.JournalStorage(optuna.storages.JournalFileStorage(tmp)))
+        for t in keep:
+            new.add_trial(t)
+        if not redraw:
+            for t in cut:
+                if t.params:
+                    new.enqueue_trial(t.params)
+        os.replace(tmp, path)
+        # The kept trials' folders follow their numbers; the cut ones' go.
+        folder = os.path.join(self.work, "trials")
+        kept = {t.number for t in keep}
+        for name in os.listdir(folder) if os.path.isdir(folder) else []:
+            if not name.isdigit() or int(name) not in kept:
+                shutil.rmtree(os.path.join(folder, name), ignore_errors=True)
+        for number, t in enumerate(keep):
+            old = os.path.join(folder, f"{t.number:04d}")
+            if t.number != number and os.path.exists(old):
+                os.rename(old, os.path.join(folder, f"{number:04d}"))
 
     def _constraint_values(self, frozen):
         return frozen.user_attrs.get("violations", [math.inf] * len(self.constraints))
@@ -224,14 +337,29 @@ class Search:
             return self._trial(trial)
         except optuna.TrialPruned:
             raise
+        except (_TrialInterrupted, KeyboardInterrupt):
+            # A run stopped by the signal (KeyboardInterrupt), or a stop between two runs:
+            # failed here, not counted and run again by --resume (_resume_study).
+            trial.set_user_attr("error", "interrupted")
+            trial.set_user_attr("interrupted", True)
+            if not self.stop_signal:
+                raise
+            trial.study.stop()
+            raise _TrialInterrupted() from None
         except Exception as e:
             # Optuna keeps a failed trial without its exception: the error is ours to record.
             if not trial.user_attrs.get("error"):
                 trial.set_user_attr("error", f"{type(e).__name__}: {e}")
             raise
 
+    def _stop_point(self):
+        if self.stop_signal:
+            raise _TrialInterrupted()
+
     def _trial(self, trial):
+        self._stop_point()
         values = {p.key: p.suggest(trial) for p in self.params}
+        self._stop_point()
         sets = self._sets_of(values)
         folder = os.path.join(self.work, "trials", f"{trial.number:04d}")
         os.makedirs(folder, exist_ok=True)
@@ -248,6 +376,7 @@ class Search:
         runs, absent = [], {}
         try:
             for seed in range(1, self.seeds + 1):
+                self._stop_point()
                 start = time.monotonic()
                 metrics, lacks = self._run(sets, seed, os.path.join(folder, f"seed{seed}"))
                 runs.append({"seed": seed, "metrics": metrics,
@@ -256,13 +385,10 @@ class Search:
                     absent.setdefault(path, []).append(seed)
         except InputError as e:
             self._invalid(trial, str(e))
+        except _TrialInterrupted:
+            raise
         except Exception:
             trial.set_user_attr("runs", runs)  # the seeds that ran; _objective records why
-            raise
-        except KeyboardInterrupt:
-            # Optuna marks it failed; --resume asks its settings again.
-            trial.set_user_attr("error", "interrupted")
-            trial.set_user_attr("interrupted", True)
             raise
         trial.set_user_attr("runs", runs)
         if absent:
@@ -302,9 +428,15 @@ class Search:
         return f"--prescreen fluid: {error}"
 
     def _after_trial(self, study, frozen):
+        if self.stop_signal:
+            study.stop()
+        if frozen.user_attrs.get("interrupted"):
+            return
         with self._lock:
             self.done_here += 1
-            if self.progress is not None:
+            if self.rank == 0:
+                self._save_sampler_state(study)
+            if self.progress is not None and not self.stop_signal:
                 self.progress(self, study, frozen)
 
     # --- the whole search ---------------------------------------------------------------------
@@ -314,10 +446,67 @@ class Search:
 
     def run(self):
         """Runs the search (or its rest), the held-out check, and writes OUT. Returns OUT, or
-        None on a rank other than 0 under mpirun."""
+        None on a rank other than 0 under mpirun. Raises SearchStopped on SIGINT, SIGTERM or
+        SIGHUP (in the main thread), once the runs in progress have stopped."""
+        with self._stopping_on_signals():
+            try:
+                return self._run_locked()
+            except KeyboardInterrupt:
+                # A run the stop cut short (stop_runs), or a stop point.
+                if self.stop_signal:
+                    raise SearchStopped(self.stop_signal, self.work) from None
+                raise
+
+    @contextlib.contextmanager
+    def _stopping_on_signals(self):
+        """The stop signals set stop_signal and stop the runs in progress (in any thread),
+        rather than raise KeyboardInterrupt wherever Python happens to be: inside Optuna, that
+        leaves its journal or its trial half-told."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+
+        def stop(signum, frame):
+            if not self.stop_signal:
+                self.stop_signal = signum
+            _dcqcn.stop_runs(True)
+        before = {s: signal.signal(s, stop) for s in _STOP_SIGNALS}
+        _dcqcn.stop_runs(False)
+        try:
+            yield
+        finally:
+            for s, handler in before.items():
+                signal.signal(s, handler if handler is not None else signal.SIG_DFL)
+            _dcqcn.stop_runs(False)
+
+    def _check_stop(self):
+        if self.stop_signal:
+            raise SearchStopped(self.stop_signal, self.work)
+
+    def _run_locked(self):
+        lock = None
+        if self.rank == 0:
+            try:
+                # One writer of OUT at a time, as for runs and sweeps: taken before the folder
+                # is looked at, released after it is renamed.
+                os.makedirs(os.path.dirname(os.path.abspath(self.out)), exist_ok=True)
+                lock = _dcqcn.OutputLock(self.out, self.out)
+            except InputError as e:
+                self._tell_ranks(f"error\n{e}")
+                self._remove_status_file()
+                raise
+        try:
+            return self._run_with_lock()
+        finally:
+            if lock is not None:
+                lock.release()
+
+    def _run_with_lock(self):
         if self.rank == 0:
             try:
                 self._prepare_folder()
+                if self.resume:
+                    self._resume_study()
                 try:
                     self._baseline()
                 except InputError:
@@ -330,6 +519,7 @@ class Search:
                 self._remove_status_file()
                 raise
             self._tell_ranks("ready")
+            self._check_stop()
         else:
             self._wait_for_rank_0()
             try:
@@ -339,12 +529,15 @@ class Search:
                 open(f"{self._status_file()}.done-{self.rank}", "w").close()
             return None
         study = self._search()
+        self._check_stop()
         _wait_until(lambda: not any(t.state == optuna.trial.TrialState.RUNNING
                                     for t in study.get_trials(deepcopy=False)))
         results = tune_outputs.Results(self, study)
         results.holdout_runs = self._holdout(results)
+        self._check_stop()
         results.write(self.work)
         self._wait_for_ranks("done", timeout=3600)
+        self._check_stop()
         if os.path.exists(self.out):
             shutil.rmtree(self.out)
         os.rename(self.work, self.out)
@@ -354,8 +547,6 @@ class Search:
     def _search(self):
         """The trials left to run, on this rank; returns the study."""
         study = self._study()
-        if self.rank == 0 and self.resume:
-            self._requeue_interrupted(study)
         left = self.trials - len(self.finished_trials(study))
         if left > 0:
             self.started = time.monotonic()
@@ -408,31 +599,12 @@ class Search:
             if os.path.exists(name):
                 os.remove(name)
 
-    def _requeue_interrupted(self, study):
-        """The trials an interruption cut short (failed, or left running when the process was
-        killed) are marked failed and their settings asked again, once (the study remembers
-        which: a finished trial cannot be changed)."""
-        study_id = self.storage.get_study_id_from_name(study.study_name)
-        done = set(study.user_attrs.get("requeued", []))
-        for t in study.get_trials(deepcopy=False):
-            running = t.state == optuna.trial.TrialState.RUNNING
-            if t.number in done or not (running or t.user_attrs.get("interrupted")):
-                continue
-            if running:
-                trial_id = self.storage.get_trial_id_from_study_id_trial_number(study_id,
-                                                                                t.number)
-                self.storage.set_trial_user_attr(trial_id, "error", "interrupted")
-                self.storage.set_trial_state_values(trial_id, optuna.trial.TrialState.FAIL)
-            if t.params:
-                study.enqueue_trial(t.params)
-            done.add(t.number)
-        study.set_user_attr("requeued", sorted(done))
-
     def _baseline(self):
         """The scenario's own settings on the search's seeds (once): the reference the trials
         are plotted against, and the check that every metric path exists."""
         path = os.path.join(self.work, "baseline.json")
         if os.path.exists(path):
+            _read_json(path, "the scenario's own runs", list)
             return
         runs = []
         for seed in range(1, self.seeds + 1):
@@ -459,6 +631,62 @@ class Search:
         # --jobs runs at once (the engine releases the GIL), listed in a fixed order.
         with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
             return list(pool.map(run, cases))
+
+
+_START_AGAIN = "--force without --resume starts the search again"
+
+
+def _read_json(path, what, kind):
+    """A JSON file of the folder, or an InputError naming it (and the line) if it is missing or
+    damaged."""
+    try:
+        with open(path, "rb") as f:
+            value = json.loads(f.read())
+    except FileNotFoundError:
+        raise InputError(f"--resume: {path} is missing ({what}); {_START_AGAIN}") from None
+    except OSError as e:
+        raise InputError(f"--resume: {path}: cannot read ({e.strerror})") from None
+    except json.JSONDecodeError as e:
+        raise InputError(f"--resume: {path}:{e.lineno}: damaged ({e.msg}); {_START_AGAIN}"
+                         ) from None
+    except ValueError as e:  # not UTF-8
+        raise InputError(f"--resume: {path}: damaged ({e}); {_START_AGAIN}") from None
+    if not isinstance(value, kind):
+        raise InputError(f"--resume: {path}: damaged (not {what}); {_START_AGAIN}")
+    return value
+
+
+def _check_journal(path):
+    """Every line of the study's journal a whole JSON entry of Optuna's (an object with an
+    op_code), or an InputError naming the file and the line."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return  # stopped before the study was made: a new one is
+    except OSError as e:
+        raise InputError(f"--resume: {path}: cannot read ({e.strerror})") from None
+    lines = data.split(b"\n")
+    for number, line in enumerate(lines[:-1], start=1):
+        try:
+            entry = json.loads(line)
+        except ValueError:  # not JSON, or not UTF-8
+            entry = None
+        if not isinstance(entry, dict) or not isinstance(entry.get("op_code"), int):
+            raise InputError(f"--resume: {path}:{number}: damaged (not an entry of Optuna's "
+                             f"journal); {_START_AGAIN}")
+    if lines[-1]:  # every entry ends its line
+        raise InputError(f"--resume: {path}:{len(lines)}: damaged (the line is cut short); "
+                         f"{_START_AGAIN}")
+
+
+def _rngs(sampler, prefix=""):
+    """(name, numpy RandomState) of a sampler and the samplers it holds."""
+    for name, value in sorted(vars(sampler).items()):
+        if isinstance(value, np.random.RandomState):
+            yield prefix + name, value
+        elif isinstance(value, optuna.samplers.BaseSampler):
+            yield from _rngs(value, f"{prefix}{name}.")
 
 
 def _means(runs):

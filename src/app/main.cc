@@ -36,9 +36,9 @@ namespace {
 
 using dcqcn::Scenario;
 
-// Ctrl-C or SIGTERM: the run stops at its next slice and writes nothing; the previous results
-// stay as they were.
-// The exit status is the shell's for the signal: 130 (SIGINT) or 143 (SIGTERM).
+// Ctrl-C, SIGTERM or SIGHUP (a closed terminal, a dropped ssh session): the run stops at its
+// next slice and writes nothing; the previous results stay as they were.
+// The exit status is the shell's for the signal: 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP).
 std::atomic<bool> g_stop{false};
 std::atomic<int> g_stop_signal{SIGINT};
 void RequestStop(int sig) {
@@ -294,6 +294,7 @@ int main(int argc, char** argv) {
   if (*run || *sweep || *hpcc || *fluid) {
     std::signal(SIGINT, RequestStop);
     std::signal(SIGTERM, RequestStop);
+    std::signal(SIGHUP, RequestStop);
   }
   try {
     if (*run) {
@@ -414,7 +415,11 @@ int main(int argc, char** argv) {
     // Every rank of one run stops at the same slice: they finish together, none aborts.
     if (mpi_world != nullptr && (*run || *hpcc)) mpi_world->ReleasedRanks();
     if (mpi_world != nullptr && mpi_world->rank() != 0) return 128 + g_stop_signal;
-    fmt::print(stderr, "{} ({})\n", e.what(), g_stop_signal == SIGTERM ? "SIGTERM" : "SIGINT");
+    const int sig = g_stop_signal;
+    fmt::print(stderr, "{} ({})\n", e.what(),
+               sig == SIGTERM  ? "SIGTERM"
+               : sig == SIGHUP ? "SIGHUP"
+                               : "SIGINT");
     return 128 + g_stop_signal;
   } catch (const dcqcn::InvariantError& e) {
     fmt::print(stderr, "internal error (invariant violated, please report): {}\n", e.what());

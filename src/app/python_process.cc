@@ -13,7 +13,8 @@ extern char** environ;
 
 namespace dcqcn {
 
-SpawnResult Spawn(const std::vector<std::string>& args, bool silent) {
+SpawnResult Spawn(const std::vector<std::string>& args, bool silent,
+                  const std::function<void(pid_t)>& on_started) {
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -32,6 +33,7 @@ SpawnResult Spawn(const std::vector<std::string>& args, bool silent) {
     return result;
   }
   result.started = true;
+  if (on_started) on_started(pid);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) {

@@ -2,6 +2,9 @@
 // under Debian's /usr/bin/python3 (or $DCQCN_PYTHON), with its exit code passed on.
 #pragma once
 
+#include <sys/types.h>
+
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,8 +18,9 @@ struct SpawnResult {
 };
 
 // Runs args[0] (a path, not searched in PATH) with `args`; stdout and stderr are inherited, or
-// discarded when `silent`.
-SpawnResult Spawn(const std::vector<std::string>& args, bool silent);
+// discarded when `silent`. `on_started` is told the child's pid before it is waited for.
+SpawnResult Spawn(const std::vector<std::string>& args, bool silent,
+                  const std::function<void(pid_t)>& on_started = nullptr);
 
 // $DCQCN_PYTHON, else /usr/bin/python3: the interpreter Debian's python3-matplotlib and
 // python3-optuna install into (the python3 on PATH may be a pyenv without them).

@@ -20,6 +20,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The search's process, once started, and the first stop signal this one received.
+volatile sig_atomic_t g_child = 0;
+volatile sig_atomic_t g_signal = 0;
+
+// SIGINT, SIGTERM and SIGHUP go on to the search, which stops, cleans up and exits 128 + the
+// signal; this process waits for it. A terminal's Ctrl-C reaches both: the search takes a
+// second copy as the first.
+void ForwardSignal(int sig) {
+  if (g_signal == 0) g_signal = sig;
+  if (g_child > 0) kill(static_cast<pid_t>(g_child), sig);
+}
+
 constexpr const char* kSetupHint =
     "`dcqcn tune` needs {} with optuna, scipy, scikit-learn and matplotlib (Debian's "
     "python3-optuna, python3-scipy, python3-sklearn and python3-matplotlib): run "
@@ -69,16 +81,25 @@ int RunTuneCommand(const std::vector<std::string>& args) {
     return 1;
   }
   setenv("MPLBACKEND", "Agg", 1);  // no display: render straight to files
-  // Ctrl-C reaches both processes; the search stops itself (and can be resumed), so this one
-  // only waits. A handler, not SIG_IGN, which the child would inherit.
-  std::signal(SIGINT, [](int) {});
+  // A handler, not SIG_IGN, which the child would inherit.
+  struct sigaction forward {};
+  forward.sa_handler = ForwardSignal;
+  sigemptyset(&forward.sa_mask);
+  forward.sa_flags = SA_RESTART;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &forward, nullptr);
   std::vector<std::string> argv = {python, "-m", "dcqcn.tune_command"};
   argv.insert(argv.end(), args.begin(), args.end());
-  SpawnResult run = Spawn(argv, false);
+  SpawnResult run = Spawn(argv, false, [](pid_t pid) {
+    g_child = pid;
+    // A signal that came while it was being started.
+    if (g_signal != 0) kill(pid, g_signal);
+  });
   if (!run.started) {
     fmt::print(stderr, "error: cannot run {}: {}\n", python, std::strerror(run.error));
     return 1;
   }
+  // Stopped before its handlers were in place (while Python started): the signal's status.
+  if (run.signal != 0 && run.signal == g_signal) return 128 + run.signal;
   if (run.signal != 0) {
     fmt::print(stderr, "error: the search was killed by signal {} ({})\n", run.signal,
                strsignal(run.signal));

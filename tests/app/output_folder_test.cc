@@ -85,8 +85,10 @@ TEST_F(OutputFolderTest, AnInterruptedRunLeavesThePreviousResults) {
   const fs::path out = dir_ / "out";
   ASSERT_EQ(RunCli("run " + Scenario() + " --quiet --out " + out.string()).code, 0);
   const std::string flows = ReadFile(out / "flows.csv");
-  // A long run, stopped with SIGINT or SIGTERM while it simulates: the shell's status for it.
-  for (const auto& [signal, status] : {std::pair{"INT", "130"}, std::pair{"TERM", "143"}}) {
+  // A long run, stopped with SIGINT, SIGTERM or SIGHUP (a closed terminal) while it simulates:
+  // the shell's status for it, and neither its staging folder nor its lock is left.
+  for (const auto& [signal, status] :
+       {std::pair{"INT", "130"}, std::pair{"TERM", "143"}, std::pair{"HUP", "129"}}) {
     const auto r = testing::RunCommand(
         std::string(DCQCN_BINARY) + " run " + Scenario() + " --quiet --out " + out.string() +
         " --set workload.size=10GB --set duration=10s 2>&1 & pid=$!; sleep 1; kill -" + signal +
@@ -99,6 +101,7 @@ TEST_F(OutputFolderTest, AnInterruptedRunLeavesThePreviousResults) {
   }
   for (const auto& e : fs::directory_iterator(dir_)) {
     EXPECT_EQ(e.path().filename().string().find(".partial"), std::string::npos) << e.path();
+    EXPECT_NE(e.path().filename().string(), ".out.lock");
   }
 }
 

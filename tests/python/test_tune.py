@@ -7,6 +7,7 @@ import os
 import shutil
 import signal
 import subprocess
+import time
 
 import pandas as pd
 import pytest
@@ -175,6 +176,28 @@ def test_several_objectives_give_a_pareto_front_and_a_chosen_point_on_it(tmp_pat
     assert (tmp_path / "t" / "report" / "pareto.png").exists()
 
 
+def test_the_recommendation_says_which_held_out_seeds_break_a_constraint_and_what_check_warns(
+        tmp_path):
+    # A PAUSE too short to refresh: `dcqcn check` warns of it in any settings.
+    quanta = "switch.pfc.pause_quanta=1"
+    warned = dcqcn.check(LEAF_SPINE, set=[quanta])["warnings"]
+    assert any("pause_quanta" in w for w in warned)
+    search = dict(param=[ECN[0]], trials=1, seeds=1, holdout=3, set=[quanta])
+    # One trial, met by seed 1 (its bound is seed 1's value) and broken by a held-out seed.
+    first = small_search(tmp_path / "a", constraint=[f"{P99} <= 1e9"], **search)
+    bound = first.trials[P99].iloc[0]
+    tuned = first.holdout[first.holdout.settings == "tuned"]
+    broken = sorted(tuned[tuned[P99] > bound].seed)
+    assert broken, "no held-out seed above seed 1: choose another case"
+    r = small_search(tmp_path / "b", constraint=[f"{P99} <= {bound!r}"], **search)
+    assert (r.trials.state == "complete").all()
+    seeds = ", ".join(map(str, broken))
+    assert f"break the constraint `{P99} <= {bound!r}` on held-out seed" in r.recommendation
+    assert f"seed{'s' if len(broken) > 1 else ''} {seeds}**" in r.recommendation
+    for w in dcqcn.check(str(tmp_path / "b" / "best.toml"))["warnings"]:
+        assert f"- {w}" in r.recommendation, w
+
+
 @pytest.mark.parametrize("kw, message", [
     ({"param": ["switch.ecn.kmn=1KB:2KB"]}, "--param switch.ecn.kmn: "),
     ({"param": ["switch.ecn.kmin"]}, "expected KEY=LOW:HIGH"),
@@ -230,39 +253,161 @@ def test_the_command_line_runs_the_search_and_exits_1_on_bad_input(tmp_path):
     assert "recommendation.md" in r.stdout
 
 
-def test_ctrl_c_then_resume_finishes_the_search_with_every_trial(tmp_path):
-    out = tmp_path / "t"
-    args = [STABILITY, "--set", "duration=300ms", "--set", "output.warmup=5ms",
-            "--set", "workload.senders=4",
-            "--param", "cc.rai=5Mbps:80Mbps:log", "--minimize", "bottleneck.std_queue_bytes",
-            "--trials", "6", "--holdout", "0", "--seed", "3", "--out", str(out)]
-    p = subprocess.Popen([BINARY, "tune", *args], stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
+SHORT = [STABILITY, "--set", "duration=300ms", "--set", "output.warmup=5ms",
+         "--set", "workload.senders=4", "--param", "cc.rai=5Mbps:80Mbps:log",
+         "--minimize", "bottleneck.std_queue_bytes", "--trials", "6", "--holdout", "0",
+         "--seed", "3"]
+
+
+def start_search(out, *extra):
+    """`dcqcn tune` in a session of its own, once it has finished its first trial."""
+    p = subprocess.Popen([BINARY, "tune", *SHORT, *extra, "--out", str(out)],
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
     for line in p.stderr:
-        if "tune: trial 1 " in line:
-            break
+        if "tune: trial 0 " in line:
+            return p
+    pytest.fail(f"no trial finished: {p.communicate(timeout=120)[1]}")
+
+
+def left_behind(folder):
+    """Staging folders and locks (ours or Optuna's) anywhere under `folder`."""
+    return [os.path.join(d, n) for d, dirs, files in os.walk(folder) for n in dirs + files
+            if ".partial" in n or n.endswith(".lock")]
+
+
+def children(pid):
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                if int(f.read().rpartition(")")[2].split()[1]) == pid:
+                    found.append(int(entry))
+        except (OSError, ValueError, IndexError):
+            pass
+    return found
+
+
+def gone(pid, timeout=120):
+    """Whether process `pid` has ended (or is a zombie) within `timeout` s."""
+    for _ in range(timeout * 10):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rpartition(")")[2].split()[0] == "Z":
+                    return True
+        except OSError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_ctrl_c_then_resume_finishes_the_same_trials_as_an_uninterrupted_search(tmp_path):
+    p = start_search(tmp_path / "t")
     os.killpg(p.pid, signal.SIGINT)  # as Ctrl-C: to the whole group
     _, err = p.communicate(timeout=120)
     assert p.returncode == 130, err
-    assert "--resume" in err and os.path.isdir(str(out) + ".unfinished")
-    assert not out.exists()
-    r = cli(*args, "--resume")
+    assert "--resume" in err and "Traceback" not in err
+    assert os.path.isdir(tmp_path / "t.unfinished") and not (tmp_path / "t").exists()
+    assert left_behind(tmp_path) == []
+    r = cli(*SHORT, "--out", str(tmp_path / "t"), "--resume")
     assert r.returncode == 0, r.stderr
-    t = pd.read_csv(out / "trials.csv")
-    assert t.trial.nunique() == 6
-    # The trial cut short (a run takes ~0.6 s, so Ctrl-C almost surely lands in one) is failed
-    # ("interrupted") and its settings were run again.
-    cut = t[t.error == "interrupted"]
-    assert len(cut) <= 1
-    if len(cut) == 1 and cut["cc.rai [Mbps]"].notna().all():
-        again = t[(t.state == "complete") &
-                  (t["cc.rai [Mbps]"] == cut["cc.rai [Mbps]"].iloc[0])]
-        assert len(again) == 1
-    # The resumed sampler does not replay its first draws: no settings were run twice.
-    done = t[t.state == "complete"]
-    assert done["cc.rai [Mbps]"].nunique() == len(done)
+    # The trial cut short was run again, as the same trial: the same search as one never
+    # interrupted, no trial lost to the interrupt.
+    assert cli(*SHORT, "--out", str(tmp_path / "u")).returncode == 0
+    resumed, whole = (pd.read_csv(tmp_path / n / "trials.csv").drop(columns="wall_s")
+                      for n in ("t", "u"))
+    pd.testing.assert_frame_equal(resumed, whole)
     # A finished search does not resume; a changed one does not either.
-    assert cli(*args, "--resume").returncode == 1
+    assert cli(*SHORT, "--out", str(tmp_path / "t"), "--resume").returncode == 1
+
+
+def test_an_interrupt_outside_a_run_costs_no_trial_and_resumes_the_same_search(
+        tmp_path, monkeypatch):
+    # SIGINT inside a trial but before its runs (right after its settings are drawn).
+    from dcqcn.tune_search import Search
+    sets_of = Search._sets_of
+
+    def interrupt_at_trial_2(self, values):
+        if len(os.listdir(os.path.join(self.work, "trials"))) == 2:  # 0000 and 0001
+            signal.raise_signal(signal.SIGINT)
+        return sets_of(self, values)
+    monkeypatch.setattr(Search, "_sets_of", interrupt_at_trial_2)
+    with pytest.raises(KeyboardInterrupt):
+        small_search(tmp_path / "t", trials=4, holdout=0)
+    monkeypatch.setattr(Search, "_sets_of", sets_of)
+    resumed = small_search(tmp_path / "t", trials=4, holdout=0, resume=True)
+    whole = small_search(tmp_path / "u", trials=4, holdout=0)
+    assert (resumed.trials.state == "complete").all()
+    pd.testing.assert_frame_equal(resumed.trials.drop(columns="wall_s"),
+                                  whole.trials.drop(columns="wall_s"))
+
+
+@pytest.mark.parametrize("sig, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129),
+                                         (signal.SIGINT, 130)])
+def test_a_signal_to_dcqcn_alone_stops_its_search_and_leaves_nothing_half_written(
+        tmp_path, sig, status):
+    # SIGTERM (kill), SIGHUP (a closed terminal, a dropped ssh session) or SIGINT to the dcqcn
+    # process only, not its group: the Python search under it stops too.
+    p = start_search(tmp_path / "t")
+    search = children(p.pid)
+    assert len(search) == 1
+    p.send_signal(sig)
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == status, err
+    assert gone(search[0]), "the search outlived dcqcn"
+    assert "Traceback" not in err and "--resume" in err
+    assert left_behind(tmp_path) == []
+    assert cli(*SHORT, "--out", str(tmp_path / "t"), "--resume").returncode == 0
+
+
+def test_a_second_search_into_the_same_folder_is_refused_even_with_force(tmp_path):
+    p = start_search(tmp_path / "t")
+    os.killpg(p.pid, signal.SIGSTOP)  # mid-search, however fast the machine
+    r = cli(*SHORT, "--out", str(tmp_path / "t"), "--force")
+    assert r.returncode == 1 and "another dcqcn process is writing it" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    os.killpg(p.pid, signal.SIGINT)
+    os.killpg(p.pid, signal.SIGCONT)
+    _, err = p.communicate(timeout=120)
+    assert p.returncode == 130, err  # the first went on undisturbed until then
+    assert (tmp_path / "t.unfinished" / "tune.json").exists() and left_behind(tmp_path) == []
+
+
+def _cut_mid_line(work):
+    journal = work / "study.journal"
+    data = journal.read_bytes()
+    journal.write_bytes(data[:len(data) - 20])
+    return f"{journal}:{len(data.splitlines())}: damaged"
+
+
+def _foreign_line(work):
+    journal = work / "study.journal"
+    lines = len(journal.read_bytes().splitlines())
+    with open(journal, "ab") as f:
+        f.write(b'{"hello": "world"}\n')
+    return f"{journal}:{lines + 1}: damaged"
+
+
+def _random_bytes(work):
+    (work / "study.journal").write_bytes(bytes(range(256)) * 4)
+    return f"{work / 'study.journal'}:1: damaged"
+
+
+def _no_settings(work):
+    (work / "tune.json").unlink()
+    return f"{work / 'tune.json'} is missing"
+
+
+@pytest.mark.parametrize("damage", [_cut_mid_line, _foreign_line, _random_bytes, _no_settings])
+def test_resuming_a_damaged_folder_names_the_file(tmp_path, damage):
+    args = [LEAF_SPINE, "--param", ECN[0], "--minimize", P99, "--trials", "2", "--holdout", "0",
+            "--quiet", "--out", str(tmp_path / "t")]
+    assert cli(*args).returncode == 0
+    os.rename(tmp_path / "t", tmp_path / "t.unfinished")  # as if stopped before its rename
+    message = damage(tmp_path / "t.unfinished")
+    r = cli(*args, "--resume")
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.startswith("error: --resume: " + message), r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.splitlines()) == 1
 
 
 def test_the_fluid_prescreen_skips_oscillating_settings_and_says_what_it_saved(tmp_path):
