@@ -27,9 +27,9 @@ status=0
 read -r -a new_args <<<"${NEW_ARGS:-}"
 read -r -a new_launcher <<<"${NEW_LAUNCHER:-}"
 
-# Fields that measure the machine, not the simulation (and flows_in_flight_max, which older
-# builds do not report).
-volatile='"wall_time_s"\|"peak_rss_mb"\|events_per_s\|hops_per_s\|flows_in_flight_max'
+# Fields that measure the machine, not the simulation (and flows_in_flight_max and the nvlink_
+# counters, which older builds do not report).
+volatile='"wall_time_s"\|"peak_rss_mb"\|events_per_s\|hops_per_s\|flows_in_flight_max\|"nvlink_transfers"\|"nvlink_bytes"'
 
 compare_folders() {  # compare_folders NAME: $work/NAME.old against $work/NAME.new
   local name=$1 f same=1

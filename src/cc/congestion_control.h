@@ -54,6 +54,10 @@ class CongestionControl {
   virtual ~CongestionControl() = default;
   // Reaction point (sender).
   virtual void OnFlowStart(CcFlow& f) = 0;  // must set the initial rate
+  // `to` continues `from` on one queue pair (a connection's next transfer): it takes over the
+  // sender state and rate of `from`, and what later arrives for `from` comes to `to`. Without
+  // sender state, a fresh start.
+  virtual void OnFlowContinue(CcFlow& from, CcFlow& to) { OnFlowStart(to); }
   virtual void OnPacketSent(CcFlow& f, Bytes bytes) {}
   virtual void OnCnp(CcFlow& f) {}  // a CNP (or an ACK carrying one) arrived
   virtual void OnFlowDone(CcFlow& f) {}

@@ -22,6 +22,12 @@ class PerFlowSenders : public CongestionControl {
     }
     return c;
   }
+  void OnFlowContinue(CcFlow& from, CcFlow& to) final {
+    if (from.cc_sender_slot == UINT32_MAX) return OnFlowStart(to);
+    to.cc_sender_slot = from.cc_sender_slot;
+    from.cc_sender_slot = UINT32_MAX;
+    host_->SetRate(to, from.rate);
+  }
   void ReleaseSender(CcFlow& f) final {
     const uint32_t slot = f.cc_sender_slot;
     if (slot == UINT32_MAX) return;

@@ -37,6 +37,17 @@ struct Flow : CcFlow {
   // is what is left (Network::PacketsOut): the flow retires only when nothing is.
   int32_t sender_packets = 0;
   Time finish = -1;  // sender received the last ACK (as HPCC's FCT), -1 = not done
+  // A connection's transfers (FlowAfter::previous) are one queue pair: `connection` is the id
+  // of its first transfer (kNoConnection: a flow of its own), `stream_offset` this transfer's
+  // first byte in the connection's byte stream (what ACK-driven congestion control counts in),
+  // `awaiting_successor` holds a finished transfer in flight until the next one has taken its
+  // congestion-control state over, and `handed_over` says the next one has (what arrives for
+  // this one then acts on the connection's newest transfer).
+  static constexpr uint32_t kNoConnection = UINT32_MAX;
+  uint32_t connection = kNoConnection;
+  bool awaiting_successor = false;
+  bool handed_over = false;
+  Bytes stream_offset = 0;
 
   // What the user asked for.
   alignas(64) int32_t src = 0;

@@ -37,6 +37,11 @@ void FlowAfter::Add(std::span<const uint32_t> after, Time delay) {
 
 void FlowAfter::Resize(size_t num_flows) { row_of.resize(num_flows, kNoRow); }
 
+void FlowAfter::SetPrevious(uint32_t id, uint32_t before) {
+  if (previous.size() <= id) previous.resize(id + 1, kNone);
+  previous[id] = before;
+}
+
 FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> specs,
                                    const FlowAfter& after, std::function<void(uint32_t)> start,
                                    std::vector<Simulator*> host_sims)
@@ -95,6 +100,25 @@ FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> spe
     if (row_host_[r] == -1) continue;
     for (const uint32_t p : after.row(r)) dependents_[fill[p]++] = r;
   }
+  if (after.previous.size() > n) {
+    throw InvariantError(fmt::format("flow dependencies: connections for {} flows, expected {}",
+                                     after.previous.size(), n));
+  }
+  if (!after.previous.empty()) {
+    next_.assign(n, FlowAfter::kNone);
+    gate_.assign(n, 0);
+  }
+  for (uint32_t id = 0; id < after.previous.size(); ++id) {
+    const uint32_t p = after.previous[id];
+    if (p == FlowAfter::kNone) continue;
+    if (p >= id || specs[p].src != specs[id].src || specs[p].dst != specs[id].dst ||
+        next_[p] != FlowAfter::kNone) {
+      throw InvariantError(fmt::format("flow {} cannot follow flow {} on a connection", id, p));
+    }
+    next_[p] = id;
+    // Without prerequisites it is ready from the start (it starts once the one before it sent).
+    if (!after.waits(id)) gate_[id] = kReady;
+  }
 }
 
 void FlowDependencies::Complete(uint32_t id, int host) {
@@ -115,8 +139,21 @@ void FlowDependencies::Complete(uint32_t id, int host) {
   }
 }
 
+void FlowDependencies::OnSent(uint32_t id) {
+  const uint32_t next = Next(id);
+  if (next == FlowAfter::kNone) return;
+  gate_[next] |= kPreviousSent;
+  // An event, not a call: the NIC that reports it is in the middle of sending a packet.
+  Simulator* sim = SimOf(specs_[next].src);
+  if (gate_[next] & kReady) sim->Schedule(std::max(specs_[next].start, sim->Now()), this, 0, next);
+}
+
 void FlowDependencies::HandleEvent(uint32_t, uint64_t arg) {
   const auto id = static_cast<uint32_t>(arg);
+  if (Previous(id) != FlowAfter::kNone) {
+    gate_[id] |= kReady;
+    if (!(gate_[id] & kPreviousSent)) return;  // OnSent of the one before it starts it
+  }
   starts_[id] = SimOf(specs_[id].src)->Now();
   start_(id);
 }

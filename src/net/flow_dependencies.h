@@ -26,8 +26,13 @@ struct FlowAfter {
   std::vector<uint32_t> row_offsets;  // one more than the rows, or none
   std::vector<uint32_t> prerequisites;
   std::vector<Time> delays;  // by flow id; may be shorter (0 past the end)
+  // By flow id (may be shorter; kNone past the end): the flow before it on its connection (one
+  // queue pair: same source and destination), which must have sent its last packet before this
+  // one starts and whose congestion-control state, source port and byte stream it continues.
+  static constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> previous;
 
-  bool empty() const { return prerequisites.empty(); }
+  bool empty() const { return prerequisites.empty() && previous.empty(); }
   // A new row of prerequisites; returns its index.
   uint32_t AddRow(std::span<const uint32_t> after);
   // Flow `id` waits for row `row` (kNoRow: nothing), then `delay`.
@@ -36,6 +41,9 @@ struct FlowAfter {
   void Add(std::span<const uint32_t> after, Time delay);
   // Rows for flows up to `num_flows` (those not added wait for nothing).
   void Resize(size_t num_flows);
+  // Flow `id` follows `before` on their connection.
+  void SetPrevious(uint32_t id, uint32_t before);
+  uint32_t previous_of(uint32_t id) const { return id < previous.size() ? previous[id] : kNone; }
   size_t rows() const { return row_offsets.empty() ? 0 : row_offsets.size() - 1; }
   std::span<const uint32_t> row(uint32_t r) const {
     return std::span<const uint32_t>(prerequisites)
@@ -58,8 +66,9 @@ inline bool ObservesCompletion(const FlowSpec& waiting, const FlowSpec& prerequi
 
 // Counts each waiting flow's unfinished prerequisites and, when the last one completes at `now`,
 // starts it at max(its spec's start, now + its delay), with one event per waiting flow scheduled
-// then (equal times: in the order the completions happened). Flows that wait for nothing are
-// FlowStarter's.
+// then (equal times: in the order the completions happened); a flow that follows another on its
+// connection starts then only if that one has sent its last packet, else when it does. Flows
+// that wait for nothing are FlowStarter's.
 class FlowDependencies final : public EventHandler {
  public:
   // `after` must outlive the tracker; every prerequisite must be observable (ObservesCompletion)
@@ -69,7 +78,15 @@ class FlowDependencies final : public EventHandler {
   // in its source host's); empty: `sim` for every host.
   FlowDependencies(Simulator* sim, std::span<const FlowSpec> specs, const FlowAfter& after,
                    std::function<void(uint32_t)> start, std::vector<Simulator*> host_sims = {});
-  bool Waits(uint32_t id) const { return after_.waits(id); }
+  bool Waits(uint32_t id) const {
+    return after_.waits(id) || after_.previous_of(id) != FlowAfter::kNone;
+  }
+  // The flows before and after `id` on its connection (FlowAfter::kNone: none).
+  uint32_t Previous(uint32_t id) const { return after_.previous_of(id); }
+  uint32_t Next(uint32_t id) const { return id < next_.size() ? next_[id] : FlowAfter::kNone; }
+  // Flow `id` sent its last packet (the first time): the flow after it on its connection may
+  // start.
+  void OnSent(uint32_t id);
   // Flow `id`'s last byte reached its receiver in order.
   void OnDelivered(uint32_t id) { Complete(id, specs_[id].dst); }
   // Flow `id`'s sender got the ACK of its last byte.
@@ -99,6 +116,12 @@ class FlowDependencies final : public EventHandler {
   std::vector<uint32_t> dependent_offsets_;
   std::vector<uint32_t> dependents_;
   std::vector<Time> starts_;  // per flow: when a waiting flow started (kTimeNever: not yet)
+  // Per flow, when any flow follows another on its connection: the next one, and for a flow
+  // that follows one, what of its start has come (kReady: its prerequisites and delay;
+  // kPreviousSent: the one before it sent its last packet).
+  enum Gate : uint8_t { kReady = 1, kPreviousSent = 2 };
+  std::vector<uint32_t> next_;
+  std::vector<uint8_t> gate_;
 };
 
 }  // namespace dcqcn

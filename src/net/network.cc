@@ -184,6 +184,15 @@ Network::Network(NetworkConfig config)
     sports_[i] = static_cast<uint16_t>(49152 + sport_rng.Below(16384));
     if (hpcc_ecmp) sports_[i] = hpcc_sports[i];
   }
+  // A connection's transfers are one queue pair: they keep its first transfer's source port.
+  if (s.after != nullptr) {
+    for (uint32_t i = 0; i < s.after->previous.size(); ++i) {
+      const uint32_t before = s.after->previous[i];
+      if (before == FlowAfter::kNone) continue;
+      sports_[i] = sports_[before];
+      if (hpcc_ecmp) hpcc_keys_.flow_ports[i] = hpcc_keys_.flow_ports[before];
+    }
+  }
   need_base_rtt_ = needs.base_rtt || s.host.window;
   if (need_base_rtt_ && s.host.base_rtt != HostConfig::BaseRtt::kPair) {
     max_base_rtt_ = MaxBaseRtt(topo, s.host.mtu);
@@ -201,6 +210,7 @@ Network::Network(NetworkConfig config)
         std::move(host_sims));
   }
   delivered_at_.assign(s.flows.size(), -1);
+  if (s.after != nullptr && !s.after->previous.empty()) sent_at_.assign(s.flows.size(), -1);
   for (int h = 0; h < num_hosts; ++h) {
     Part* part = &part_of(h);
     hosts_[h]->SetOnFlowDone([this, part](Flow& f) {
@@ -212,6 +222,10 @@ Network::Network(NetworkConfig config)
     hosts_[h]->SetOnFlowDelivered([this, part](Flow& f) {
       delivered_at_[f.id] = part->sim.Now();
       if (dependencies_ != nullptr) dependencies_->OnDelivered(f.id);
+    });
+    hosts_[h]->SetOnFlowSent([this, part](Flow& f) {
+      sent_at_[f.id] = part->sim.Now();
+      dependencies_->OnSent(f.id);
     });
   }
   // A starter per thread for its hosts' flows (the others count as waiting), all ordering their
@@ -266,6 +280,21 @@ Flow& Network::CreateFlow(uint32_t id) {
   f.sport = sports_[id];
   f.total_packets = static_cast<uint32_t>((spec.size + config_.host.mtu - 1) / config_.host.mtu);
   FillRouteCache(f);
+  if (dependencies_ != nullptr) {
+    // A transfer that follows another on its connection joins its queue pair (which the one
+    // before keeps in flight until now: awaiting_successor).
+    const uint32_t before = dependencies_->Previous(id);
+    if (before != FlowAfter::kNone) {
+      const Flow* b = flows_.find(before);
+      if (b == nullptr) {
+        throw InvariantError(fmt::format("flow {} starts after flow {} retired", id, before));
+      }
+      f.connection = b->connection;
+    } else if (dependencies_->Next(id) != FlowAfter::kNone) {
+      f.connection = id;
+    }
+    f.awaiting_successor = dependencies_->Next(id) != FlowAfter::kNone;
+  }
   if (need_base_rtt_) {
     const BaseRtt b = FlowBaseRtt(id);
     f.base_rtt = b.rtt;
@@ -296,11 +325,14 @@ void Network::NvlinkDelivered(uint32_t id) {
   Part& part = *parts_[0];  // NVLink runs are not split
   const Time now = part.sim.Now();
   outcomes_[id] = {now, config_.flows[id].size};
-  part.stats.payload_delivered += config_.flows[id].size;
+  ++part.stats.nvlink_transfers;
+  part.stats.nvlink_bytes += config_.flows[id].size;
   delivered_at_[id] = now;
   ++part.flows_done;
   part.last_finish = std::max(part.last_finish, now);
   if (dependencies_ != nullptr) {
+    if (!sent_at_.empty()) sent_at_[id] = now;
+    dependencies_->OnSent(id);
     dependencies_->OnDelivered(id);
     dependencies_->OnAcked(id);
   }
@@ -323,7 +355,8 @@ void Network::RetireFinished(Time now) {
     for (const uint32_t id : part->finished) {
       Flow& f = flows_[id];
       if (PacketsOut(f) == 0 && f.sched == Flow::kIdle && now - f.finish > hold_ &&
-          hosts_[f.dst]->cc().ReceiverIdle(f)) {
+          !f.awaiting_successor && hosts_[f.dst]->cc().ReceiverIdle(f)) {
+        if (f.connection != Flow::kNoConnection && !f.handed_over) hosts_[f.src]->EndConnection(f);
         for (auto& p : parts_) p->stats.dropped_by_flow.erase(id);
         hosts_[f.src]->cc().ReleaseSender(f);
         hosts_[f.dst]->cc().ReleaseReceiver(f);

@@ -91,6 +91,9 @@ class Network {
   // When flow `id`'s last byte reached its receiver in order (-1 = not yet): the completion
   // that flows sent by its receiver wait for.
   Time flow_delivered_at(uint32_t id) const { return delivered_at_[id]; }
+  // When a transfer that another follows on its connection first sent its last packet (the
+  // next one's start waits for it); -1 for other flows or not yet (on its source's rank).
+  Time flow_sent_at(uint32_t id) const { return sent_at_.empty() ? -1 : sent_at_[id]; }
   // A finished flow stays in flight until `hold` after its finish (and until its last packet
   // is gone): the time series samples a flow one interval past its finish.
   void HoldFinishedFlows(Time hold) { hold_ = std::max(hold_, hold); }
@@ -273,8 +276,9 @@ class Network {
   std::unique_ptr<NvlinkFabric> nvlink_;                // null without NVLink
   std::vector<std::unique_ptr<FlowStarter>> starters_;  // one per thread
   std::vector<Time> delivered_at_;                      // per flow: flow_delivered_at
-  Adjacency adjacency_;                                 // every cable, up or down
-  std::unique_ptr<LinkEvents> link_events_;             // null without link events
+  std::vector<Time> sent_at_;                // per flow, when any connection has two: flow_sent_at
+  Adjacency adjacency_;                      // every cable, up or down
+  std::unique_ptr<LinkEvents> link_events_;  // null without link events
   std::vector<Reconvergence> reconvergences_;
   Time first_start_ = 0;
 };

@@ -1,6 +1,8 @@
 // RDMA NIC: QP scheduling and pacing, RC transport, PFC and congestion-control hooks.
 #include "net/rdma_nic.h"
 
+#include <algorithm>
+
 #include "net/headers.h"
 #include "net/pfc_frame.h"
 #include "net/round_robin.h"
@@ -18,7 +20,34 @@ bool RdmaNic::WindowBound(const Flow& f) const {
     window = static_cast<Bytes>(static_cast<__int128>(f.window) * f.rate / f.line_rate);
     if (window == 0) window = 1;
   }
-  return f.BytesBefore(f.snd_nxt, config_.mtu) - f.BytesBefore(f.snd_una, config_.mtu) >= window;
+  Bytes in_flight = f.BytesBefore(f.snd_nxt, config_.mtu) - f.BytesBefore(f.snd_una, config_.mtu);
+  if (f.connection != Flow::kNoConnection) in_flight += EarlierInFlight(f);
+  return in_flight >= window;
+}
+
+Bytes RdmaNic::EarlierInFlight(const Flow& f) const {
+  const auto it = connections_.find(f.connection);
+  if (f.handed_over || it == connections_.end()) return 0;
+  Bytes sum = 0;
+  for (const uint32_t id : it->second.earlier) {
+    const Flow* e = flows_->find(id);
+    if (e != nullptr && !e->sender_done) {
+      sum += e->BytesBefore(e->snd_nxt, config_.mtu) - e->BytesBefore(e->snd_una, config_.mtu);
+    }
+  }
+  return sum;
+}
+
+Flow& RdmaNic::CcOwner(Flow& f) {
+  if (!f.handed_over) return f;
+  const auto it = connections_.find(f.connection);
+  Flow* newest = it == connections_.end() ? nullptr : flows_->find(it->second.newest);
+  return newest != nullptr ? *newest : f;
+}
+
+void RdmaNic::EndConnection(const Flow& f) {
+  const auto it = connections_.find(f.connection);
+  if (it != connections_.end() && it->second.newest == f.id) connections_.erase(it);
 }
 
 Time RdmaNic::NextReadyTime(Time now) const {
@@ -43,7 +72,27 @@ RdmaNic::RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostCo
 void RdmaNic::StartFlow(Flow& f) {
   f.line_rate = port_.rate();
   f.next_avail = sim_->Now();
-  cc_->OnFlowStart(f);
+  const auto [it, fresh] = f.connection == Flow::kNoConnection
+                               ? std::pair{connections_.end(), true}
+                               : connections_.try_emplace(f.connection, Connection{f.id, {}});
+  if (fresh) {
+    cc_->OnFlowStart(f);
+    Activate(f);
+    return;
+  }
+  // The next transfer on a queue pair: it continues the pacing, byte stream and congestion
+  // state of the one before, which stayed in flight (awaiting_successor) until now.
+  Connection& c = it->second;
+  Flow& before = (*flows_)[c.newest];
+  f.stream_offset = before.stream_offset + before.size;
+  f.next_avail = std::max(f.next_avail, before.next_avail);
+  f.last_tx = before.last_tx;
+  f.last_frame = before.last_frame;
+  before.awaiting_successor = false;
+  before.handed_over = true;
+  if (!before.sender_done) c.earlier.push_back(before.id);
+  c.newest = f.id;
+  cc_->OnFlowContinue(before, f);
   Activate(f);
 }
 
@@ -177,6 +226,7 @@ Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
     ++stats_->retransmitted_packets;
   } else {
     f.high_psn = f.snd_nxt + 1;
+    if (f.high_psn == f.total_packets && f.awaiting_successor && on_flow_sent_) on_flow_sent_(f);
   }
   if (f.snd_una == f.snd_nxt) f.rto_deadline = now + config_.rto;
   ++f.snd_nxt;
@@ -185,7 +235,7 @@ Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
   f.last_tx = now;
   f.last_frame = p->size;
   f.next_avail = now + wire_.TxTime(p->size, f.rate);
-  cc_->OnPacketSent(f, p->size);
+  cc_->OnPacketSent(CcOwner(f), p->size);
   if (f.snd_nxt < f.total_packets && !WindowBound(f)) {
     f.sched = Flow::kPacing;
     pacer_.push({f.next_avail, f.id});
@@ -252,7 +302,7 @@ void RdmaNic::Receive(Packet* p, int) {
       break;
     case PacketType::kCnp:
       ++stats_->cnps_received;
-      cc_->OnCnp(f);
+      cc_->OnCnp(CcOwner(f));
       break;
     case PacketType::kPause:  // handled above
       break;
@@ -263,7 +313,7 @@ void RdmaNic::Receive(Packet* p, int) {
 void RdmaNic::ReceiveAck(Flow& f, Packet* p) {
   if (p->cnp_flag) {
     ++stats_->cnps_received;
-    cc_->OnCnp(f);
+    cc_->OnCnp(CcOwner(f));
   }
   OnAckProgress(f, p->psn);
   const bool nack = p->type == PacketType::kNack;
@@ -272,14 +322,21 @@ void RdmaNic::ReceiveAck(Flow& f, Packet* p) {
     Activate(f);
   }
   // ACK-driven congestion control runs last, as in HPCC ns-3's ReceiveAck.
-  if (needs_.acks && !f.sender_done) RunAckCc(f, p, nack);
-  if (f.window != 0) Activate(f);  // the ACK, or the rate it set, may have opened the window
+  // (On a connection, the newest transfer's: an earlier one's last ACK still counts.)
+  if (needs_.acks && !CcOwner(f).sender_done) RunAckCc(f, p, nack);
+  if (f.window != 0) {
+    // The ACK, or the rate it set, may have opened the window (the connection's).
+    Activate(f);
+    if (f.handed_over) Activate(CcOwner(f));
+  }
 }
 
 void RdmaNic::RunAckCc(Flow& f, const Packet* p, bool nack) {
+  // In the connection's byte stream: one sequence over its transfers.
+  Flow& owner = CcOwner(f);
   AckEvent ack;
-  ack.acked = f.BytesBefore(p->psn, config_.mtu);
-  ack.sent = f.BytesBefore(f.snd_nxt, config_.mtu);
+  ack.acked = f.stream_offset + f.BytesBefore(p->psn, config_.mtu);
+  ack.sent = owner.stream_offset + owner.BytesBefore(owner.snd_nxt, config_.mtu);
   ack.echo = p->cnp_flag;
   ack.nack = nack;
   if (p->cc_header != 0) {
@@ -287,7 +344,7 @@ void RdmaNic::RunAckCc(Flow& f, const Packet* p, bool nack) {
     if (needs_.timestamps) ack.rtt = sim_->Now() - header.sent_at;
     if (needs_.telemetry) ack.telemetry = &header.telemetry;
   }
-  cc_->OnAck(f, ack);
+  cc_->OnAck(owner, ack);
 }
 
 void RdmaNic::OnAckProgress(Flow& f, uint32_t acked) {
@@ -298,7 +355,13 @@ void RdmaNic::OnAckProgress(Flow& f, uint32_t acked) {
   if (f.snd_una >= f.total_packets) {
     f.sender_done = true;
     f.finish = sim_->Now();
-    cc_->OnFlowDone(f);
+    if (const auto it = connections_.find(f.connection);
+        f.handed_over && it != connections_.end()) {
+      auto& earlier = it->second.earlier;
+      earlier.erase(std::remove(earlier.begin(), earlier.end(), f.id), earlier.end());
+    }
+    // A connection's state lives on while a later transfer may come (and the newest owns it).
+    if (!f.awaiting_successor && !f.handed_over) cc_->OnFlowDone(f);
     if (on_flow_done_) on_flow_done_(f);
   }
 }

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <queue>
+#include <unordered_map>
 #include <vector>
 
 #include "cc/congestion_control.h"
@@ -55,6 +56,11 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   void SetOnFlowDone(std::function<void(Flow&)> cb) { on_flow_done_ = std::move(cb); }
   // Called once for every flow this NIC receives, when its last byte arrives in order.
   void SetOnFlowDelivered(std::function<void(Flow&)> cb) { on_flow_delivered_ = std::move(cb); }
+  // Called once for every transfer a later one follows on its connection (awaiting_successor),
+  // when its last packet leaves the first time.
+  void SetOnFlowSent(std::function<void(Flow&)> cb) { on_flow_sent_ = std::move(cb); }
+  // `f`, the newest transfer of its connection, retires: the connection ends.
+  void EndConnection(const Flow& f);
 
   void Receive(Packet* p, int port) override;
   void HandleEvent(uint32_t kind, uint64_t arg) override;
@@ -101,6 +107,10 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   void OnAckProgress(Flow& f, uint32_t acked);
   void ArmRto(Flow& f);
   void ReceiveData(Flow& f, Packet* p);
+  // The transfer whose congestion-control state acts for `f`: the newest of its connection.
+  Flow& CcOwner(Flow& f);
+  // The bytes in flight of the transfers before `f` on its connection.
+  Bytes EarlierInFlight(const Flow& f) const;
 
   Simulator* sim_;
   NetStats* stats_;
@@ -115,6 +125,14 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   CcNeeds needs_;
   std::function<void(Flow&)> on_flow_done_;
   std::function<void(Flow&)> on_flow_delivered_;
+  std::function<void(Flow&)> on_flow_sent_;
+  // The connections this NIC sends on (by their first transfer's id): the newest transfer,
+  // which owns the congestion-control state, and the earlier ones with bytes still unacknowledged.
+  struct Connection {
+    uint32_t newest;
+    std::vector<uint32_t> earlier;
+  };
+  std::unordered_map<uint32_t, Connection> connections_;
   Ring<Packet*> control_;                             // ACK, NACK, CNP: strict priority
   std::array<Ring<uint32_t>, kNumPriorities> ready_;  // flows eligible now, per class
   std::priority_queue<PacerEntry, std::vector<PacerEntry>, std::greater<>> pacer_;

@@ -29,6 +29,10 @@ struct NetStats {
   Bytes payload_received = 0;      // DATA payload that reached its receiver (any order)
   Bytes payload_delivered = 0;     // accepted in order (the application's bytes)
   Bytes payload_dropped = 0;
+  // Transfers between GPUs of one server over its NVLink (NetworkConfig::nvlink), and their
+  // bytes: apart from the NICs' counters above, which they never pass through.
+  uint64_t nvlink_transfers = 0;
+  Bytes nvlink_bytes = 0;
   uint64_t drops = 0;  // packets lost: dropped at a switch or on a link that failed
   uint64_t retransmitted_packets = 0;
   uint64_t timeouts = 0;
@@ -72,6 +76,8 @@ struct NetStats {
     count(&NetStats::payload_received);
     count(&NetStats::payload_delivered);
     count(&NetStats::payload_dropped);
+    count(&NetStats::nvlink_transfers);
+    count(&NetStats::nvlink_bytes);
     count(&NetStats::drops);
     count(&NetStats::retransmitted_packets);
     count(&NetStats::timeouts);

@@ -266,6 +266,8 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
   j["bytes_sent"] = st.payload_sent;
   j["bytes_delivered"] = st.payload_delivered;
   j["bytes_dropped"] = st.payload_dropped;
+  j["nvlink_transfers"] = st.nvlink_transfers;
+  j["nvlink_bytes"] = st.nvlink_bytes;
   j["drops"] = st.drops;
   j["data_packets_sent"] = st.data_packets_sent;
   j["retransmitted_packets"] = st.retransmitted_packets;

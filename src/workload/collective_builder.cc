@@ -46,6 +46,8 @@ CollectiveBuilder::CollectiveBuilder(const CollectiveConfig& c, const std::vecto
 
 void CollectiveBuilder::Iteration(const CollectiveAlgorithm& algorithm, Bytes data, bool more) {
   for (int ch = 0; ch < c_.channels; ++ch) {
+    channel_ = ch;
+    connection_set_ = 0;
     for (auto& v : in_) v.clear();
     for (auto& v : out_) v.clear();
     algorithm.expand(c_, data, *this);
@@ -75,6 +77,17 @@ uint32_t CollectiveBuilder::Add(int src_host, int dst_host, Bytes bytes, Wait wa
   f.size = bytes;
   flows_.push_back(f);
   after_.Assign(id, wait.first, wait.second);
+  if (c_.connection == CollectiveConnection::kPersistent) {
+    // Hosts below 2^24, channels (at most 64) and sets below 2^8 make the key unique.
+    const uint64_t key = static_cast<uint64_t>(channel_) << 56 |
+                         static_cast<uint64_t>(connection_set_) << 48 |
+                         static_cast<uint64_t>(src_host) << 24 | static_cast<uint64_t>(dst_host);
+    const auto [it, fresh] = last_on_connection_.try_emplace(key, id);
+    if (!fresh) {
+      after_.SetPrevious(id, it->second);
+      it->second = id;
+    }
+  }
   return id;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -56,8 +57,13 @@ class CollectiveBuilder {
   Wait LastReceived(int r);
   // Waiting for `ids` (delivered, or acknowledged where the waiting flow sent them).
   Wait After(const std::vector<uint32_t>& ids) { return {after_.AddRow(ids), 0}; }
-  // A flow from host to host.
+  // A flow from host to host; with persistent connections (CollectiveConfig::connection), the
+  // next transfer on the queue pair of this channel (and connection set) between the two hosts.
   uint32_t Add(int src_host, int dst_host, Bytes bytes, Wait wait);
+  // The flows added from now on travel on connection set `set` (0 to 255) of the channel: an
+  // algorithm whose parts NCCL runs on channels of their own (the double binary tree's two
+  // trees) keeps their transfers between two ranks apart. Each channel starts at set 0.
+  void UseConnectionSet(int set) { connection_set_ = set; }
   // Ends a step of flows added by hand: each rank's received and sent flows become what its
   // next step (and the next iteration's gate) waits for; empty lists leave a rank's as they were.
   void Commit(std::vector<std::vector<uint32_t>>& received,
@@ -75,6 +81,10 @@ class CollectiveBuilder {
   std::vector<std::vector<uint32_t>> in_;     // per rank: what it received in its last step
   std::vector<std::vector<uint32_t>> out_;    // per rank: what it sent in its last step
   std::vector<std::vector<uint32_t>> final_;  // per rank: its last flows, over the channels
+  int channel_ = 0;                           // the channel being expanded
+  int connection_set_ = 0;
+  // The last transfer on each connection (channel, set, source host, destination host).
+  std::unordered_map<uint64_t, uint32_t> last_on_connection_;
 };
 
 }  // namespace dcqcn

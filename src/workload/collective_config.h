@@ -26,6 +26,15 @@ inline double BusFactor(CollectiveOp op, int n) {
   return op == CollectiveOp::kAllReduce ? 2 * f : f;
 }
 
+// How a rank's transfers to a peer travel. kPersistent: as NCCL, one connection (queue pair) per
+// rank pair and channel for the whole run, whose transfers start in order, each once the one
+// before it has sent its last packet, over one source port and one congestion-control state.
+// kPerFlow: each transfer a queue pair of its own, with a fresh state and source port, as
+// SimAI's ns-3 backend runs them (its SendFlow takes a new port number per flow).
+enum class CollectiveConnection { kPersistent, kPerFlow };
+inline constexpr std::array<std::string_view, 2> kCollectiveConnectionNames = {"persistent",
+                                                                               "per_flow"};
+
 struct CollectiveConfig {
   CollectiveOp op = CollectiveOp::kAllReduce;
   // A name in the registry (workload/collective_algorithm.h); the loader gives the op's default.
@@ -44,6 +53,7 @@ struct CollectiveConfig {
   std::string tag;  // "" = the collective's default, "collectiveN" (N its index)
   int priority = 3;
   bool pxn = false;  // alltoall on a rail fabric: to another server via the destination's rail
+  CollectiveConnection connection = CollectiveConnection::kPersistent;
 };
 
 }  // namespace dcqcn

@@ -120,6 +120,13 @@ constexpr KeyRow<CollectiveConfig> kCollectiveKeys[] = {
              "alltoall on a rail topology: data for another server's GPU on another rail first "
              "crosses NVLink to the sender's GPU on the destination's rail (NCCL's PXN)."},
      .field = &CollectiveConfig::pxn},
+    {.doc = {"connection", K::kValue, "string", "", "\"persistent\"",
+             "`\"persistent\"`: as NCCL, one queue pair per rank pair and channel for the whole "
+             "run: its transfers start in order (each once the one before has sent its last "
+             "packet) over one source port and share one congestion-control state. "
+             "`\"per_flow\"`: each transfer a queue pair of its own, with a fresh state and "
+             "source port, as SimAI's ns-3 backend runs them."},
+     .field = ByName<&CollectiveConfig::connection>(kCollectiveConnectionNames)},
 };
 
 }  // namespace

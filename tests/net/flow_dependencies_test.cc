@@ -231,5 +231,59 @@ TEST(FlowDependenciesTest, StarterLeavesWaitingFlowsOutAndTheOthersKeepTheirPlac
                        {t, "flow 0"}, {t, "flow 2"}, {t, "event"}, {t + 10, "flow 1"}}));
 }
 
+TEST(FlowDependenciesTest, ATransferOnAConnectionStartsOnceTheOneBeforeHasSent) {
+  // Flows 1 and 3 follow flows 0 and 2 on their connections (h0 -> h1). Flow 1 also waits for
+  // flow 4's delivery to h0; flow 3 waits for nothing else. Flow 1's row is ready (9 us) before
+  // flow 0 has sent its last packet (12 us): it starts then. Flow 3 has no row: it starts once
+  // flow 2 has sent (20 us), and not before its own start (25 us).
+  Simulator sim;
+  Actions act(&sim);
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(0, 1), Flow(0, 1),
+                                       Flow(0, 1, 25 * kMicrosecond), Flow(1, 0)};
+  FlowAfter after = Rows(5, {{{}, 0}, {{4}, 0}, {{}, 0}, {{}, 0}, {{}, 0}});
+  after.SetPrevious(1, 0);
+  after.SetPrevious(3, 2);
+  std::vector<std::pair<Time, uint32_t>> started;
+  FlowDependencies deps(&sim, specs, after,
+                        [&](uint32_t id) { started.emplace_back(sim.Now(), id); });
+  EXPECT_TRUE(deps.Waits(1));
+  EXPECT_TRUE(deps.Waits(3));
+  EXPECT_FALSE(deps.Waits(2));
+  EXPECT_EQ(deps.Next(0), 1u);
+  EXPECT_EQ(deps.Previous(3), 2u);
+  EXPECT_EQ(deps.Next(1), FlowAfter::kNone);
+  act.At(9 * kMicrosecond, [&] { deps.OnDelivered(4); });
+  act.At(12 * kMicrosecond, [&] { deps.OnSent(0); });
+  act.At(20 * kMicrosecond, [&] { deps.OnSent(2); });
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(started, (std::vector<std::pair<Time, uint32_t>>{{12 * kMicrosecond, 1},
+                                                             {25 * kMicrosecond, 3}}));
+}
+
+TEST(FlowDependenciesTest, ATransferWaitsForItsRowEvenWhenTheOneBeforeHasSent) {
+  Simulator sim;
+  Actions act(&sim);
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(0, 1), Flow(1, 0)};
+  FlowAfter after = Rows(3, {{{}, 0}, {{2}, 3}, {{}, 0}});
+  after.SetPrevious(1, 0);
+  std::vector<std::pair<Time, uint32_t>> started;
+  FlowDependencies deps(&sim, specs, after,
+                        [&](uint32_t id) { started.emplace_back(sim.Now(), id); });
+  act.At(5, [&] { deps.OnSent(0); });
+  act.At(7, [&] { deps.OnDelivered(2); });
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(started, (std::vector<std::pair<Time, uint32_t>>{{10, 1}}));
+}
+
+TEST(FlowDependenciesTest, AConnectionIsOneSourceAndDestinationInOrder) {
+  Simulator sim;
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(0, 2), Flow(0, 1)};
+  for (const auto& [id, before] : std::vector<std::pair<uint32_t, uint32_t>>{{1, 0}, {0, 2}}) {
+    FlowAfter after;
+    after.SetPrevious(id, before);
+    EXPECT_THROW(FlowDependencies(&sim, specs, after, [](uint32_t) {}), InvariantError);
+  }
+}
+
 }  // namespace
 }  // namespace dcqcn

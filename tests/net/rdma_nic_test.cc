@@ -36,7 +36,7 @@ constexpr Time kTx10G = 868'800;
 constexpr Time kBeforeRto = 1 * kMillisecond;
 
 // Every hook call the NIC makes into congestion control.
-enum class Hook { kStart, kSent, kCnp, kAck, kDone, kData };
+enum class Hook { kStart, kSent, kCnp, kAck, kDone, kData, kContinue };
 struct Call {
   Time at;
   Hook hook;
@@ -45,7 +45,7 @@ struct Call {
   bool operator==(const Call&) const = default;
 };
 void PrintTo(const Call& c, std::ostream* os) {
-  static const char* const kNames[] = {"start", "sent", "cnp", "ack", "done", "data"};
+  static const char* const kNames[] = {"start", "sent", "cnp", "ack", "done", "data", "continue"};
   *os << "{" << c.at << " ps, " << kNames[static_cast<int>(c.hook)] << ", flow " << c.flow << ", "
       << c.value << "}";
 }
@@ -75,6 +75,10 @@ class FakeCc : public CongestionControl {
   void OnFlowStart(CcFlow& f) override {
     Record(Hook::kStart, f);
     host_->SetRate(f, start_rate_ != 0 ? start_rate_ : f.line_rate);
+  }
+  void OnFlowContinue(CcFlow& from, CcFlow& to) override {
+    Record(Hook::kContinue, to, from.id);
+    host_->SetRate(to, from.rate);
   }
   void OnPacketSent(CcFlow& f, Bytes bytes) override { Record(Hook::kSent, f, bytes); }
   void OnCnp(CcFlow& f) override {
@@ -532,6 +536,47 @@ TEST_F(RdmaNicTest, CnpCallsOnCnpAndTheRateItSetsRetimesTheNextPacket) {
   EXPECT_EQ(sent[11], std::make_pair(11 * kLineTx, 11u));
   EXPECT_EQ(sent[12], std::make_pair(11 * kLineTx + kTx10G, 12u));
   EXPECT_EQ(sent[13], std::make_pair(11 * kLineTx + 2 * kTx10G, 13u));
+}
+
+TEST_F(RdmaNicTest, AConnectionsNextTransferContinuesItsQueuePair) {
+  // Flows 0 (3 packets) and 1 (2 packets) are one connection. Flow 0 reports its last packet
+  // sent (2 T), and flow 1, started then, continues its pacing, rate and byte stream: its
+  // packets leave at 3 T and 4 T, congestion control hands it flow 0's state (kContinue), and
+  // what arrives for flow 0 later (a CNP, its ACKs, its last one included) acts on flow 1's,
+  // with ACK sequences in the connection's stream. Only the connection's end is kDone.
+  needs.acks = true;
+  Build(20 * kGbps);
+  Flow& f0 = AddFlow(0, 3000);
+  Flow& f1 = AddFlow(1, 2000);
+  f0.connection = f1.connection = 0;
+  f0.awaiting_successor = true;
+  std::vector<Time> sent_last;
+  nic->SetOnFlowSent([&](Flow& f) {
+    sent_last.push_back(sim.Now());
+    EXPECT_EQ(f.id, 0u);
+    act.At(sim.Now(), [&] { nic->StartFlow(f1); });
+  });
+  StartAt(0, f0);
+  ArriveAt(10 * kUs, PacketType::kCnp, 0, 0);
+  AckAt(11 * kUs, 0, 3);
+  AckAt(12 * kUs, 1, 1);
+  AckAt(13 * kUs, 1, 2);
+  sim.RunUntil(20 * kUs);
+  const Time t20 = kTx10G / 2;  // one packet time at 20 Gb/s
+  EXPECT_EQ(sent_last, (std::vector<Time>{2 * t20}));
+  EXPECT_EQ(DataSent(1), (Departures{{3 * t20, 0}, {4 * t20, 1}}));
+  EXPECT_EQ(f1.rate, 20 * kGbps);
+  EXPECT_EQ(f1.stream_offset, 3000);
+  EXPECT_TRUE(f0.handed_over);
+  EXPECT_FALSE(f0.awaiting_successor);
+  EXPECT_EQ(cc->Events(), (std::vector<Call>{{0, Hook::kStart, 0},
+                                             {2 * t20, Hook::kContinue, 1, 0},
+                                             {10 * kUs, Hook::kCnp, 1},
+                                             {11 * kUs, Hook::kAck, 1},
+                                             {12 * kUs, Hook::kAck, 1},
+                                             {13 * kUs, Hook::kDone, 1}}));
+  EXPECT_EQ(cc->acks, (std::vector<Ack>{{11 * kUs, 1, 3000, 5000, false, false, 0},
+                                        {12 * kUs, 1, 4000, 5000, false, false, 0}}));
 }
 
 TEST_F(RdmaNicTest, WithCnpOnAckTheAcksBitIsTheCnp) {

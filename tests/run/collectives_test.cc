@@ -51,22 +51,28 @@ std::string Collective(const std::string& op, const std::string& algorithm, cons
 
 // Runs `s` and returns its collectives' outcomes, checking every dependency on the way: a
 // waiting flow starts exactly (to the picosecond) its delay after its last prerequisite
-// completed as its source host sees it.
+// completed as its source host sees it, or when the transfer before it on its connection sent
+// its last packet, whichever is later.
 std::vector<CollectiveOutcome> RunAndCheck(const Scenario& s) {
   Network net(ToNetworkConfig(s));
   OneThreadEngine engine(net);
   engine.RunUntil(s.duration);
   EXPECT_TRUE(engine.all_done());
   for (uint32_t id = 0; id < net.num_flows(); ++id) {
-    if (!s.flow_after.waits(id)) continue;
+    const uint32_t before = s.flow_after.previous_of(id);
+    if (!s.flow_after.waits(id) && before == FlowAfter::kNone) continue;
     Time last = 0;
     for (const uint32_t p : s.flow_after.of(id)) {
       const Time done =
           s.flows[p].dst == s.flows[id].src ? net.flow_delivered_at(p) : net.flow_finish(p);
       last = std::max(last, done);
     }
-    EXPECT_EQ(net.flow_start(id), std::max(s.flows[id].start, last + s.flow_after.delay(id)))
-        << "flow " << id;
+    Time ready = s.flow_after.waits(id) ? last + s.flow_after.delay(id) : 0;
+    if (before != FlowAfter::kNone) {
+      EXPECT_GE(net.flow_sent_at(before), net.flow_start(before)) << "flow " << before;
+      ready = std::max(ready, net.flow_sent_at(before));
+    }
+    EXPECT_EQ(net.flow_start(id), std::max(s.flows[id].start, ready)) << "flow " << id;
   }
   EXPECT_EQ(net.stats().drops, 0);
   return CollectiveOutcomes(s, net);

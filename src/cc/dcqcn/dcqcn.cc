@@ -74,6 +74,16 @@ void DcqcnCc::OnCnp(CcFlow& f) {
   Apply(f.cc_sender_slot);
 }
 
+void DcqcnCc::OnFlowContinue(CcFlow& from, CcFlow& to) {
+  const uint32_t slot = from.cc_sender_slot;
+  host_->SetRate(to, from.rate);
+  if (slot == UINT32_MAX) return;  // never saw a CNP: nothing to carry over
+  from.cc_sender_slot = UINT32_MAX;
+  to.cc_sender_slot = slot;
+  rps_[slot].flow = &to;  // its pending timer now paces `to`
+  Apply(slot);
+}
+
 void DcqcnCc::OnFlowDone(CcFlow& f) {
   if (f.cc_sender_slot != UINT32_MAX) rps_[f.cc_sender_slot].rp.Stop();
 }

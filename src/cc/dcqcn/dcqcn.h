@@ -45,6 +45,7 @@ class DcqcnCc : public CongestionControl, public EventHandler {
   static const CcCounterSpec kCounters[12];
 
   void OnFlowStart(CcFlow& f) override { host_->SetRate(f, f.line_rate); }
+  void OnFlowContinue(CcFlow& from, CcFlow& to) override;
   void OnPacketSent(CcFlow& f, Bytes bytes) override;
   void OnCnp(CcFlow& f) override;
   void OnFlowDone(CcFlow& f) override;

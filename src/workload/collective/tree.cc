@@ -86,6 +86,7 @@ void Expand(const CollectiveConfig&, Bytes data, CollectiveBuilder& b) {
   // For the next step and iteration: what each rank received and sent last (the broadcast).
   std::vector<std::vector<uint32_t>> received(n), sent(n);
   for (int which = 0; which < 2; ++which) {
+    b.UseConnectionSet(which);  // NCCL runs each tree on channels of its own
     const DoubleBinaryTree::Tree t = DoubleBinaryTree::Make(n, which);
     const std::vector<int> depth = DoubleBinaryTree::Depths(t);
     std::vector<int> deepest_first(n);
