@@ -94,6 +94,8 @@ class Network {
   // When a transfer that another follows on its connection first sent its last packet (the
   // next one's start waits for it); -1 for other flows or not yet (on its source's rank).
   Time flow_sent_at(uint32_t id) const { return sent_at_.empty() ? -1 : sent_at_[id]; }
+  // Flow `id`'s UDP source port (ECMP entropy; a connection's transfers share their first's).
+  uint16_t flow_sport(uint32_t id) const { return sports_[id]; }
   // A finished flow stays in flight until `hold` after its finish (and until its last packet
   // is gone): the time series samples a flow one interval past its finish.
   void HoldFinishedFlows(Time hold) { hold_ = std::max(hold_, hold); }

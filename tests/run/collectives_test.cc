@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -201,6 +202,54 @@ TEST(Collectives, HierarchicalUsesNvlinkInsideServersAndRailsBetweenThem) {
   ASSERT_TRUE(fo[0].iterations[0].finished());
   EXPECT_LT(ho[0].iterations[0].time(), fo[0].iterations[0].time() / 2);
   EXPECT_NEAR(static_cast<double>(ho[0].iterations[0].time()) / ho[0].ideal, 1.0, 0.02);
+}
+
+// Issue 43, item 0. A flat ring over 4 servers x 8 GPUs of a rail fabric under DCQCN, two
+// iterations: 7 of 8 hops cross NVLink and 1 the fabric, where ECMP puts some on one spine and
+// DCQCN throttles them. With NCCL's persistent connections the transfers between two ranks start
+// and are delivered in the order they were sent, over one source port; with a queue pair per
+// transfer (connection = "per_flow") later steps, fresh at line rate, overtake the throttled
+// earlier ones to the same peer (over 400 of 3,936 here).
+TEST(Collectives, AConnectionsTransfersRunInOrderOverOneQueuePair) {
+  const std::string text =
+      "duration = \"1s\"\n[topology]\ntype = \"rail\"\nservers = 4\ngpus_per_server = 8\n"
+      "servers_per_leaf = 16\nspines = 8\nlink_rate = \"400Gbps\"\nlink_delay = \"1us\"\n" +
+      Collective("allreduce", "ring", "1MB", "iterations = 2\ngap = \"100us\"\n");
+  // Consecutive transfers of one (source, destination) pair whose delivery came before the
+  // earlier one's.
+  const auto overtaken = [](const Scenario& s, const Network& net, bool same_port) {
+    std::map<std::pair<int, int>, uint32_t> last;
+    int count = 0;
+    for (uint32_t id = 0; id < net.num_flows(); ++id) {
+      const auto [it, fresh] = last.try_emplace({s.flows[id].src, s.flows[id].dst}, id);
+      if (fresh) continue;
+      const uint32_t before = it->second;
+      it->second = id;
+      EXPECT_GE(net.flow_delivered_at(id), 0) << "flow " << id;
+      if (net.flow_delivered_at(id) < net.flow_delivered_at(before)) ++count;
+      if (same_port) {
+        EXPECT_GE(net.flow_start(id), net.flow_start(before)) << "flow " << id;
+        EXPECT_EQ(net.flow_sport(id), net.flow_sport(before)) << "flow " << id;
+      }
+    }
+    return count;
+  };
+  {
+    const Scenario s = Load(text);
+    Network net(ToNetworkConfig(s));
+    OneThreadEngine engine(net);
+    engine.RunUntil(s.duration);
+    ASSERT_TRUE(engine.all_done());
+    EXPECT_EQ(overtaken(s, net, true), 0);
+  }
+  {
+    const Scenario s = Load(text, {"collective.0.connection=per_flow"});
+    Network net(ToNetworkConfig(s));
+    OneThreadEngine engine(net);
+    engine.RunUntil(s.duration);
+    ASSERT_TRUE(engine.all_done());
+    EXPECT_GT(overtaken(s, net, false), 400);
+  }
 }
 
 TEST(Collectives, InputErrorsNameTheKey) {
