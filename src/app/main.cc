@@ -18,6 +18,7 @@
 #include "app/progress_line.h"
 #include "app/report_command.h"
 #include "app/tune_command.h"
+#include "app/whole_number.h"
 #include "core/edit_distance.h"
 #include "core/error.h"
 #include "core/huge_pages.h"
@@ -156,7 +157,7 @@ int main(int argc, char** argv) {
   run->add_option("--threads", run_threads,
                   "split the run over N threads (racks); the results are the same for any N "
                   "(default: every core from 256 hosts on, else 1)")
-      ->check(CLI::PositiveNumber);
+      ->check(dcqcn::WholeNumberAtLeast(1, " (or omit it for automatic)"));
   bool force = false;
   run->add_flag("--force", force,
                 "replace an --out folder even if it holds files that are not a dcqcn result");
@@ -182,14 +183,15 @@ int main(int argc, char** argv) {
   sweep
       ->add_option("--seeds", sweep_opts.seeds,
                    "N: repeat every point with seed = 1..N; sweep_mean.csv: mean and 95% CI")
-      ->check(CLI::PositiveNumber);
+      ->check(dcqcn::WholeNumberAtLeast(1, " (or omit it: one run per point)"));
   sweep->add_option("--out", sweep_opts.out_dir, "output folder (default results/<name>-sweep/)");
-  sweep->add_option("--jobs", sweep_opts.jobs, "runs in parallel")->check(CLI::PositiveNumber);
+  sweep->add_option("--jobs", sweep_opts.jobs, "runs in parallel (default 1)")
+      ->check(dcqcn::WholeNumberAtLeast(1));
   sweep
       ->add_option("--threads", sweep_opts.threads,
                    "split each run over N threads (default: every core from 256 hosts on, shared "
                    "by the --jobs runs; else 1); the results are the same for any N")
-      ->check(CLI::PositiveNumber);
+      ->check(dcqcn::WholeNumberAtLeast(1, " (or omit it for automatic)"));
   sweep->add_flag("--quiet", sweep_opts.quiet, "print nothing but errors");
   sweep->add_flag("--force", sweep_opts.force,
                   "replace an --out folder even if it holds files that are not a dcqcn result");
@@ -244,7 +246,7 @@ int main(int argc, char** argv) {
   hpcc->add_option("--threads", hpcc_opts.threads,
                    "split the run over N threads (racks); the results are the same for any N "
                    "(default: every core from 256 hosts on, else 1)")
-      ->check(CLI::PositiveNumber);
+      ->check(dcqcn::WholeNumberAtLeast(1, " (or omit it for automatic)"));
   hpcc->add_option("--model", hpcc_opts.model,
                    "hpcc (default): that simulator's wire format and timing; native: ours")
       ->check(CLI::IsMember({"hpcc", "native"}));
