@@ -1,10 +1,10 @@
 # Sourced by bench/reference.sh and bench/compare.sh: copies HPCC ns-3's fat-tree benchmark
-# (../shared/hpcc-format, or HPCC_FORMAT_DIR) into folder $1 and sets `config` to its config
+# (examples/hpcc, or HPCC_FORMAT_DIR) into folder $1 and sets `config` to its config
 # path there: the whole case, or with $2 = 1 only the flows arriving in the first 0.5 ms (365
 # flows), for quick checks.
 prepare_hpcc_case() {
   local work=$1 small=$2
-  local src=${HPCC_FORMAT_DIR:-$here/../shared/hpcc-format}
+  local src=${HPCC_FORMAT_DIR:-$here/examples/hpcc}
   cp -r "$src/." "$work/" && chmod -R u+w "$work"
   config=mix/config_fat_ws30_5ms_dcqcn.txt
   if ((small)); then

@@ -37,6 +37,7 @@ MAX_QUEUE_PORTS = 8  # busiest ports drawn
 MAX_PFC_ROWS = 40  # (node, port, priority) rows of the paused-fraction map, most paused kept
 PFC_BINS = 200  # time bins of the paused-fraction map
 MIN_FLOWS_FOR_CDF = 20
+MAX_FLOW_BARS = 200  # FCT per flow of one size: more flows than this are grouped into as many bins
 MAX_SIZE_BINS = 20  # FCT-vs-size bins (HPCC's fct_analysis.py uses 20 by default)
 MIN_FLOWS_PER_SIZE_BIN = 25  # fewer bins for fewer flows, so each bin's p99 means something
 LATE_TOLERANCE = 1.01  # a collective's late flows all within 1% of their ideal: nothing to draw
@@ -719,32 +720,57 @@ def fig_fct_size(run):
 
 def fct_per_flow(done, unfinished):
     """The FCT figure when every flow has the same size: one bar per flow (a size axis would be
-    a single column of dots)."""
+    a single column of dots), or beyond MAX_FLOW_BARS flows, flows grouped by id into that many
+    bins, each drawn as its median and its fastest-to-slowest range: a collective's tens of
+    thousands of flows cost as much as a few hundred."""
     fig, ax = subplots(figsize=(9, 5.5))
     size = float(done["size_bytes"].iloc[0])
     d = done.sort_values("flow_id")
+    binned = len(d) > MAX_FLOW_BARS
     many = len(d) > 64
-    x = np.arange(len(d))
-    ax.bar(x, d["fct_ns"] / 1e6, width=1.0 if many else 0.7, color="tab:blue",
-           label="measured FCT")
+    fct_ms = d["fct_ns"].to_numpy(dtype=float) / 1e6
+    ids = d["flow_id"].to_numpy()
+    if binned:
+        # Consecutive flows by id, as equal in count as can be: edges at each bin's first flow.
+        starts = np.linspace(0, len(d), MAX_FLOW_BARS + 1).astype(int)[:-1]
+        low = np.minimum.reduceat(fct_ms, starts)
+        high = np.maximum.reduceat(fct_ms, starts)
+        median = np.array([np.median(part) for part in np.split(fct_ms, starts[1:])])
+        edges = np.append(ids[starts], ids[-1] + 1).astype(float)
+        ax.fill_between(edges, np.append(low, low[-1]), np.append(high, high[-1]), step="post",
+                        color="tab:blue", alpha=0.3, lw=0, label="fastest to slowest in the bin")
+        ax.step(edges, np.append(median, median[-1]), where="post", color="tab:blue", lw=1.4,
+                label="median of the bin")
+        ax.set_xlim(edges[0], edges[-1])
+    else:
+        x = np.arange(len(d))
+        ax.bar(x, fct_ms, width=1.0 if many else 0.7, color="tab:blue", label="measured FCT")
+        if not many:
+            ax.set_xticks(x)
+            ax.set_xticklabels([str(i) for i in ids],
+                               fontsize="small" if len(d) <= 32 else "x-small")
+        ax.set_xlim(-0.6, len(d) - 0.4)
     ideal = d["ideal_fct_ns"].dropna()
     if len(ideal):
         ax.axhline(float(ideal.min()) / 1e6, color="black", lw=1.2,
                    label="ideal FCT (alone, idle network)")
-    if not many:
-        ax.set_xticks(x)
-        ax.set_xticklabels([str(i) for i in d["flow_id"]],
-                           fontsize="small" if len(d) <= 32 else "x-small")
-    ax.set_xlim(-0.6, len(d) - 0.4)
     ax.set_xlabel("flow id")
     ax.set_ylabel("flow completion time (ms)")
     ax.grid(True, axis="y", alpha=0.3)
     size_text = f"{size / 1e6:g} MB" if size >= 1e6 else f"{size / 1e3:g} KB"
-    ax.set_title(f"FCT per flow ({plural(len(d), 'finished flow')} of {size_text})")
+    ax.set_title(f"FCT per flow ({plural(len(d), 'finished flow')} of {size_text}" +
+                 (f", in {MAX_FLOW_BARS} bins by flow id)" if binned else ")"))
     ax.set_ylim(0, 1.18 * float(d["fct_ns"].max()) / 1e6)  # room for the legend
     ax.legend(loc="upper right", fontsize="small", framealpha=0.9, ncol=2)
-    caption = (f"Completion time of each finished flow (all {size_text}) against the ideal FCT; "
-               "the flows share one size, so this replaces the slowdown vs size figure.")
+    if binned:
+        caption = (f"Completion time of the finished flows (all {size_text}) against the ideal "
+                   f"FCT: the flows in order of id, cut into {MAX_FLOW_BARS} bins of about "
+                   f"{len(d) // MAX_FLOW_BARS} flows, each drawn as its median and the range "
+                   "from its fastest to its slowest flow; the flows share one size, so this "
+                   "replaces the slowdown vs size figure.")
+    else:
+        caption = (f"Completion time of each finished flow (all {size_text}) against the ideal "
+                   "FCT; the flows share one size, so this replaces the slowdown vs size figure.")
     if unfinished:
         caption += f" {plural(unfinished, 'flow')} did not finish."
     return fig, caption

@@ -16,6 +16,7 @@ import concurrent.futures
 import contextlib
 import json
 import math
+import numbers
 import os
 import pickle
 import shutil
@@ -76,6 +77,13 @@ class Search:
                            [Objective(p, True) for p in maximize])
         if not self.objectives:
             raise InputError("--minimize/--maximize: give at least one metric")
+        paths = [o.path for o in self.objectives]
+        for o in self.objectives:
+            if paths.count(o.path) > 1:
+                flags = sorted({x.flag() for x in self.objectives if x.path == o.path})
+                raise InputError(f"{' and '.join(flags)} {o.path}: given twice" +
+                                 (" (one metric cannot be both minimized and maximized)"
+                                  if len(flags) > 1 else ""))
         self.constraints = [c if isinstance(c, Constraint) else Constraint(c)
                             for c in constraints]
         for name, value, least in (("--trials", trials, 1), ("--seeds", seeds, 1),
@@ -83,6 +91,10 @@ class Search:
                                    ("--threads", 1 if threads is None else threads, 1)):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise InputError(f"{name} {value!r}: expected an integer >= {least}")
+        # Any uint64, as a run's seed; Optuna's samplers take it modulo 2^32 (numpy's range).
+        if (isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or
+                not 0 <= seed < 2**64):
+            raise InputError(f"--seed {seed!r}: expected an integer 0..{2**64 - 1}")
         if prescreen not in (None, "fluid"):
             raise InputError(f"--prescreen {prescreen!r}: the one prescreen is \"fluid\"")
         self.trials, self.seeds, self.holdout = trials, seeds, holdout
@@ -177,7 +189,7 @@ class Search:
                 self.storage.get_study_id_from_name("tune"), deepcopy=False))
         except KeyError:  # a new study
             before = 0
-        seed = self.seed + before + 7919 * self.rank
+        seed = (self.seed + before + 7919 * self.rank) % 2**32
         if len(self.objectives) == 1:
             sampler = optuna.samplers.TPESampler(seed=seed, constraints_func=constraints)
         else:

@@ -2,6 +2,7 @@
 --maximize) and the constraints (--constraint), parsed from the command line's text, and the
 metrics read out of a run's summary.json by dotted path."""
 import difflib
+import math
 import re
 
 from . import units
@@ -155,6 +156,11 @@ class Constraint:
             self.bound = float(bound)
         except ValueError:
             raise InputError(f"--constraint {text!r}: {bound!r} is not a number") from None
+        # nan compares false with every value (every trial would pass or fail alike, and
+        # Optuna refuses it); an infinite bound holds for every trial or for none.
+        if not math.isfinite(self.bound):
+            raise InputError(f"--constraint {text!r}: the bound {bound!r} is not a finite "
+                             "number")
         self.text = f"{self.path} {self.op} {bound}"
 
     def violation(self, value):

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "app/whole_number.h"
+
 namespace dcqcn {
 
 CLI::App* AddFluidCommand(CLI::App& app, FluidCommandOptions& o) {
@@ -17,8 +19,9 @@ CLI::App* AddFluidCommand(CLI::App& app, FluidCommandOptions& o) {
                 "--delay and --stagger override what it gives");
   // Optional values, set only when given, so that the scenario's stand otherwise.
   c->add_option_function<int>(
-      "--flows", [&o](const int& v) { o.flows = v; },
-      "N, flows starting together at line rate (default: the scenario's flows, else 10)");
+       "--flows", [&o](const int& v) { o.flows = v; },
+       "N, flows starting together at line rate (default: the scenario's flows, else 10)")
+      ->check(WholeNumberAtLeast(1, " (or omit it for the scenario's flows)"));
   c->add_option_function<std::string>(
       "--rate", [&o](const std::string& v) { o.rate = v; },
       "bottleneck rate C (default: the scenario's bottleneck, else 40Gbps)");
@@ -49,7 +52,8 @@ CLI::App* AddFluidCommand(CLI::App& app, FluidCommandOptions& o) {
   c->add_option("--map-param", o.map_param,
                 "KEY=V1,V2,...: a third --map axis, any key --set accepts (e.g. "
                 "cc.rai=5Mbps,10Mbps,40Mbps); one grid per value");
-  c->add_option("--jobs", o.jobs, "runs in parallel for --map (default: every core)");
+  c->add_option("--jobs", o.jobs, "runs in parallel for --map (default: every core)")
+      ->check(WholeNumberAtLeast(1, " (or omit it for every core)"));
   return c;
 }
 

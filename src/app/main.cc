@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "analysis/buffer_rules.h"
 #include "app/buffer_cli.h"
@@ -18,6 +19,7 @@
 #include "app/progress_line.h"
 #include "app/report_command.h"
 #include "app/tune_command.h"
+#include "app/whole_number.h"
 #include "core/edit_distance.h"
 #include "core/error.h"
 #include "core/huge_pages.h"
@@ -26,6 +28,7 @@
 #include "run/fluid_driver.h"
 #include "run/hpcc_run.h"
 #include "run/mpi_world.h"
+#include "run/rank_refusal.h"
 #include "run/run_scenario.h"
 #include "run/sweep.h"
 #include "scenario/key_reference.h"
@@ -46,10 +49,14 @@ void RequestStop(int sig) {
   g_stop = true;
 }
 
-Scenario Load(const std::string& file, const std::vector<dcqcn::Override>& overrides) {
+// `warn`: print the scenario's warnings (under mpirun, rank 0 alone does).
+Scenario Load(const std::string& file, const std::vector<dcqcn::Override>& overrides,
+              bool warn = true) {
   Scenario s =
       file.empty() ? dcqcn::DefaultScenario(overrides) : dcqcn::LoadScenarioFile(file, overrides);
-  for (const std::string& w : s.warnings) fmt::print(stderr, "warning: {}\n", w);
+  if (warn) {
+    for (const std::string& w : s.warnings) fmt::print(stderr, "warning: {}\n", w);
+  }
   return s;
 }
 
@@ -156,7 +163,7 @@ int main(int argc, char** argv) {
   run->add_option("--threads", run_threads,
                   "split the run over N threads (racks); the results are the same for any N "
                   "(default: every core from 256 hosts on, else 1)")
-      ->check(CLI::PositiveNumber);
+      ->check(dcqcn::WholeNumberAtLeast(1, " (or omit it for automatic)"));
   bool force = false;
   run->add_flag("--force", force,
                 "replace an --out folder even if it holds files that are not a dcqcn result");
@@ -182,14 +189,15 @@ int main(int argc, char** argv) {
   sweep
       ->add_option("--seeds", sweep_opts.seeds,
                    "N: repeat every point with seed = 1..N; sweep_mean.csv: mean and 95% CI")
-      ->check(CLI::PositiveNumber);
+      ->check(dcqcn::WholeNumberAtLeast(1, " (or omit it: one run per point)"));
   sweep->add_option("--out", sweep_opts.out_dir, "output folder (default results/<name>-sweep/)");
-  sweep->add_option("--jobs", sweep_opts.jobs, "runs in parallel")->check(CLI::PositiveNumber);
+  sweep->add_option("--jobs", sweep_opts.jobs, "runs in parallel (default 1)")
+      ->check(dcqcn::WholeNumberAtLeast(1));
   sweep
       ->add_option("--threads", sweep_opts.threads,
                    "split each run over N threads (default: every core from 256 hosts on, shared "
                    "by the --jobs runs; else 1); the results are the same for any N")
-      ->check(CLI::PositiveNumber);
+      ->check(dcqcn::WholeNumberAtLeast(1, " (or omit it for automatic)"));
   sweep->add_flag("--quiet", sweep_opts.quiet, "print nothing but errors");
   sweep->add_flag("--force", sweep_opts.force,
                   "replace an --out folder even if it holds files that are not a dcqcn result");
@@ -244,7 +252,7 @@ int main(int argc, char** argv) {
   hpcc->add_option("--threads", hpcc_opts.threads,
                    "split the run over N threads (racks); the results are the same for any N "
                    "(default: every core from 256 hosts on, else 1)")
-      ->check(CLI::PositiveNumber);
+      ->check(dcqcn::WholeNumberAtLeast(1, " (or omit it for automatic)"));
   hpcc->add_option("--model", hpcc_opts.model,
                    "hpcc (default): that simulator's wire format and timing; native: ours")
       ->check(CLI::IsMember({"hpcc", "native"}));
@@ -298,17 +306,30 @@ int main(int argc, char** argv) {
   }
   try {
     if (*run) {
+      // Under mpirun the ranks spread this one run over them; rank 0 writes and reports. They
+      // join first, so that an input they all refuse is reported once, by rank 0.
+      mpi_world = JoinRunRanks(&run_threads);
+      const bool reports = mpi_world == nullptr || mpi_world->rank() == 0;
       std::vector<dcqcn::Override> overrides;
       for (const std::string& set : run_sets) overrides.emplace_back(set);
       // After the --set ones, so that it wins; its errors name --seed.
       if (!seed.empty()) overrides.emplace_back("seed=" + seed, "--seed " + seed);
-      Scenario s = Load(run_file, overrides);
-      if (out_dir.empty()) out_dir = "results/" + s.name;
-      // Under mpirun the ranks spread this one run over them; rank 0 writes and reports.
-      mpi_world = JoinRunRanks(&run_threads);
-      const bool reports = mpi_world == nullptr || mpi_world->rank() == 0;
+      std::optional<Scenario> s;
+      std::optional<dcqcn::StagedFolder> folder;
+      std::string refused;
+      try {
+        s = Load(run_file, overrides, reports);
+        if (out_dir.empty()) out_dir = "results/" + s->name;
+        if (reports) folder.emplace(out_dir, force);
+      } catch (const dcqcn::InputError& e) {
+        if (mpi_world == nullptr || mpi_world->size() == 1) throw;
+        refused = e.what();
+      }
+      if (mpi_world != nullptr && mpi_world->size() > 1) {
+        dcqcn::AgreeBeforeRun(*mpi_world, refused);
+      }
       if (!quiet && reports) {
-        for (const std::string& w : dcqcn::BufferWarnings(s))
+        for (const std::string& w : dcqcn::BufferWarnings(*s))
           fmt::print(stderr, "warning: {}\n", w);
       }
       dcqcn::RunOptions options;
@@ -318,19 +339,18 @@ int main(int argc, char** argv) {
       options.threads = run_threads;
       options.ranks = mpi_world.get();
       if (!reports) {
-        dcqcn::RunScenario(s, options);
+        dcqcn::RunScenario(*s, options);
         mpi_world->ReleasedRanks();
         return 0;
       }
-      dcqcn::StagedFolder folder(out_dir, force);
-      options.out_dir = folder.path();
+      options.out_dir = folder->path();
       dcqcn::ProgressLine progress(!quiet && isatty(STDERR_FILENO));
       options.on_progress = [&](const dcqcn::RunProgress& p) { progress.Update(p); };
-      nlohmann::json summary = dcqcn::RunScenario(s, options);
+      nlohmann::json summary = dcqcn::RunScenario(*s, options);
       progress.Finish();
-      folder.Commit();
+      folder->Commit();
       if (mpi_world != nullptr) mpi_world->ReleasedRanks();
-      if (!quiet) PrintSummary(summary, folder.dir());
+      if (!quiet) PrintSummary(summary, folder->dir());
     } else if (*merge) {
       merge_opts.say = PrintLine;
       merge_opts.note = PrintNote;
@@ -408,6 +428,12 @@ int main(int argc, char** argv) {
     } else if (*buffer) {
       fmt::print("{}", dcqcn::BufferReport(buffer_opts));
     }
+  } catch (const dcqcn::RefusedOnEveryRank& e) {
+    // Every rank knows it: each ends with MPI_Finalize, not MPI_Abort; rank 0 reports it.
+    if (mpi_world != nullptr) mpi_world->ReleasedRanks();
+    if (mpi_world != nullptr && mpi_world->rank() != 0) return 1;
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 1;
   } catch (const dcqcn::InputError& e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;

@@ -3,6 +3,7 @@
 #include "app/tune_command.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -37,17 +38,26 @@ constexpr const char* kSetupHint =
     "python3-optuna, python3-scipy, python3-sklearn and python3-matplotlib): run "
     "scripts/setup.sh";
 
-// The folder that holds the dcqcn package: build/python/ next to a build tree's binary, else
-// the installed package's (empty: Python's own path has it, or not).
-std::string PackageRoot() {
+// Where the dcqcn package may be: build/python/ next to a build tree's binary, or the installed
+// package, found from the binary's own place (`cmake --install build --prefix DIR` puts both
+// under DIR, wherever DIR is; the prefix the build was configured for may not be DIR).
+std::vector<fs::path> PackageRoots() {
+  std::vector<fs::path> candidates;
   std::error_code ec;
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  std::vector<fs::path> candidates;
-  if (!ec) candidates.push_back(exe.parent_path() / "python");
-#ifdef DCQCN_PY_INSTALL_ROOT
-  candidates.push_back(DCQCN_PY_INSTALL_ROOT);
+  if (!ec) {
+    candidates.push_back(exe.parent_path() / "python");
+#ifdef DCQCN_PY_FROM_BINDIR
+    candidates.push_back((exe.parent_path() / DCQCN_PY_FROM_BINDIR).lexically_normal());
 #endif
-  for (const fs::path& dir : candidates) {
+  }
+  return candidates;
+}
+
+// The first of PackageRoots that holds the package (empty: Python's own path has it, or not).
+std::string PackageRoot() {
+  std::error_code ec;
+  for (const fs::path& dir : PackageRoots()) {
     if (fs::is_regular_file(dir / "dcqcn" / "tune_command.py", ec)) return dir.string();
   }
   return "";
@@ -74,10 +84,19 @@ int RunTuneCommand(const std::vector<std::string>& args) {
   }
   check = Spawn({python, "-c", "import dcqcn.tune_command"}, true);
   if (!check.started || check.exit_code != 0) {
-    fmt::print(stderr,
-               "error: cannot import the dcqcn Python module (looked in build/python/ next to "
-               "the binary and in the installed package); build it with pybind11-dev "
-               "(scripts/setup.sh) or set PYTHONPATH\n");
+    if (!root.empty()) {
+      fmt::print(stderr,
+                 "error: {} cannot import the dcqcn Python module in {} (`PYTHONPATH={} {} -c "
+                 "'import dcqcn.tune_command'` says why)\n",
+                 python, root, root, python);
+    } else {
+      std::vector<std::string> looked;
+      for (const fs::path& dir : PackageRoots()) looked.push_back(dir.string());
+      fmt::print(stderr,
+                 "error: cannot import the dcqcn Python module (looked in {}, and on "
+                 "PYTHONPATH); build it with pybind11-dev (scripts/setup.sh) or set PYTHONPATH\n",
+                 fmt::join(looked, ", "));
+    }
     return 1;
   }
   setenv("MPLBACKEND", "Agg", 1);  // no display: render straight to files

@@ -14,6 +14,7 @@
 #include "engine/engine.h"
 #include "net/network.h"
 #include "net/network_event.h"
+#include "run/rank_refusal.h"
 #include "run/results.h"
 #include "run/sinks.h"
 #include "topology/topology_type.h"
@@ -86,11 +87,21 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
           ? options.threads
           : std::max(1, AutoThreads(config.topology) / std::max(1, options.runs_at_once));
   const bool over_ranks = options.ranks != nullptr && options.ranks->ranks() > 1;
-  if (over_ranks) CheckRanksCanRun(s);
   // Each process runs `threads` parts (a network that cannot be split has one, run whole by
   // every process).
   config.parts = threads * (over_ranks ? options.ranks->ranks() : 1);
-  Network net(std::move(config));
+  std::unique_ptr<Network> built;
+  std::string refused;
+  try {
+    if (over_ranks) CheckRanksCanRun(s);
+    built = std::make_unique<Network>(std::move(config));
+  } catch (const InputError& e) {
+    if (!over_ranks) throw;
+    refused = e.what();
+  }
+  // Over ranks, before their first exchange: what every rank refused ends them all cleanly.
+  if (over_ranks) AgreeBeforeRun(*options.ranks, refused);
+  Network& net = *built;
   const std::unique_ptr<Engine> engine = MakeEngine(net, options.ranks);
   // Built: most of the state the run touches is allocated now; the rest follows as it grows.
   KeepHugePages();

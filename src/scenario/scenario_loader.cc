@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -218,6 +219,8 @@ class Loader {
   int64_t ReadIntNode(const toml::node& node, const std::string& key, int64_t lo, int64_t hi,
                       std::string_view what) const;
   double ReadDouble(const Section& sec, std::string_view key, double fallback) const;
+  // The run's seed: any uint64, above TOML's integers (2^63 - 1) written as a string of digits.
+  uint64_t ReadSeed(const Section& sec, uint64_t fallback) const;
   // A flow tag: letters, digits, '_' and '-' (it names sweep.csv columns such as tag.victim.*).
   std::string ReadTag(const Section& sec) const;
   Time ReadTime(const Section& sec, std::string_view key, Time fallback, Bound bound) const;
@@ -548,6 +551,26 @@ int64_t Loader::ReadInt(const Section& sec, std::string_view key, int64_t fallba
   const toml::node* node = sec.Get(key);
   if (node == nullptr) return fallback;
   return ReadIntNode(*node, sec.Key(key), lo, hi, what);
+}
+
+uint64_t Loader::ReadSeed(const Section& sec, uint64_t fallback) const {
+  const toml::node* node = sec.Get("seed");
+  if (node == nullptr) return fallback;
+  if (const auto* v = node->as_integer(); v != nullptr && v->get() >= 0) {
+    return static_cast<uint64_t>(v->get());
+  }
+  if (const auto* v = node->as_string()) {
+    const std::string& text = v->get();
+    uint64_t seed = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, ec] = std::from_chars(text.data(), end, seed);
+    if (ec == std::errc() && ptr == end) return seed;  // digits only: no sign, no spaces
+  }
+  Fail(sec.Key("seed"), node,
+       fmt::format("expected an integer 0..{} (TOML's integers end at {}: write a larger seed "
+                   "as a string, \"{}\"), got {}",
+                   std::numeric_limits<uint64_t>::max(), std::numeric_limits<int64_t>::max(),
+                   std::numeric_limits<uint64_t>::max(), Got(*node)));
 }
 
 double Loader::ReadDouble(const Section& sec, std::string_view key, double fallback) const {
@@ -1748,8 +1771,7 @@ Scenario Loader::Build(const toml::table& root_table) {
                      TomlQuote(s.name)));
   }
   s.duration = ReadTime(root, "duration", s.duration, Bound::kPositive);
-  s.seed = static_cast<uint64_t>(ReadInt(root, "seed", static_cast<int64_t>(s.seed), 0,
-                                         std::numeric_limits<int64_t>::max(), "an integer"));
+  s.seed = ReadSeed(root, s.seed);
 
   ReadTopology(Sub(root, "topology"), s.topology);
   ReadSwitch(Sub(root, "switch"), s.sw);
@@ -1799,8 +1821,17 @@ Scenario Guard(const std::string& source, Body body) {
   } catch (const InputError&) {
     throw;
   } catch (const toml::parse_error& e) {
-    throw InputError(fmt::format("{}:{}:{}: TOML syntax error: {}", source, e.source().begin.line,
-                                 e.source().begin.column, e.description()));
+    // An integer beyond TOML's 64 bits, such as a seed of 2^63 or more: say what fits.
+    const bool too_large = e.description().find("not representable") != std::string_view::npos;
+    throw InputError(fmt::format(
+        "{}:{}:{}: TOML syntax error: {}{}", source, e.source().begin.line, e.source().begin.column,
+        e.description(),
+        too_large ? fmt::format(
+                        " (TOML's integers are {}..{}; a seed up to {} is written as a "
+                        "string of digits, seed = \"{}\")",
+                        std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
+                        std::numeric_limits<uint64_t>::max(), std::numeric_limits<uint64_t>::max())
+                  : ""));
   } catch (const std::bad_alloc&) {
     throw InputError(fmt::format("{}: scenario too large: out of memory", source));
   } catch (const std::exception& e) {

@@ -27,7 +27,8 @@ constexpr KeySchema kRootKeys[] = {
      "Upper bound of simulated time; the run ends earlier once every flow has finished."},
     {"seed", K::kValue, "integer", "", "1",
      "Seed of every random choice (generated workloads, ECN marking, ECMP hashing, UDP source "
-     "ports): a run is a deterministic function of it."},
+     "ports): a run is a deterministic function of it. 0 to 18446744073709551615; above "
+     "9223372036854775807 (TOML's largest integer) as a string of digits."},
     {"topology", K::kTable, "table", "", "a 9-host star", "Hosts, switches and links."},
     {"switch", K::kTable, "table", "", "the paper's testbed switch",
      "Shared buffer, PFC and ECN of every switch."},

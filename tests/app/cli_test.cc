@@ -71,11 +71,79 @@ TEST_F(CliTest, DefaultScenarioRuns) {
 }
 
 TEST_F(CliTest, SeedOutOfRangeIsAnErrorNotClamped) {
-  for (const char* seed : {"99999999999999999999", "-5", "x"}) {
+  for (const char* seed : {"18446744073709551616", "99999999999999999999", "-5", "x", "1.5"}) {
     Result r =
         RunCli(std::string("run --quiet --seed ") + seed + " --out " + (dir_ / "s").string());
     EXPECT_EQ(r.code, 1) << seed;
-    EXPECT_NE(r.out.find("seed: expected an integer >= 0"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("seed: expected an integer 0..18446744073709551615"), std::string::npos)
+        << r.out;
+  }
+}
+
+// Every uint64 is a seed (issue 43, item 14): above TOML's integers (2^63 - 1) it is a string in
+// a file and in resolved.toml, which runs again with the same seed.
+TEST_F(CliTest, EveryUint64IsASeed) {
+  const fs::path scen = dir_ / "s.toml";
+  std::ofstream(scen) << kSmallIncast;
+  for (const std::string seed :
+       {"9223372036854775807", "9223372036854775808", "18446744073709551615"}) {
+    const fs::path out = dir_ / ("r" + seed);
+    Result r =
+        RunCli("run " + scen.string() + " --quiet --seed " + seed + " --out " + out.string());
+    ASSERT_EQ(r.code, 0) << seed << ": " << r.out;
+    const bool beyond_toml = seed != "9223372036854775807";
+    const std::string resolved = ReadFile(out / "resolved.toml");
+    EXPECT_NE(resolved.find(beyond_toml ? "seed = \"" + seed + "\"\n" : "seed = " + seed + "\n"),
+              std::string::npos)
+        << resolved;
+    EXPECT_NE(ReadFile(out / "summary.json").find("\"seed\": " + seed + ","), std::string::npos);
+    r = RunCli("run " + (out / "resolved.toml").string() + " --quiet --out " +
+               (dir_ / "again").string());
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_EQ(ReadFile(dir_ / "again" / "flows.csv"), ReadFile(out / "flows.csv")) << seed;
+    fs::remove_all(dir_ / "again");
+  }
+  // Written unquoted in a file, a seed beyond TOML's integers is refused with what fits.
+  std::ofstream(dir_ / "big.toml") << "seed = 18446744073709551615\n";
+  Result r = RunCli("check " + (dir_ / "big.toml").string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("TOML's integers are -9223372036854775808..9223372036854775807; a seed up "
+                       "to 18446744073709551615 is written as a string of digits"),
+            std::string::npos)
+      << r.out;
+}
+
+// Whole-number options say what they accept (issue 43, item 14), not CLI11's range in doubles
+// ("Value 0 not in range 0.000000 to 1797...").
+TEST_F(CliTest, WholeNumberOptionsSayWhatTheyAccept) {
+  const std::string automatic = " (or omit it for automatic)";
+  const struct {
+    std::string args, message;
+  } cases[] = {
+      {"run --threads 0", "--threads: expected a whole number >= 1" + automatic + ", got 0"},
+      {"run --threads -1", "--threads: expected a whole number >= 1" + automatic + ", got -1"},
+      {"run --threads abc",
+       "--threads: expected a whole number >= 1" + automatic + ", got \"abc\""},
+      {"run --threads 1.5",
+       "--threads: expected a whole number >= 1" + automatic + ", got \"1.5\""},
+      {"run --threads 99999999999999999999", "--threads: expected a whole number 1..2147483647" +
+                                                 automatic + ", got 99999999999999999999"},
+      {"ns3 config.txt --threads 0",
+       "--threads: expected a whole number >= 1" + automatic + ", got 0"},
+      {"sweep --threads 0", "--threads: expected a whole number >= 1" + automatic + ", got 0"},
+      {"sweep --seeds 0",
+       "--seeds: expected a whole number >= 1 (or omit it: one run per point), got 0"},
+      {"sweep --jobs 0", "--jobs: expected a whole number >= 1, got 0"},
+      {"fluid --flows abc",
+       "--flows: expected a whole number >= 1 (or omit it for the scenario's flows), got \"abc\""},
+      {"fluid --map --jobs 0",
+       "--jobs: expected a whole number >= 1 (or omit it for every core), got 0"},
+  };
+  for (const auto& c : cases) {
+    Result r = RunCli(c.args);
+    EXPECT_EQ(r.code, 2) << c.args << ": " << r.out;
+    EXPECT_NE(r.out.find(c.message + "\n"), std::string::npos) << c.args << ": " << r.out;
+    EXPECT_EQ(r.out.find("not in range"), std::string::npos) << c.args << ": " << r.out;
   }
 }
 
@@ -197,7 +265,7 @@ TEST_F(CliTest, BadOverridesAreInputErrors) {
 TEST_F(CliTest, ErrorsNameTheOptionTyped) {
   Result r = RunCli("run --quiet --seed abc --out " + (dir_ / "s").string());
   EXPECT_EQ(r.code, 1) << r.out;
-  EXPECT_NE(r.out.find("error: --seed abc: seed: expected an integer >= 0"), std::string::npos)
+  EXPECT_NE(r.out.find("error: --seed abc: seed: expected an integer 0.."), std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("--set"), std::string::npos) << r.out;
   r = RunCli("sweep --quiet --vary workload.sender=2,4 --out " + (dir_ / "w").string());

@@ -71,8 +71,13 @@ interval = "5us"
 ALL_FIGURES = ["throughput", "rate", "queue", "pfc", "fct_cdf", "fct_size"]
 
 
+# Only against a hang: no test here times anything, since a loaded machine (ctest -j, a build
+# beside it) may take many times what it takes alone. Speed is measured in bench/.
+HANG_SECONDS = 1800
+
+
 def run(args, env=None):
-    return subprocess.run(args, capture_output=True, text=True, env=env, timeout=240)
+    return subprocess.run(args, capture_output=True, text=True, env=env, timeout=HANG_SECONDS)
 
 
 def png_size(path):
@@ -924,6 +929,42 @@ class FixtureRunTest(unittest.TestCase):
         self.assertIn("one bin per flow size (20 sizes)", caption)
         median = [line for line in ax.get_lines() if line.get_label() == "median"][0]
         self.assertEqual(list(median.get_xdata()), [1e4 * (i + 1) for i in range(20)])
+
+    def test_fct_of_flows_of_one_size_is_per_flow_or_in_a_bounded_number_of_bins(self):
+        # One size: FCT against flow id, a bar per flow up to MAX_FLOW_BARS flows; beyond, the
+        # drawing is bounded by bins, not flows (a collective's 65,024 flows drew 65,024 bars:
+        # 95 s of CPU and 812 MB).
+        limit = dcqcn_run_report.MAX_FLOW_BARS
+        run = dcqcn_run_report.load_run(self.dir)
+        for n in (30, limit, 50 * limit + 7):
+            # Slowdown 1 + (i mod 10): each bin of the many flows holds 1 to 10, its median
+            # 5 to 6.
+            run["flows"] = flows_frame([1e6] * n, [1.0 + i % 10 for i in range(n)], [""] * n)
+            fig, caption = dcqcn_run_report.fig_fct_size(run)
+            ax = fig.axes[0]
+            artists = len(ax.patches) + len(ax.collections) + len(ax.lines)
+            vertices = sum(len(line.get_xdata()) for line in ax.lines) + sum(
+                len(p.vertices) for c in ax.collections for p in c.get_paths())
+            ideal_ms = (1000.0 + 1e6 / 5.0) / 1e6
+            if n <= limit:
+                self.assertEqual(len(ax.patches), n, n)  # one bar per flow
+                self.assertIn("Completion time of each finished flow", caption)
+                heights = sorted({round(p.get_height() / ideal_ms, 6) for p in ax.patches})
+                self.assertEqual(heights, [float(k) for k in range(1, 11)])
+            else:
+                self.assertLessEqual(artists, 4)
+                self.assertLessEqual(vertices, 10 * limit)
+                self.assertIn(f"in {limit} bins by flow id", ax.get_title())
+                self.assertIn(f"cut into {limit} bins of about 50 flows", caption)
+                median = [line for line in ax.lines if line.get_label() == "median of the bin"][0]
+                self.assertEqual(median.get_xdata()[0], 0)
+                self.assertEqual(median.get_xdata()[-1], n)
+                for v in median.get_ydata():
+                    self.assertTrue(5 <= round(v / ideal_ms, 6) <= 6, v / ideal_ms)
+                band = np.concatenate([p.vertices[:, 1] for p in ax.collections[0].get_paths()])
+                self.assertAlmostEqual(band.min() / ideal_ms, 1)
+                self.assertAlmostEqual(band.max() / ideal_ms, 10)
+            plt.close(fig)
 
     def test_headline_table_reads_summary_and_shows_nulls_as_dashes(self):
         d = make_run(os.path.join(self.tmp, "nulls"), summary_extra={

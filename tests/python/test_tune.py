@@ -212,6 +212,16 @@ def test_the_recommendation_says_which_held_out_seeds_break_a_constraint_and_wha
     ({"minimize": "bottleneck"}, "--minimize bottleneck: not a number"),
     ({"constraint": ["pfc_pause_frames < 3"]}, "expected \"METRIC <= X\""),
     ({"trials": 0}, "--trials 0: expected an integer >= 1"),
+    # One metric both ways is no search (issue 43, item 14); nor is one given twice.
+    ({"minimize": P99, "maximize": P99}, f"--maximize and --minimize {P99}: given twice (one "
+                                         "metric cannot be both minimized and maximized)"),
+    ({"minimize": [P99, P99]}, f"--minimize {P99}: given twice"),
+    # A bound every trial meets or none does, or that compares false with everything.
+    ({"constraint": ["pfc_pause_frames <= nan"]}, "the bound 'nan' is not a finite number"),
+    ({"constraint": ["pfc_pause_frames <= inf"]}, "the bound 'inf' is not a finite number"),
+    ({"constraint": ["pfc_pause_frames >= -inf"]}, "the bound '-inf' is not a finite number"),
+    ({"seed": -1}, "--seed -1: expected an integer 0..18446744073709551615"),
+    ({"seed": 2**64}, "--seed 18446744073709551616: expected an integer 0..18446744073709551615"),
     ({"prescreen": "magic"}, "--prescreen 'magic'"),
 ])
 def test_bad_input_names_the_flag_and_the_key_and_leaves_nothing(tmp_path, kw, message):
@@ -219,6 +229,13 @@ def test_bad_input_names_the_flag_and_the_key_and_leaves_nothing(tmp_path, kw, m
         small_search(tmp_path / "t", **kw)
     assert message in str(e.value)
     assert not os.path.exists(tmp_path / "t") and not os.path.exists(tmp_path / "t.unfinished")
+
+
+def test_any_uint64_seeds_the_search(tmp_path):
+    # Optuna's samplers take numpy's 0..2^32 - 1: a larger --seed is taken modulo 2^32.
+    r = small_search(tmp_path / "t", trials=2, seeds=1, holdout=0, seed=2**64 - 1)
+    assert r.trials["trial"].nunique() == 2
+    assert json.loads((tmp_path / "t" / "tune.json").read_text())["seed"] == 2**64 - 1
 
 
 def test_an_existing_folder_needs_force(tmp_path):
