@@ -13,18 +13,25 @@ namespace dcqcn {
 namespace {
 
 // The ideal of one iteration: flows [begin, end) of collective flows, prerequisites before them
-// in id order (ExpandCollective's order).
+// in id order (ExpandCollective's order). A lower bound on its time, the larger of two:
+// - the longest chain of dependencies, each flow alone on an idle network (IdealDelivery
+//   without ACKs sharing its links: whether they do depends on what else runs);
+// - the busiest host link or NVLink side: the frames that must cross it, each for its
+//   serialization time (whole_ns as the links truncate it), then the smallest propagation delay
+//   after its last one. The ACKs counted are those that come before their flow's last byte is
+//   delivered (all but one per flow): the last ones may come after the iteration ends.
 Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint32_t end) {
   const size_t n = end - begin;
   std::vector<Time> delivered(n), acked(n);
   Time chain = 0;
-  Time shortest_latency = kTimeNever;
-  // Bytes each (node, port) sends, and each NVLink side (-1 - host: sending, -1 - hosts - host:
-  // receiving) carries, for the busiest link.
-  std::map<std::pair<int, int>, double> bits;
+  Time smallest_delay = kTimeNever;
+  // Busy time of each (node, port), and of each NVLink side (-1 - host: sending, -1 - hosts -
+  // host: receiving).
+  std::map<std::pair<int, int>, Time> busy;
   const WireFormat& w = net.config().wire;
   const Bytes mtu = net.config().host.mtu;
   const int hosts = net.config().topology.hosts;
+  const int ack_interval = net.config().host.ack_interval;
   for (uint32_t id = begin; id < end; ++id) {
     const FlowSpec& f = s.flows[id];
     Time start = 0;
@@ -32,37 +39,42 @@ Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint3
       if (p < begin || p >= end) continue;  // the previous iteration's: this one starts at 0
       start = std::max(start, s.flows[p].dst == f.src ? delivered[p - begin] : acked[p - begin]);
     }
-    delivered[id - begin] = start + IdealDelivery(net, id, true);
+    delivered[id - begin] = start + IdealDelivery(net, id, false);
     acked[id - begin] = delivered[id - begin] + IdealAckReturn(net, id);
     chain = std::max(chain, delivered[id - begin]);
-    shortest_latency = std::min(shortest_latency, IdealLatency(net, id));
     if (net.OverNvlink(id)) {
-      bits[{-1 - f.src, 0}] += 8.0 * static_cast<double>(f.size);
-      bits[{-1 - hosts - f.dst, 0}] += 8.0 * static_cast<double>(f.size);
+      const Time t = SerializationTime(f.size, net.config().nvlink.rate);
+      busy[{-1 - f.src, 0}] += t;
+      busy[{-1 - hosts - f.dst, 0}] += t;
+      smallest_delay = std::min(smallest_delay, net.config().nvlink.delay);
       continue;
     }
     const Bytes packets = (f.size + mtu - 1) / mtu;
-    const Bytes data = DataWireBytes(net, id);
+    const Bytes full = f.size / mtu;
+    const Bytes acks = (packets + ack_interval - 1) / ack_interval - 1;
     // The hosts' own links only (the first and last hop each way): the fabric between them
     // counts as non-blocking, so that the slowdown shows what oversubscription and ECMP
     // collisions cost.
-    const double ack_bits = 8.0 * static_cast<double>(w.Wire(w.ack_frame)) *
-                            static_cast<double>((packets + net.config().host.ack_interval - 1) /
-                                                net.config().host.ack_interval);
     for (int dir = 0; dir < 2; ++dir) {
       const std::vector<std::pair<int, int>> path = net.PortPathOf(id, dir);
-      const double b = dir == 0 ? 8.0 * static_cast<double>(data) : ack_bits;
-      bits[path.front()] += b;
-      if (path.size() > 1) bits[path.back()] += b;
+      for (const std::pair<int, int>& hop : {path.front(), path.back()}) {
+        const Link& l = net.link(hop.first, hop.second);
+        smallest_delay = std::min(smallest_delay, l.delay());
+        Time t = 0;
+        if (dir == 0) {
+          t = full * w.TxTime(w.DataFrame(mtu), l.rate());
+          if (f.size % mtu > 0) t += w.TxTime(w.DataFrame(f.size % mtu), l.rate());
+        } else {
+          t = acks * w.TxTime(w.ack_frame, l.rate());
+        }
+        busy[hop] += t;
+        if (path.size() == 1) break;  // one link: counted once
+      }
     }
   }
-  double busiest_ps = 0;
-  for (const auto& [hop, b] : bits) {
-    const Rate rate =
-        hop.first < 0 ? net.config().nvlink.rate : net.link(hop.first, hop.second).rate();
-    busiest_ps = std::max(busiest_ps, b / static_cast<double>(rate) * 1e12);
-  }
-  const Time load = static_cast<Time>(busiest_ps) + (n > 0 ? shortest_latency : 0);
+  Time busiest = 0;
+  for (const auto& [hop, t] : busy) busiest = std::max(busiest, t);
+  const Time load = n > 0 ? busiest + smallest_delay : 0;
   return std::max(chain, load);
 }
 

@@ -53,14 +53,20 @@ Time IdealDelivery(const Network& net, uint32_t id, bool acks_share_links) {
   Rate bottleneck = 0;
   for (const LinkSpec& l : net.PathOf(id))
     bottleneck = bottleneck == 0 ? l.rate : std::min(bottleneck, l.rate);
+  if (!acks_share_links) {
+    // The frames after the first (a full one, unless the flow is one short frame), one by one
+    // at the bottleneck as the links time them (whole ns, if the wire format says so).
+    const Bytes full = size / mtu;
+    Time rest = std::max<Bytes>(full - 1, 0) * w.TxTime(w.DataFrame(mtu), bottleneck);
+    if (full > 0 && size % mtu > 0) rest += w.TxTime(w.DataFrame(size % mtu), bottleneck);
+    return IdealLatency(net, id) + rest;
+  }
   const Bytes full_frame = w.Wire(w.DataFrame(mtu));
   const Bytes first = w.Wire(w.DataFrame(std::min(size, mtu)));
-  double rest = static_cast<double>(DataWireBytes(net, id) - first);
-  if (acks_share_links) {
-    rest *= 1.0 + static_cast<double>(w.Wire(w.ack_frame)) /
-                      (static_cast<double>(net.config().host.ack_interval) *
-                       static_cast<double>(full_frame));
-  }
+  const double rest = static_cast<double>(DataWireBytes(net, id) - first) *
+                      (1.0 + static_cast<double>(w.Wire(w.ack_frame)) /
+                                 (static_cast<double>(net.config().host.ack_interval) *
+                                  static_cast<double>(full_frame)));
   return IdealLatency(net, id) +
          SerializationTime(static_cast<Bytes>(std::llround(rest)), bottleneck);
 }

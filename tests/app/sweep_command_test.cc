@@ -90,9 +90,14 @@ TEST_F(SweepCommand, CollectiveColumns) {
   const auto slowdown = testing::CsvColumn(csv, "collective.dp.mean.slowdown");
   ASSERT_EQ(busbw.size(), 2u);
   EXPECT_EQ(finished[0], "1");
-  // A larger size amortises the steps' latency: more bus bandwidth, nearer the ideal.
+  // A larger size amortises the steps' latency: more bus bandwidth, nearer the ideal (a lower
+  // bound, never above the time).
   EXPECT_GT(std::stod(busbw[1]), std::stod(busbw[0]));
-  for (const std::string& v : slowdown) EXPECT_NEAR(std::stod(v), 1.0, 0.02) << v;
+  for (const std::string& v : slowdown) {
+    EXPECT_GE(std::stod(v), 1.0) << v;
+    EXPECT_LE(std::stod(v), 1.05) << v;
+  }
+  EXPECT_LT(std::stod(slowdown[1]), std::stod(slowdown[0]));
 }
 
 TEST_F(SweepCommand, TooManyRunsIsAnInputErrorBeforeAnythingIsBuilt) {

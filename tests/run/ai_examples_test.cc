@@ -41,7 +41,8 @@ double MeanSlowdown(const nlohmann::json& j, int collective = 0) {
 
 // The flat ring's fabric hops (GPU 7 of a server to GPU 0 of the next: rail 7's leaf to rail
 // 0's, 16 flows over 8 spines) collide under ECMP; the hierarchical AllReduce keeps every
-// inter-server hop on its rail's leaf and takes its ideal time.
+// inter-server hop on its rail's leaf and comes within 3% of its ideal (a lower bound, which
+// counts the ACKs that share the host links only in its busiest-link term).
 TEST_F(AiExamples, RingAllReduceHierarchicalAvoidsTheSpinesTheFlatRingCollidesOn) {
   for (const char* cc : {"none", "dcqcn"}) {
     SCOPED_TRACE(cc);
@@ -52,7 +53,8 @@ TEST_F(AiExamples, RingAllReduceHierarchicalAvoidsTheSpinesTheFlatRingCollidesOn
     const nlohmann::json flat = RunExample("ring_allreduce_16x8.toml", base);
     const nlohmann::json h = RunExample("ring_allreduce_16x8.toml", hier);
     EXPECT_GT(MeanSlowdown(flat), 1.5);
-    EXPECT_NEAR(MeanSlowdown(h), 1.0, 0.02);
+    EXPECT_GE(MeanSlowdown(h), 1.0);
+    EXPECT_LE(MeanSlowdown(h), 1.03);
     EXPECT_GT(MeanTime(flat), 5 * MeanTime(h));
   }
 }

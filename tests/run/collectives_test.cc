@@ -96,15 +96,42 @@ TEST(Collectives, RingAndHalvingDoublingTakeTheirIdealTimeOnAnIdleFabric) {
       {8, "allreduce", "halving_doubling", "4MB"},
       {8, "allgather", "halving_doubling", "16MB"},
   };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(fmt::format("n = {}, {} {} {}", c.n, c.op, c.algorithm, c.size));
-    const Scenario s = Load(Fabric(c.n) + Collective(c.op, c.algorithm, c.size));
+  // With an ACK per 16 packets (as RoCE NICs coalesce them) within 2% of the ideal; with one per
+  // packet each host link also carries the ACKs of what its host receives, which the ideal, a
+  // lower bound, counts only in its busiest-link term: within 10%, never below.
+  for (const int ack_interval : {16, 1}) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(fmt::format("n = {}, {} {} {}, ACK per {}", c.n, c.op, c.algorithm, c.size,
+                               ack_interval));
+      const Scenario s = Load(Fabric(c.n) + Collective(c.op, c.algorithm, c.size),
+                              {fmt::format("host.ack_interval={}", ack_interval)});
+      const std::vector<CollectiveOutcome> o = RunAndCheck(s);
+      ASSERT_EQ(o.size(), 1u);
+      ASSERT_TRUE(o[0].iterations[0].finished());
+      const double ratio =
+          static_cast<double>(o[0].iterations[0].time()) / static_cast<double>(o[0].ideal);
+      EXPECT_GE(ratio, 1.0);
+      EXPECT_LE(ratio, ack_interval == 16 ? 1.02 : 1.10);
+    }
+  }
+}
+
+// Issue 43, item 4: the ideal is a lower bound, also where it was not: 1-byte all-to-alls over
+// many channels (whose last ACKs come after the iteration ends), and transmit times truncated to
+// whole ns (wire.whole_ns, as ns-3's).
+TEST(Collectives, TheIdealIsALowerBound) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> cases = {
+      {Collective("alltoall", "direct", "8B", "channels = 64\n"), {}},
+      {Collective("alltoall", "direct", "8KB", "channels = 8\n"), {}},
+      {Collective("allreduce", "ring", "1MB"), {"wire.whole_ns=true"}},
+      {Collective("alltoall", "direct", "1MB"), {"wire.whole_ns=true"}},
+  };
+  for (const auto& [collective, overrides] : cases) {
+    SCOPED_TRACE(collective);
+    const Scenario s = Load(Fabric(8) + collective, overrides);
     const std::vector<CollectiveOutcome> o = RunAndCheck(s);
-    ASSERT_EQ(o.size(), 1u);
     ASSERT_TRUE(o[0].iterations[0].finished());
-    const double ratio =
-        static_cast<double>(o[0].iterations[0].time()) / static_cast<double>(o[0].ideal);
-    EXPECT_NEAR(ratio, 1.0, 0.02);
+    EXPECT_GE(o[0].iterations[0].time(), o[0].ideal);
   }
 }
 
@@ -124,7 +151,7 @@ TEST(Collectives, TreeTakesItsChainOfHalvesAndPipelinesLargeSizes) {
   {
     Network net(ToNetworkConfig(small));
     const std::vector<CollectiveOutcome> ideal = CollectiveOutcomes(small, net);
-    EXPECT_EQ(ideal[0].ideal, 4 * IdealDelivery(net, 0, true));
+    EXPECT_EQ(ideal[0].ideal, 4 * IdealDelivery(net, 0, false));
   }
   const std::vector<CollectiveOutcome> o = RunAndCheck(small);
   ASSERT_TRUE(o[0].iterations[0].finished());
@@ -201,7 +228,15 @@ TEST(Collectives, HierarchicalUsesNvlinkInsideServersAndRailsBetweenThem) {
   ASSERT_TRUE(ho[0].iterations[0].finished());
   ASSERT_TRUE(fo[0].iterations[0].finished());
   EXPECT_LT(ho[0].iterations[0].time(), fo[0].iterations[0].time() / 2);
-  EXPECT_NEAR(static_cast<double>(ho[0].iterations[0].time()) / ho[0].ideal, 1.0, 0.02);
+  // Within 2% of its ideal (a lower bound) with ACKs coalesced as RoCE NICs do; with an ACK per
+  // packet the host links also carry the ACKs of what their hosts receive: within 10%.
+  const double ratio = static_cast<double>(ho[0].iterations[0].time()) / ho[0].ideal;
+  EXPECT_GE(ratio, 1.0);
+  EXPECT_LE(ratio, 1.10);
+  const Scenario h16 =
+      Load(rail + Collective("allreduce", "hierarchical", "16MB"), {"host.ack_interval=16"});
+  const std::vector<CollectiveOutcome> h16o = RunAndCheck(h16);
+  EXPECT_NEAR(static_cast<double>(h16o[0].iterations[0].time()) / h16o[0].ideal, 1.0, 0.02);
 }
 
 // Issue 43, item 0. A flat ring over 4 servers x 8 GPUs of a rail fabric under DCQCN, two
