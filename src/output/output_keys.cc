@@ -23,7 +23,8 @@ constexpr KeyRow<OutputConfig> kOutputKeys[] = {
     {.doc = {"deadlock_time", K::kValue, "time", "", "\"1ms\"",
              "A cycle of PFC-paused switch queues, each holding data and waiting on the next "
              "one's PAUSE, stuck this long is a deadlock: summary.json lists it under "
-             "pfc.deadlocks (when, the cycle, the flows stuck in it). \"0us\": not looked for."},
+             "pfc.deadlocks (when, the cycle, the flows stuck in it). \"0us\": not looked for; "
+             "else at least \"1us\" (it is looked for once per deadlock_time)."},
      .field = &OutputConfig::deadlock_time,
      .written = Written::kByHand},
     {.doc = {"convergence_window", K::kValue, "time", "", "\"5ms\"",

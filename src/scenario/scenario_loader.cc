@@ -887,6 +887,12 @@ void Loader::ReadPfc(const Section& pfc, PfcConfig& p) const {
       ReadRows(wd, PfcWatchdogKeys(), p.watchdog);
     }
   });
+  if (p.watchdog.enabled && !p.enabled) {
+    // A watchdog watches PAUSE, which a switch without PFC never sends: it would do nothing.
+    Fail(pfc.Key("watchdog"), pfc.Get("watchdog"),
+         "a PFC watchdog needs PFC, and switch.pfc.enabled is false: enable PFC or remove the "
+         "watchdog");
+  }
 }
 
 void Loader::ReadEcn(const Section& ecn, EcnConfig& e) const {
@@ -1023,6 +1029,14 @@ void Loader::ReadOutput(const Section& sec, OutputConfig& output) const {
       return std::string();
     });
   });
+  // The detector looks once per deadlock_time: a time far below any PAUSE's would spend the run
+  // looking (1 ps made a 1 MB flow run for hours), and report pauses that are about to clear.
+  constexpr Time kShortestDeadlockTime = 1 * kMicrosecond;
+  if (output.deadlock_time > 0 && output.deadlock_time < kShortestDeadlockTime) {
+    Fail(sec.Key("deadlock_time"), sec.Get("deadlock_time"),
+         fmt::format("expected \"0us\" (not looked for) or at least \"1us\", got \"{}\"",
+                     FormatTime(output.deadlock_time)));
+  }
 }
 
 void Loader::ReadPcap(const Section& sec, const Topology& topo, PcapConfig& pcap) const {

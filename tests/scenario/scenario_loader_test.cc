@@ -286,6 +286,16 @@ TEST(ScenarioLoader, WrongValueTypes) {
   ExpectError(std::string("[topology]\nhosts = 9.0\n") + kOneFlow,
               {"test.toml:2:", "topology.hosts", "9.0"});
   ExpectError(std::string("name = 3\n") + kOneFlow, {"test.toml:1:", "name", "string"});
+  // Issue 43, item 12: deadlock detection's cadence is bounded.
+  ExpectError(std::string("[output]\ndeadlock_time = \"1ps\"\n") + kOneFlow,
+              {"test.toml:2:", "output.deadlock_time", "at least \"1us\"", "1ps"});
+  EXPECT_EQ(
+      Load(std::string("[output]\ndeadlock_time = \"0us\"\n") + kOneFlow).output.deadlock_time, 0);
+  // Issue 43, item 14: a watchdog on switches that never send PAUSE is refused, not ignored.
+  ExpectError(std::string("[switch.pfc]\nenabled = false\n[switch.pfc.watchdog]\n"
+                          "detection = \"200us\"\n") +
+                  kOneFlow,
+              {"test.toml:", "switch.pfc.watchdog", "needs PFC"});
   ExpectError(std::string("seed = -1\n") + kOneFlow,
               {"test.toml:1:", "seed", "0..18446744073709551615"});
   // A seed beyond TOML's integers is written as a string of digits; anything else is not one.
