@@ -88,6 +88,7 @@ auto Interruptible(Work work) {
       PyThread_get_thread_ident() ==
       py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
   std::atomic<bool> stop{false};
+  bool signalled = false;  // Ctrl-C came while the work ran
   std::optional<decltype(work(stop))> result;
   std::exception_ptr error;
   std::atomic<bool> finished{false};
@@ -120,11 +121,15 @@ auto Interruptible(Work work) {
         if (PyErr_CheckSignals() != 0) {
           PyErr_Clear();  // raised again as KeyboardInterrupt once the work has stopped
           stop = true;
+          signalled = true;
         }
       }
     }
   }
   if (error) std::rethrow_exception(error);
+  // The work may have finished before it saw the stop (it was writing): Ctrl-C still stops the
+  // caller's loop. What the work wrote is whole.
+  if (signalled) throw Interrupted("interrupted after the results were written");
   return std::move(*result);
 }
 

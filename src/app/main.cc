@@ -39,6 +39,10 @@ namespace {
 
 using dcqcn::Scenario;
 
+const char* SignalName(int sig) {
+  return sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "SIGINT";
+}
+
 // Ctrl-C, SIGTERM or SIGHUP (a closed terminal, a dropped ssh session): the run stops at its
 // next slice and writes nothing; the previous results stay as they were.
 // The exit status is the shell's for the signal: 130 (SIGINT), 143 (SIGTERM) or 129 (SIGHUP).
@@ -299,11 +303,22 @@ int main(int argc, char** argv) {
   // Outlives the error messages below: a rank 0 that fails midway reports, then aborts the
   // ranks still working.
   std::unique_ptr<dcqcn::MpiWorld> mpi_world;
-  if (*run || *sweep || *hpcc || *fluid) {
+  const bool stoppable = *run || *sweep || *hpcc || *fluid;
+  if (stoppable) {
     std::signal(SIGINT, RequestStop);
     std::signal(SIGTERM, RequestStop);
     std::signal(SIGHUP, RequestStop);
   }
+  // A stop that came once the results were committed (while the summary printed) still ends
+  // the command as interrupted; what it wrote is whole.
+  auto stopped_after = [&](int code) {
+    if (!stoppable || !g_stop || code != 0) return code;
+    if (mpi_world == nullptr || mpi_world->rank() == 0) {
+      fmt::print(stderr, "interrupted ({}) after the results were written\n",
+                 SignalName(g_stop_signal));
+    }
+    return 128 + g_stop_signal;
+  };
   try {
     if (*run) {
       // Under mpirun the ranks spread this one run over them; rank 0 writes and reports. They
@@ -348,6 +363,7 @@ int main(int argc, char** argv) {
       options.on_progress = [&](const dcqcn::RunProgress& p) { progress.Update(p); };
       nlohmann::json summary = dcqcn::RunScenario(*s, options);
       progress.Finish();
+      dcqcn::ThrowIfStopped(&g_stop);
       folder->Commit();
       if (mpi_world != nullptr) mpi_world->ReleasedRanks();
       if (!quiet) PrintSummary(summary, folder->dir());
@@ -362,7 +378,7 @@ int main(int argc, char** argv) {
       // Under mpirun every rank runs this; rank 0 reports (run/sweep_ranks.h).
       mpi_world = dcqcn::JoinMpiIfLaunched();
       sweep_opts.world = mpi_world.get();
-      return dcqcn::SweepExitCode(dcqcn::RunSweepCommand(sweep_opts), PrintNote);
+      return stopped_after(dcqcn::SweepExitCode(dcqcn::RunSweepCommand(sweep_opts), PrintNote));
     } else if (*report) {
       return dcqcn::RunReportCommand(report_opts);
     } else if (*tune) {
@@ -441,11 +457,7 @@ int main(int argc, char** argv) {
     // Every rank of one run stops at the same slice: they finish together, none aborts.
     if (mpi_world != nullptr && (*run || *hpcc)) mpi_world->ReleasedRanks();
     if (mpi_world != nullptr && mpi_world->rank() != 0) return 128 + g_stop_signal;
-    const int sig = g_stop_signal;
-    fmt::print(stderr, "{} ({})\n", e.what(),
-               sig == SIGTERM  ? "SIGTERM"
-               : sig == SIGHUP ? "SIGHUP"
-                               : "SIGINT");
+    fmt::print(stderr, "{} ({})\n", e.what(), SignalName(g_stop_signal));
     return 128 + g_stop_signal;
   } catch (const dcqcn::InvariantError& e) {
     fmt::print(stderr, "internal error (invariant violated, please report): {}\n", e.what());
@@ -454,5 +466,5 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;
   }
-  return 0;
+  return stopped_after(0);
 }

@@ -2,6 +2,7 @@
 // interrupted run (130).
 #pragma once
 
+#include <atomic>
 #include <stdexcept>
 #include <string>
 
@@ -25,5 +26,12 @@ class Interrupted : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Throws Interrupted when `stop` (a stop request set by a signal handler; may be null) is set.
+// Called last before results are committed: a stop that comes after a run's own last check
+// (while it writes) still stops it, with nothing written.
+inline void ThrowIfStopped(const std::atomic<bool>* stop) {
+  if (stop != nullptr && stop->load()) throw Interrupted("interrupted: no results written");
+}
 
 }  // namespace dcqcn

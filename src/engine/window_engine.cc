@@ -4,6 +4,7 @@
 #include "engine/window_engine.h"
 
 #include <algorithm>
+#include <chrono>
 
 namespace dcqcn {
 
@@ -30,7 +31,8 @@ WindowEngine::WindowEngine(Network& net, int first_local, int local)
       sealed_(net.parts().size()),
       first_local_(first_local),
       local_(local),
-      taps_(net.parts().size()) {
+      taps_(net.parts().size()),
+      choice_(local > 1) {
   for (Sealed& s : sealed_) {
     for (auto& boxes : s.boxes) boxes.resize(parts_.size());
   }
@@ -130,13 +132,23 @@ void WindowEngine::RunUntil(Time until, uint64_t max_events) {
 void WindowEngine::RunWindow(Time limit) {
   const int parity = window_parity_;
   const int first = first_local_;
-  if (local_ > 0)
-    team_->Run([this, limit, parity, first](int i) {
+  if (local_ > 0) {
+    const auto work = [this, limit, parity, first](int i) {
       const int t = first + i;
       TakeIn(t, parity ^ 1);
       parts_[t]->sim.RunUntil(limit);
       Seal(t, parity);
-    });
+    };
+    const uint64_t events_before = events_executed();
+    const auto start = std::chrono::steady_clock::now();
+    if (choice_.on_threads()) {
+      team_->Run(work);
+    } else {
+      for (int i = 0; i < local_; ++i) work(i);
+    }
+    choice_.Record(events_executed() - events_before,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
   window_parity_ ^= 1;
 }
 

@@ -15,6 +15,7 @@
 
 #include "core/thread_team.h"
 #include "engine/engine.h"
+#include "engine/thread_choice.h"
 
 namespace dcqcn {
 
@@ -30,6 +31,9 @@ class WindowEngine : public Engine {
   size_t pending() const override;
   Time next_time() override;
   void Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive) override;
+  // How its windows have run, on the threads or on the calling thread alone (ThreadChoice).
+  const ThreadChoice& thread_choice() const { return choice_; }
+  void set_thread_choice(ThreadChoice choice) { choice_ = choice; }
 
  protected:
   // Runs parts [first_local, first_local + local) of `net`.
@@ -96,6 +100,7 @@ class WindowEngine : public Engine {
   // What the parts logged (PFC frames) and their taps saw, in one loop's order.
   void MergeLogs();
   std::unique_ptr<ThreadTeam> team_;
+  ThreadChoice choice_;  // each window on the threads, or on this thread alone
 };
 
 }  // namespace dcqcn

@@ -521,6 +521,29 @@ void Network::WalkPath(const Packet& probe, Visit&& visit) const {
   }
 }
 
+Network::PathState Network::PathStateOf(uint32_t id) const {
+  if (OverNvlink(id)) return PathState::kReaches;
+  PathState state = PathState::kReaches;
+  for (int direction = 0; direction < 2; ++direction) {
+    const Packet probe = RouteProbe(id, direction);
+    int last_node = probe.src;
+    bool down = false;
+    WalkPath(probe, [&](int node, int port) {
+      down = down || LinkAt(node, port).receiving_half().down();
+      last_node = adjacency_[node][port].first;
+    });
+    // The walk ends at the other end, where a switch has no route, or after as many links as
+    // there are nodes (round a loop).
+    if (down ||
+        (last_node != probe.dst && last_node >= config_.topology.hosts &&
+         switches_[last_node - config_.topology.hosts]->RoutePort(probe) == SwitchNode::kNoRoute)) {
+      return PathState::kCutOff;
+    }
+    if (last_node != probe.dst) state = PathState::kLoops;
+  }
+  return state;
+}
+
 int64_t Network::PacketsOut(const Flow& f) const {
   int64_t n = int64_t{f.sender_packets} + f.receiver_packets;
   for (const auto& part : parts_) {

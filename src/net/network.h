@@ -146,9 +146,18 @@ class Network {
   std::vector<std::string> RouteLoops() const;
   // Throws InvariantError if a flow's route cache disagrees with the route tables.
   void CheckRouteCaches() const;
+  // Whether flow `id`'s packets can reach its receiver, and its ACKs its sender, as the links
+  // and routes are now: kCutOff when a cable on the way is down or a switch has no route (a
+  // host cut off), kLoops when the static routes send them round until their TTL runs out.
+  // kReaches for a flow over NVLink.
+  enum class PathState { kReaches, kCutOff, kLoops };
+  PathState PathStateOf(uint32_t id) const;
+  // Link events ([[event]] link_down, link_up) and reconvergences from now on do not happen:
+  // the run is over (every flow finished) and only its last packets are left to land.
+  void EndLinkEvents() { link_events_ended_ = true; }
   // Each time the routes followed the links (topology.reconvergence after a link event): when,
-  // how many flows in flight then took another path (either way), and how many had no path
-  // left (a host cut off).
+  // how many flows in flight (started, not finished) then took another path (either way), and
+  // how many could not reach their other end (PathStateOf: cut off, or looping).
   struct Reconvergence {
     Time at;
     int flows_rerouted;
@@ -282,6 +291,7 @@ class Network {
   Adjacency adjacency_;                      // every cable, up or down
   std::unique_ptr<LinkEvents> link_events_;  // null without link events
   std::vector<Reconvergence> reconvergences_;
+  bool link_events_ended_ = false;  // EndLinkEvents
   Time first_start_ = 0;
 };
 

@@ -19,6 +19,7 @@
 namespace dcqcn {
 
 void Network::LinkEvents::HandleEvent(uint32_t kind, uint64_t arg) {
+  if (net_->link_events_ended_) return;
   if (kind == kApply) {
     net_->ApplyLinkEvent(net_->config_.events[arg]);
   } else {
@@ -91,8 +92,8 @@ void Network::SetCableDown(size_t cable, bool down) {
 }
 
 void Network::Reconverge() {
-  // The paths of the flows in flight, both ways (and whether the data reach the receiver),
-  // before and after.
+  // The paths of the flows in flight (started, not finished), both ways, and whether they
+  // reach their other end, before and after.
   struct FlowPaths {
     std::vector<std::pair<int, int>> ports;
     bool reaches = true;
@@ -100,10 +101,9 @@ void Network::Reconverge() {
   auto paths = [&] {
     std::vector<FlowPaths> all;
     for (uint32_t id = 0; id < num_flows(); ++id) {
-      if (flows_.find(id) == nullptr || OverNvlink(id)) continue;
-      FlowPaths p{PortPathOf(id, 0)};
-      const auto [node, port] = p.ports.back();
-      p.reaches = adjacency_[node][port].first == config_.flows[id].dst;
+      const Flow* f = flows_.find(id);
+      if (f == nullptr || f->finish >= 0 || OverNvlink(id)) continue;
+      FlowPaths p{PortPathOf(id, 0), PathStateOf(id) == PathState::kReaches};
       const std::vector<std::pair<int, int>> back = PortPathOf(id, 1);
       p.ports.insert(p.ports.end(), back.begin(), back.end());
       all.push_back(std::move(p));
@@ -130,8 +130,11 @@ void Network::Reconverge() {
   Reconvergence r{sim().Now(), 0, 0};
   const std::vector<FlowPaths> after = paths();
   for (size_t i = 0; i < after.size(); ++i) {
-    if (after[i].ports != before[i].ports) ++r.flows_rerouted;
-    if (!after[i].reaches) ++r.flows_cut_off;
+    if (!after[i].reaches) {
+      ++r.flows_cut_off;
+    } else if (after[i].ports != before[i].ports) {
+      ++r.flows_rerouted;
+    }
   }
   reconvergences_.push_back(r);
 }

@@ -535,6 +535,7 @@ nlohmann::json RunFluidCommand(const FluidCommandOptions& o, std::vector<std::st
   }
   WriteFileAtomic(folder.path() + "/timeseries/fluid.csv", Csv(tr));
   WriteFileAtomic(folder.path() + "/summary.json", j.dump(2) + "\n");
+  ThrowIfStopped(o.stop);
   folder.Commit();
   return j;
 }
@@ -729,6 +730,7 @@ std::string RunFluidMap(const FluidCommandOptions& o, std::vector<std::string>* 
   }
   WriteFileAtomic(folder.path() + "/map.csv", csv);
   WriteFileAtomic(folder.path() + "/summary.json", j.dump(2) + "\n");
+  ThrowIfStopped(o.stop);
   folder.Commit();
   return grid + "S steady, D decaying (still shrinking: run longer), O oscillating\n" +
          fmt::format("results in {}/\n", folder.dir());

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "core/error.h"
 #include "net/network.h"
 #include "ns3/hpcc_output.h"
 #include "output/atomic_file.h"
@@ -110,6 +111,7 @@ HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
   HpccFilesSink hpcc_files(fct_path, pfc_path, setup.dports);
   run.extra_sinks = {&hpcc_files};
   result.summary = RunScenario(setup.scenario, run);
+  ThrowIfStopped(options.stop);
   folder->Commit();
   result.out_dir = folder->dir();
   return result;

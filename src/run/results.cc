@@ -51,6 +51,38 @@ std::map<uint32_t, Time> FlowsLeftInDeadlock(const RunInfo& info) {
   return stuck;
 }
 
+std::string_view UnfinishedName(Unfinished why) {
+  constexpr std::string_view kNames[] = {"",        "waiting",  "not_started", "deadlocked",
+                                         "cut_off", "ttl_loop", "run_stopped", "out_of_time"};
+  return kNames[static_cast<size_t>(why)];
+}
+
+std::vector<uint8_t> UnfinishedReasons(const Network& net, const RunInfo& info) {
+  const std::vector<FlowOutcome>& outcomes = info.outcomes;
+  std::vector<uint8_t> why;
+  const std::map<uint32_t, Time> stuck = FlowsLeftInDeadlock(info);
+  for (uint32_t id = 0; id < outcomes.size(); ++id) {
+    const FlowOutcome& o = outcomes[id];
+    if (o.finish >= 0) continue;
+    if (why.empty()) why.assign(outcomes.size(), 0);
+    Unfinished w = Unfinished::kOutOfTime;
+    if (o.start == kTimeNever) {
+      w = Unfinished::kWaiting;
+    } else if (o.start >= info.sim_time) {
+      w = Unfinished::kNotStarted;
+    } else if (stuck.contains(id)) {
+      w = Unfinished::kDeadlocked;
+    } else if (const Network::PathState path = net.PathStateOf(id);
+               path != Network::PathState::kReaches) {
+      w = path == Network::PathState::kCutOff ? Unfinished::kCutOff : Unfinished::kTtlLoop;
+    } else if (info.stopped_early) {
+      w = Unfinished::kRunStopped;
+    }
+    why[id] = static_cast<uint8_t>(w);
+  }
+  return why;
+}
+
 void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
                 const std::function<void(std::string_view)>& sink) {
   // The contract's columns, then the bytes delivered and the average delivered rate over the
@@ -66,7 +98,8 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
   out += node_ids ? ",src_node,dst_node" : "";
   // After a deadlock, the flows it left unfinished say so: when it began.
   const std::map<uint32_t, Time> stuck = FlowsLeftInDeadlock(info);
-  out += info.deadlocks.empty() ? "\n" : ",deadlocked_since_ns\n";
+  out += info.deadlocks.empty() ? "" : ",deadlocked_since_ns";
+  out += info.unfinished.empty() ? "\n" : ",unfinished\n";
   const std::vector<FlowOutcome>& outcomes = info.outcomes;
   for (uint32_t id = 0; id < net.num_flows(); ++id) {
     const FlowSpec& f = net.flow_spec(id);
@@ -96,6 +129,10 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
       if (const auto it = stuck.find(id); it != stuck.end()) {
         fmt::format_to(std::back_inserter(out), "{}", it->second / kNanosecond);
       }
+    }
+    if (!info.unfinished.empty()) {
+      out += ',';
+      out += UnfinishedName(static_cast<Unfinished>(info.unfinished[id]));
     }
     out += '\n';
     if (out.size() >= kPieceBytes) {
@@ -295,6 +332,14 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
   j["flows_total"] = all["flows"];
   j["flows_active"] = all["active"];
   j["flows_finished"] = all["finished"];
+  if (!info.unfinished.empty()) {
+    // Why the others did not finish (flows.csv `unfinished`), counted by reason.
+    std::map<std::string_view, int64_t> by_reason;
+    for (uint8_t why : info.unfinished) {
+      if (why != 0) ++by_reason[UnfinishedName(static_cast<Unfinished>(why))];
+    }
+    j["flows_unfinished"] = by_reason;
+  }
   for (const char* key :
        {"fct_slowdown", "fct_slowdown_by_size", "flow_throughput_gbps", "long_flow_throughput_gbps",
         "jain_fairness", "max_min_jain_fairness", "normalised_jain_fairness"}) {

@@ -28,7 +28,30 @@ struct RunInfo {
   std::vector<FlowOutcome> outcomes;
   // PFC deadlocks found (output.deadlock_time), in the order found.
   std::vector<Deadlock> deadlocks;
+  // Why each flow did not finish (UnfinishedReasons), by flow id; empty when all did.
+  std::vector<uint8_t> unfinished;
+  // The run was stopped at a deadlock (--stop-on-deadlock), before `duration`.
+  bool stopped_early = false;
 };
+
+// Why a flow did not finish, in flows.csv's `unfinished` column: it waited for flows that did
+// not complete; it starts after the run's end; a PFC deadlock standing at the end held it; a
+// link down left it no way to its other end; static routes loop it (its packets' TTL runs
+// out); the run was stopped early at a deadlock; or it was still under way at the end.
+enum class Unfinished : uint8_t {
+  kFinished,
+  kWaiting,
+  kNotStarted,
+  kDeadlocked,
+  kCutOff,
+  kTtlLoop,
+  kRunStopped,
+  kOutOfTime
+};
+std::string_view UnfinishedName(Unfinished why);
+// Every flow's Unfinished, by flow id (empty when every flow finished); `info.outcomes` and
+// `info.deadlocks` are filled.
+std::vector<uint8_t> UnfinishedReasons(const Network& net, const RunInfo& info);
 
 // What the metrics need of each flow, in flow-id order.
 std::vector<FlowOutcome> FlowOutcomes(const Network& net);
@@ -38,8 +61,8 @@ Time PausedTime(const EgressPort& port, Time end);
 std::map<uint32_t, Time> FlowsLeftInDeadlock(const RunInfo& info);
 // flows.csv of the run of scenario `s` on `net` (from an HPCC topology file with src_node and
 // dst_node, the file's node ids; after a deadlock, deadlocked_since_ns: when the deadlock that
-// left the flow unfinished began), handed to `sink` in pieces of about 1 MB (a run
-// of millions of flows never holds it as one string).
+// left the flow unfinished began; when a flow is unfinished, `unfinished`: why), handed to `sink`
+// in pieces of about 1 MB (a run of millions of flows never holds it as one string).
 void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
                 const std::function<void(std::string_view)>& sink);
 // Every port of every node, what it is cabled to and how busy it was:

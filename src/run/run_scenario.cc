@@ -164,12 +164,15 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
     // Let what is still in flight (duplicate packets, final PFC RESUMEs) land, then every
     // buffer counter must be back at zero. Finished flows' retransmission timers may still be
     // pending (they do nothing once they fire): the drain lasts until they have fired too, so
-    // that a short `duration` still ends in an empty event queue.
+    // that a short `duration` still ends in an empty event queue. The run is over: link events
+    // still to come do not happen.
+    net.EndLinkEvents();
     engine->RunUntil(info.sim_time + std::max(s.duration, s.host.rto));
     info.drained = engine->pending() == 0;
   } else {
     // Stopped at a deadlock: the run ends when it qualified (nothing in it has moved since).
-    info.sim_time = found.empty() || !options.stop_on_deadlock ? s.duration : found.front().at;
+    info.stopped_early = !found.empty() && options.stop_on_deadlock;
+    info.sim_time = info.stopped_early ? found.front().at : s.duration;
   }
   deadlocks.MarkStanding(net, engine->PausedQueues(), found);
   info.deadlocks = std::move(found);
@@ -182,6 +185,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!writes) return {};
   info.outcomes = FlowOutcomes(net);
+  info.unfinished = UnfinishedReasons(net, info);
   for (OutputSink* sink : sinks) sink->Finish(info);
   nlohmann::json summary = Summary(s, net, info);
   if (const std::string why = OneThreadOnly(s); threads > 1 && !why.empty()) {
@@ -189,6 +193,8 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   }
   for (OutputSink* sink : sinks) sink->Summarize(summary);
   if (options.after_run) options.after_run(net);
+  // A stop that came after the last slice: nothing more is written.
+  ThrowIfStopped(options.stop);
   if (!options.out_dir.empty()) {
     for (OutputSink* sink : sinks) sink->Write(net, info, summary, options.out_dir);
   }

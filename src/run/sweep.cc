@@ -345,6 +345,7 @@ RunOutcome RunOne(const SweepOptions& options, const SweepPlan& plan, size_t i,
     run.runs_at_once = options.jobs;
     outcome.name = s.name;
     outcome.summary = RunScenario(s, run);
+    ThrowIfStopped(options.stop);
     run_folder.Commit();
   } catch (const Interrupted&) {
     throw;

@@ -56,17 +56,21 @@ struct Outcome {
   std::vector<std::string> received;
 };
 
-Outcome RunOn(const Scenario& s, int parts, const char* engine_kind) {
+// `engine_kind`: "one" (one loop), "windows" (on threads), "mixed" (windows on the threads and
+// on the calling thread alone, switching every few windows).
+Outcome RunOn(const Scenario& s, int parts, const std::string& engine_kind) {
   NetworkConfig config = ToNetworkConfig(s);
   config.parts = parts;
   Network net(std::move(config));
   std::unique_ptr<Engine> engine = MakeEngine(net);
   EXPECT_EQ(engine->threads(), static_cast<int>(net.parts().size()));
-  if (std::string(engine_kind) == "one") {
+  auto* windows = dynamic_cast<WindowEngine*>(engine.get());
+  if (engine_kind == "one") {
     EXPECT_NE(dynamic_cast<OneThreadEngine*>(engine.get()), nullptr);
   } else {
-    EXPECT_NE(dynamic_cast<WindowEngine*>(engine.get()), nullptr);
+    EXPECT_NE(windows, nullptr);
   }
+  if (engine_kind == "mixed") windows->set_thread_choice(ThreadChoice(true, 0));
   Recorder sent;
   Recorder received;
   engine->Tap(0, 0, &sent, &received);  // h0's NIC port
@@ -81,6 +85,10 @@ Outcome RunOn(const Scenario& s, int parts, const char* engine_kind) {
     o.finish.push_back(net.flow_finish(id));
     o.delivered.push_back(net.flow_delivered(id));
   }
+  if (engine_kind == "mixed") {
+    EXPECT_GT(windows->thread_choice().windows_alone(), 50u);
+    EXPECT_GT(windows->thread_choice().windows_on_threads(), 50u);
+  }
   o.stats = net.stats();
   o.sent = sent.seen;
   o.received = received.seen;
@@ -88,10 +96,12 @@ Outcome RunOn(const Scenario& s, int parts, const char* engine_kind) {
   return o;
 }
 
-TEST(Engine, ThreadsInWindowsGiveOneLoopsResults) {
+class EngineSplit : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EngineSplit, GivesOneLoopsResults) {
   const Scenario s = FatTree();
   const Outcome one = RunOn(s, 1, "one");
-  const Outcome split = RunOn(s, 4, "windows");
+  const Outcome split = RunOn(s, 4, GetParam());
   ASSERT_GT(one.stats.pfc_pause_frames, 0u) << "the case must pause";
   EXPECT_FALSE(one.sent.empty());
   EXPECT_EQ(split.finish, one.finish);
@@ -106,6 +116,45 @@ TEST(Engine, ThreadsInWindowsGiveOneLoopsResults) {
   }
   EXPECT_EQ(split.sent, one.sent);
   EXPECT_EQ(split.received, one.received);
+}
+
+// On the threads, and switching between the threads and the calling thread alone as
+// ThreadChoice does when other work shares the cores.
+INSTANTIATE_TEST_SUITE_P(Engine, EngineSplit, ::testing::Values("windows", "mixed"));
+
+// Each way is measured over a trial of wall time; the other is tried after the first trial and
+// every kTrialsBetweenProbes trials after that, and the faster kept.
+TEST(ThreadChoice, KeepsTheFasterWayAndProbesTheOther) {
+  constexpr double kTrial = ThreadChoice::kTrialSeconds;
+  ThreadChoice idle(true);
+  EXPECT_TRUE(idle.on_threads());
+  idle.Record(2000, kTrial / 2);
+  EXPECT_TRUE(idle.on_threads());   // the trial is not over
+  idle.Record(2000, kTrial / 2);    // threads: 4000 events a trial
+  EXPECT_FALSE(idle.on_threads());  // the first probe
+  idle.Record(3000, kTrial);        // alone: slower
+  EXPECT_TRUE(idle.on_threads());
+  for (int i = 0; i < ThreadChoice::kTrialsBetweenProbes - 1; ++i) {
+    idle.Record(4000, kTrial);
+    EXPECT_TRUE(idle.on_threads()) << i;
+  }
+  idle.Record(4000, kTrial);
+  EXPECT_FALSE(idle.on_threads());  // the next probe
+  // Loaded: the threads wait at the barriers; alone is faster, and stays so.
+  ThreadChoice loaded(true);
+  loaded.Record(1000, kTrial);
+  loaded.Record(3000, kTrial);
+  EXPECT_FALSE(loaded.on_threads());
+  for (int i = 0; i < ThreadChoice::kTrialsBetweenProbes - 1; ++i) loaded.Record(3000, kTrial);
+  EXPECT_FALSE(loaded.on_threads());
+  loaded.Record(3000, kTrial);
+  EXPECT_TRUE(loaded.on_threads());  // probed again: the load may have gone
+  EXPECT_EQ(loaded.windows_alone(), 11u);
+  EXPECT_EQ(loaded.windows_on_threads(), 1u);
+  // One thread: always alone.
+  ThreadChoice single(false);
+  single.Record(1000, 1);
+  EXPECT_FALSE(single.on_threads());
 }
 
 TEST(Engine, ANetworkThatCannotSplitRunsOnOneLoop) {

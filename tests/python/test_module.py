@@ -150,6 +150,29 @@ except KeyboardInterrupt as e:
     assert not (tmp_path / "out").exists()
 
 
+def test_ctrl_c_always_stops_a_loop_of_short_runs(tmp_path):
+    # Each run takes a few ms and mostly writes: a Ctrl-C that came after a run's last stop
+    # check used to be swallowed, and the loop went on. Every one of five must stop it.
+    script = f"""
+import sys, dcqcn
+print("started", flush=True)
+try:
+    for i in range(100000):
+        dcqcn.run({INCAST!r}, out={str(tmp_path / 'out')!r} + str(i % 4), force=True)
+except KeyboardInterrupt as e:
+    print("stopped at", i, e); sys.exit(3)
+"""
+    for delay in (0.3, 0.45, 0.6, 0.75, 0.9):
+        p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                             env=os.environ)
+        assert p.stdout.readline() == "started\n"
+        time.sleep(delay)
+        p.send_signal(signal.SIGINT)
+        out, _ = p.communicate(timeout=30)
+        assert p.returncode == 3, out
+        assert not [n for n in os.listdir(tmp_path) if n.startswith(".")], os.listdir(tmp_path)
+
+
 def test_ctrl_c_stops_the_fluid_model_cleanly(tmp_path):
     script = f"""
 import sys, dcqcn

@@ -321,6 +321,23 @@ TEST(Collectives, InputErrorsNameTheKey) {
       {"topology.gpus_per_server", "got 0"});
 }
 
+// A collective too large for this machine's memory is refused before anything is expanded (in
+// an instant, whatever its size), and the error names the collective and the keys that made it
+// large (it named `iterations`, a key the file did not set, after minutes of expansion).
+TEST(Collectives, ACollectiveTooLargeForTheMachineIsRefusedBeforeItIsBuilt) {
+  const std::string fabric =
+      "[topology]\ntype = \"leaf_spine\"\nleaves = 128\nspines = 16\n"
+      "hosts_per_leaf = 64\n";
+  ExpectError(fabric + "\n[[flow]]\nsrc = 0\ndst = 1\nsize = \"1KB\"\n" +
+                  Collective("allreduce", "ring", "1MB") +
+                  Collective("alltoall", "direct", "1GB", "channels = 64\n"),
+              {"coll.toml:17: collective[1]: the scenario would have 4428.6 million flows",
+               "this machine's memory", "collective[1] makes 4294.4 million",
+               "over 8192 ranks (collective[1].ranks) x 64 channels "
+               "(collective[1].channels) x 1 iterations (collective[1].iterations), 67100672 "
+               "flows per channel and iteration"});
+}
+
 TEST(Collectives, SetAndResolvedTomlKeepTheTables) {
   const std::string text = "[topology]\ntype = \"rail\"\nservers = 2\ngpus_per_server = 2\n" +
                            Collective("allreduce", "hierarchical", "1MB",

@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "run/run_scenario.h"
 #include "test_util.h"
 
@@ -74,6 +76,20 @@ TEST(OutputSink, ACallersSinkIsWalkedAfterTheScenariosOwn) {
   EXPECT_EQ(quiet.steps, (std::vector<std::string>{"start", "finish", "summarize"}));
   EXPECT_EQ(no_files["recording"], 42);
   fs::remove_all(dir);
+}
+
+// A stop request that comes after the run's last check, while it writes, still stops it: the
+// caller commits nothing (it used to return as if complete, and the command exited 0).
+TEST(OutputSink, AStopWhileTheRunWritesStopsIt) {
+  const Scenario s = testing::IncastScenario(2, 100000);
+  std::atomic<bool> stop{false};
+  RecordingSink late;
+  RunOptions options;
+  options.stop = &stop;
+  options.extra_sinks = {&late};
+  options.after_run = [&](const Network&) { stop = true; };
+  EXPECT_THROW(RunScenario(s, options), Interrupted);
+  EXPECT_EQ(late.steps, (std::vector<std::string>{"start", "finish", "summarize"}));
 }
 
 }  // namespace
