@@ -1,80 +1,23 @@
-// HPCC topology and flow files: a whitespace tokenizer that remembers line numbers, and the two
-// readers on top of it.
+// HPCC topology and flow files, read field by field (core/token_file.h).
 #include "ns3/hpcc_files.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "core/error.h"
-#include "core/input_file.h"
+#include "core/token_file.h"
 #include "ns3/ns3_units.h"
 #include "topology/builders.h"
 
 namespace dcqcn {
-namespace {
 
-struct Token {
-  std::string text;
-  int line;
-};
-
-// The file as whitespace-separated fields, read as that simulator's `>>` reads them.
-class TokenFile {
- public:
-  TokenFile(const std::string& path, std::string_view what) : path_(path), what_(what) {
-    std::istringstream in(ReadInputFile(path, fmt::format("{} file", what), size_t{4} << 30));
-    std::string line;
-    int line_no = 0;
-    while (std::getline(in, line)) {
-      ++line_no;
-      std::istringstream fields(line);
-      std::string field;
-      while (fields >> field) tokens_.push_back({field, line_no});
-    }
-    last_line_ = std::max(line_no, 1);
-  }
-
-  // The next field; `expected` describes it for the message when the file ends early.
-  const Token& Next(const std::string& expected) {
-    if (next_ >= tokens_.size()) {
-      Fail(last_line_, fmt::format("expected {}, but the file ends", expected));
-    }
-    return tokens_[next_++];
-  }
-
-  [[noreturn]] void Fail(int line, const std::string& what) const {
-    throw InputError(fmt::format("{}:{}: {}: {}", path_, line, what_, what));
-  }
-
-  // An integer field in [lo, hi].
-  int64_t Int(const std::string& expected, int64_t lo, int64_t hi) {
-    const Token& t = Next(expected);
-    char* end = nullptr;
-    errno = 0;
-    const long long v = std::strtoll(t.text.c_str(), &end, 10);
-    if (end != t.text.c_str() + t.text.size() || errno != 0 || v < lo || v > hi) {
-      Fail(t.line, fmt::format("expected {} ({}..{}), got \"{}\"", expected, lo, hi, t.text));
-    }
-    return v;
-  }
-
- private:
-  std::string path_;
-  std::string what_;
-  std::vector<Token> tokens_;
-  size_t next_ = 0;
-  int last_line_ = 1;
-};
-
-}  // namespace
+using Token = TokenFile::Token;
 
 std::string HpccTopologyText(const TopologyConfig& topo) {
   std::string out = fmt::format("{} {} {}\n", topo.num_nodes(), topo.switches, topo.links.size());
