@@ -26,8 +26,10 @@ bool RdmaNic::WindowBound(const Flow& f) const {
 }
 
 Bytes RdmaNic::EarlierInFlight(const Flow& f) const {
+  // A transfer handed over is itself an earlier one: the newest counts it.
+  if (f.handed_over) return 0;
   const auto it = connections_.find(f.connection);
-  if (f.handed_over || it == connections_.end()) return 0;
+  if (it == connections_.end()) return 0;
   Bytes sum = 0;
   for (const uint32_t id : it->second.earlier) {
     const Flow* e = flows_->find(id);
@@ -355,10 +357,10 @@ void RdmaNic::OnAckProgress(Flow& f, uint32_t acked) {
   if (f.snd_una >= f.total_packets) {
     f.sender_done = true;
     f.finish = sim_->Now();
-    if (const auto it = connections_.find(f.connection);
-        f.handed_over && it != connections_.end()) {
-      auto& earlier = it->second.earlier;
-      earlier.erase(std::remove(earlier.begin(), earlier.end(), f.id), earlier.end());
+    if (f.handed_over) {
+      if (const auto it = connections_.find(f.connection); it != connections_.end()) {
+        std::erase(it->second.earlier, f.id);
+      }
     }
     // A connection's state lives on while a later transfer may come (and the newest owns it).
     if (!f.awaiting_successor && !f.handed_over) cc_->OnFlowDone(f);
