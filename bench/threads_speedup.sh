@@ -15,14 +15,7 @@ source "$here/bench/hpcc_case.sh"
 mkdir -p "$work/hpcc"
 prepare_hpcc_case "$work/hpcc" 0
 
-wall() {  # wall COMMAND...: seconds
-  local t0 t1
-  t0=$(date +%s.%N)
-  "$@" >/dev/null 2>&1
-  t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc -l
-}
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+source "$here/bench/timing.sh"
 
 row() {  # row NAME EVENTS-NOTE COMMAND... (run with --threads N appended)
   local name=$1 note=$2 one=() two=() ranks=() i

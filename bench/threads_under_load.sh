@@ -18,14 +18,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-wall() {  # wall COMMAND...: seconds
-  local t0 t1
-  t0=$(date +%s.%N)
-  "$@" >/dev/null 2>&1
-  t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc -l
-}
-median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+source "$here/bench/timing.sh"
 
 case_args=("$here/bench/fat_tree_websearch.toml" --set topology.k=6 --set workload.window=5ms
   --out "$work/out" --quiet --force)

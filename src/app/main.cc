@@ -335,7 +335,7 @@ int main(int argc, char** argv) {
       try {
         s = Load(run_file, overrides, reports);
         if (out_dir.empty()) out_dir = "results/" + s->name;
-        if (reports) folder.emplace(out_dir, force);
+        if (reports) folder.emplace(out_dir, force, &g_stop);
       } catch (const dcqcn::InputError& e) {
         if (mpi_world == nullptr || mpi_world->size() == 1) throw;
         refused = e.what();
@@ -363,7 +363,6 @@ int main(int argc, char** argv) {
       options.on_progress = [&](const dcqcn::RunProgress& p) { progress.Update(p); };
       nlohmann::json summary = dcqcn::RunScenario(*s, options);
       progress.Finish();
-      dcqcn::ThrowIfStopped(&g_stop);
       folder->Commit();
       if (mpi_world != nullptr) mpi_world->ReleasedRanks();
       if (!quiet) PrintSummary(summary, folder->dir());

@@ -28,8 +28,8 @@ class Interrupted : public std::runtime_error {
 };
 
 // Throws Interrupted when `stop` (a stop request set by a signal handler; may be null) is set.
-// Called last before results are committed: a stop that comes after a run's own last check
-// (while it writes) still stops it, with nothing written.
+// RunScenario calls it before it writes, StagedFolder::Commit before it puts results in place:
+// a stop that comes after a run's own last check (while it writes) still stops it.
 inline void ThrowIfStopped(const std::atomic<bool>* stop) {
   if (stop != nullptr && stop->load()) throw Interrupted("interrupted: no results written");
 }

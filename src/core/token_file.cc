@@ -41,12 +41,19 @@ const TokenFile::Token& TokenFile::Next(const std::string& expected) {
   return tokens_[next_++];
 }
 
-int64_t TokenFile::Int(const std::string& expected, int64_t lo, int64_t hi) {
-  const Token& t = Next(expected);
+bool TokenFile::ParseInt(const std::string& text, int64_t lo, int64_t hi, int64_t* value) {
   char* end = nullptr;
   errno = 0;
-  const long long v = std::strtoll(t.text.c_str(), &end, 10);
-  if (end != t.text.c_str() + t.text.size() || errno != 0 || v < lo || v > hi) {
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (end != text.c_str() + text.size() || errno != 0 || v < lo || v > hi) return false;
+  *value = v;
+  return true;
+}
+
+int64_t TokenFile::Int(const std::string& expected, int64_t lo, int64_t hi) {
+  const Token& t = Next(expected);
+  int64_t v = 0;
+  if (!ParseInt(t.text, lo, hi, &v)) {
     Fail(t.line, fmt::format("expected {} ({}..{}), got \"{}\"", expected, lo, hi, t.text));
   }
   return v;

@@ -26,6 +26,8 @@ class TokenFile {
   const Token& Next(const std::string& expected);
   // An integer field in [lo, hi].
   int64_t Int(const std::string& expected, int64_t lo, int64_t hi);
+  // Whether `text` is a whole decimal integer in [lo, hi] (then in `value`), as Int reads one.
+  static bool ParseInt(const std::string& text, int64_t lo, int64_t hi, int64_t* value);
   // Whether every field has been read.
   bool done() const { return next_ >= tokens_.size(); }
   // The line of the next field (of the last one when every field has been read).

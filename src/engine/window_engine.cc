@@ -95,7 +95,7 @@ bool WindowEngine::AfterWindow() {
 }
 
 void WindowEngine::RunUntil(Time until, uint64_t max_events) {
-  if (team_ == nullptr && local_ > 0) team_ = std::make_unique<ThreadTeam>(local_);
+  if (team_ == nullptr && local_ > 1) team_ = std::make_unique<ThreadTeam>(local_);
   max_events_ = max_events;
   const Time lookahead = net_.placement().lookahead;
   Simulator& observers = net_.sim();
@@ -139,15 +139,20 @@ void WindowEngine::RunWindow(Time limit) {
       parts_[t]->sim.RunUntil(limit);
       Seal(t, parity);
     };
-    const uint64_t events_before = events_executed();
-    const auto start = std::chrono::steady_clock::now();
-    if (choice_.on_threads()) {
-      team_->Run(work);
+    if (local_ == 1) {
+      work(0);  // nothing to choose between
     } else {
-      for (int i = 0; i < local_; ++i) work(i);
+      const uint64_t events_before = events_executed();
+      const auto start = std::chrono::steady_clock::now();
+      if (choice_.on_threads()) {
+        team_->Run(work);
+      } else {
+        for (int i = 0; i < local_; ++i) work(i);
+      }
+      choice_.Record(
+          events_executed() - events_before,
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
-    choice_.Record(events_executed() - events_before,
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   window_parity_ ^= 1;
 }

@@ -527,19 +527,19 @@ Network::PathState Network::PathStateOf(uint32_t id) const {
   for (int direction = 0; direction < 2; ++direction) {
     const Packet probe = RouteProbe(id, direction);
     int last_node = probe.src;
+    size_t links = 0;
     bool down = false;
     WalkPath(probe, [&](int node, int port) {
       down = down || LinkAt(node, port).receiving_half().down();
       last_node = adjacency_[node][port].first;
+      ++links;
     });
-    // The walk ends at the other end, where a switch has no route, or after as many links as
-    // there are nodes (round a loop).
-    if (down ||
-        (last_node != probe.dst && last_node >= config_.topology.hosts &&
-         switches_[last_node - config_.topology.hosts]->RoutePort(probe) == SwitchNode::kNoRoute)) {
-      return PathState::kCutOff;
-    }
-    if (last_node != probe.dst) state = PathState::kLoops;
+    if (down) return PathState::kCutOff;
+    if (last_node == probe.dst) continue;
+    // Short of the other end: a switch had no route, or the walk went round a loop until
+    // WalkPath's limit (more links than nodes).
+    if (links <= adjacency_.size()) return PathState::kCutOff;
+    state = PathState::kLoops;
   }
   return state;
 }

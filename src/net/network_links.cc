@@ -92,25 +92,25 @@ void Network::SetCableDown(size_t cable, bool down) {
 }
 
 void Network::Reconverge() {
-  // The paths of the flows in flight (started, not finished), both ways, and whether they
-  // reach their other end, before and after.
+  // The paths of the flows in flight (started, not finished), both ways, before and after, and
+  // after, whether they reach their other end.
   struct FlowPaths {
     std::vector<std::pair<int, int>> ports;
     bool reaches = true;
   };
-  auto paths = [&] {
+  auto paths = [&](bool after) {
     std::vector<FlowPaths> all;
     for (uint32_t id = 0; id < num_flows(); ++id) {
       const Flow* f = flows_.find(id);
       if (f == nullptr || f->finish >= 0 || OverNvlink(id)) continue;
-      FlowPaths p{PortPathOf(id, 0), PathStateOf(id) == PathState::kReaches};
+      FlowPaths p{PortPathOf(id, 0), !after || PathStateOf(id) == PathState::kReaches};
       const std::vector<std::pair<int, int>> back = PortPathOf(id, 1);
       p.ports.insert(p.ports.end(), back.begin(), back.end());
       all.push_back(std::move(p));
     }
     return all;
   };
-  const std::vector<FlowPaths> before = paths();
+  const std::vector<FlowPaths> before = paths(false);
   // A cable is down both ways at once: each port whose own link is cut leads nowhere.
   Adjacency live = adjacency_;
   for (size_t node = 0; node < live.size(); ++node) {
@@ -128,7 +128,7 @@ void Network::Reconverge() {
   // have changed: from now on every switch reads its table.
   flows_.StopRouteCaches();
   Reconvergence r{sim().Now(), 0, 0};
-  const std::vector<FlowPaths> after = paths();
+  const std::vector<FlowPaths> after = paths(true);
   for (size_t i = 0; i < after.size(); ++i) {
     if (!after[i].reaches) {
       ++r.flows_cut_off;

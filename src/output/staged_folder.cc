@@ -125,8 +125,8 @@ void ReplaceFolder(const std::string& staging, const std::string& dir) {
   fs::remove_all(staging, ec);
 }
 
-StagedFolder::StagedFolder(std::string dir, bool force)
-    : dir_(CheckOutputFolder(dir, force)), lock_(dir_, dir) {
+StagedFolder::StagedFolder(std::string dir, bool force, const std::atomic<bool>* stop)
+    : dir_(CheckOutputFolder(dir, force)), lock_(dir_, dir), stop_(stop) {
   const fs::path final_dir = dir_;
   RemoveAbandoned(final_dir);
   std::string staging =
@@ -153,6 +153,7 @@ StagedFolder::~StagedFolder() {
 }
 
 void StagedFolder::Commit() {
+  ThrowIfStopped(stop_);
   ReplaceFolder(staging_, dir_);
   committed_ = true;
 }

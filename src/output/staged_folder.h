@@ -3,6 +3,7 @@
 // results intact.
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "output/output_lock.h"
@@ -24,8 +25,10 @@ class StagedFolder {
   // non-empty folder that holds no dcqcn result (no summary.json or sweep.csv) and `force` is
   // false: replacing it would delete files we did not write. Locks `dir` (OutputLock) until
   // this is destroyed: a second writer stops with an error. Removes staging folders that runs
-  // killed earlier left beside `dir`.
-  StagedFolder(std::string dir, bool force);
+  // killed earlier left beside `dir`. `stop` (a stop request set by a signal handler; may be
+  // null): once it is set, Commit throws Interrupted instead, and nothing is put in place, so
+  // that a stop that comes while the results are written still leaves nothing written.
+  StagedFolder(std::string dir, bool force, const std::atomic<bool>* stop = nullptr);
   // Removes the staging folder unless Commit() ran.
   ~StagedFolder();
   StagedFolder(const StagedFolder&) = delete;
@@ -36,13 +39,14 @@ class StagedFolder {
   // The final folder.
   const std::string& dir() const { return dir_; }
   // Puts the staged folder in place of `dir` (an atomic exchange where the file system supports
-  // it) and deletes the previous content.
+  // it) and deletes the previous content; throws Interrupted when the stop request is set.
   void Commit();
 
  private:
   std::string dir_;
   OutputLock lock_;
   std::string staging_;
+  const std::atomic<bool>* stop_;
   bool committed_ = false;
 };
 

@@ -451,7 +451,7 @@ std::string Csv(const Trace& tr) {
 nlohmann::json RunFluidCommand(const FluidCommandOptions& o, std::vector<std::string>* warnings) {
   if (!o.map_param.empty()) throw InputError("--map-param: a third axis of --map; add --map");
   const Setup st = MakeSetup(o, warnings);
-  StagedFolder folder(o.out_dir, o.force);
+  StagedFolder folder(o.out_dir, o.force, o.stop);
   Trace tr;
   try {
     tr = Integrate(st, st.options);
@@ -535,7 +535,6 @@ nlohmann::json RunFluidCommand(const FluidCommandOptions& o, std::vector<std::st
   }
   WriteFileAtomic(folder.path() + "/timeseries/fluid.csv", Csv(tr));
   WriteFileAtomic(folder.path() + "/summary.json", j.dump(2) + "\n");
-  ThrowIfStopped(o.stop);
   folder.Commit();
   return j;
 }
@@ -614,7 +613,7 @@ std::string RunFluidMap(const FluidCommandOptions& o, std::vector<std::string>* 
         setups.push_back(MakeSetup(cell_options(n, d, &v), nullptr));
     }
   }
-  StagedFolder folder(o.out_dir, o.force);
+  StagedFolder folder(o.out_dir, o.force, o.stop);
   struct Cell {
     fluid::OscillationReport osc;
     fluid::WindowStats q, rc;
@@ -730,7 +729,6 @@ std::string RunFluidMap(const FluidCommandOptions& o, std::vector<std::string>* 
   }
   WriteFileAtomic(folder.path() + "/map.csv", csv);
   WriteFileAtomic(folder.path() + "/summary.json", j.dump(2) + "\n");
-  ThrowIfStopped(o.stop);
   folder.Commit();
   return grid + "S steady, D decaying (still shrinking: run longer), O oscillating\n" +
          fmt::format("results in {}/\n", folder.dir());

@@ -72,7 +72,7 @@ HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
     if (writes) {
       namespace fs = std::filesystem;
       result.out_dir = options.out_dir.empty() ? "results/" + setup.scenario.name : options.out_dir;
-      folder.emplace(result.out_dir, options.force);
+      folder.emplace(result.out_dir, options.force, options.stop);
       // With --out the FCT and PFC files go into the folder (staged with it); without, to the
       // config's paths, as that simulator writes them.
       fct_path = setup.fct_output_file;
@@ -111,7 +111,6 @@ HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
   HpccFilesSink hpcc_files(fct_path, pfc_path, setup.dports);
   run.extra_sinks = {&hpcc_files};
   result.summary = RunScenario(setup.scenario, run);
-  ThrowIfStopped(options.stop);
   folder->Commit();
   result.out_dir = folder->dir();
   return result;

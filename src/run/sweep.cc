@@ -336,7 +336,7 @@ RunOutcome RunOne(const SweepOptions& options, const SweepPlan& plan, size_t i,
   RunOutcome outcome;
   try {
     // Staged like any run's folder: runs/NNN exists only once that run is complete.
-    StagedFolder run_folder(sweep_folder + "/" + RunDir(i), false);
+    StagedFolder run_folder(sweep_folder + "/" + RunDir(i), false, options.stop);
     RunOptions run;
     run.stop = options.stop;
     run.out_dir = run_folder.path();
@@ -345,7 +345,6 @@ RunOutcome RunOne(const SweepOptions& options, const SweepPlan& plan, size_t i,
     run.runs_at_once = options.jobs;
     outcome.name = s.name;
     outcome.summary = RunScenario(s, run);
-    ThrowIfStopped(options.stop);
     run_folder.Commit();
   } catch (const Interrupted&) {
     throw;

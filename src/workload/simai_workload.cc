@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -19,7 +20,7 @@ constexpr std::array<std::string_view, 5> kGroupNames = {"", "TP", "DP", "EP", "
 constexpr std::array<std::string_view, 3> kPhaseNames = {"forward", "input-gradient",
                                                          "weight-gradient"};
 // SimAI reads header values with std::stoi.
-constexpr int64_t kIntMax = 2147483647;
+constexpr int64_t kIntMax = std::numeric_limits<int>::max();
 
 // The type of phase `phase` (0 forward, 1 input gradient, 2 weight gradient): an operation and
 // an optional group suffix, e.g. ALLREDUCE, ALLTOALL_EP, REDUCESCATTER_DP_EP.
@@ -28,16 +29,21 @@ SimaiPhase ReadType(TokenFile& in, const std::string& layer, size_t phase) {
   const TokenFile::Token& t = in.Next(field);
   SimaiPhase p;
   if (t.text == "NONE") return p;
-  for (size_t op = 1; op < kOpNames.size(); ++op) {
-    for (const auto& [suffix, group] :
-         {std::pair{std::string_view(""), phase == 2 ? SimaiGroup::kDp : SimaiGroup::kTp},
-          std::pair{std::string_view("_EP"), SimaiGroup::kEp},
-          std::pair{std::string_view("_DP_EP"), SimaiGroup::kDpEp}}) {
-      if (t.text == fmt::format("{}{}", kOpNames[op], suffix)) {
-        p.op = static_cast<SimaiOp>(op);
-        p.group = group;
-        return p;
-      }
+  // The group suffix, then the operation before it.
+  std::string_view op = t.text;
+  p.group = phase == 2 ? SimaiGroup::kDp : SimaiGroup::kTp;
+  for (const auto& [suffix, group] : {std::pair{std::string_view("_DP_EP"), SimaiGroup::kDpEp},
+                                      std::pair{std::string_view("_EP"), SimaiGroup::kEp}}) {
+    if (op.ends_with(suffix)) {
+      op.remove_suffix(suffix.size());
+      p.group = group;
+      break;
+    }
+  }
+  for (size_t i = 1; i < kOpNames.size(); ++i) {
+    if (op == kOpNames[i]) {
+      p.op = static_cast<SimaiOp>(i);
+      return p;
     }
   }
   in.Fail(t.line, fmt::format("{}: expected NONE, ALLREDUCE, ALLGATHER, REDUCESCATTER, ALLTOALL "
@@ -88,13 +94,15 @@ void ReadHeader(TokenFile& in, SimaiWorkload& w) {
   for (size_t i = 0; i < rest.size(); ++i) {
     const std::string& key = rest[i].text;
     if (!seen.insert(key).second) in.Fail(line, fmt::format("header key {} given twice", key));
-    // The value after the key (and, for the checkpoint lists, the layer indices after it).
-    auto value = [&](std::string_view what, int64_t lo, int64_t hi) {
+    // The field after the key (and, for the checkpoint lists, the layer indices after it).
+    auto next = [&]() -> const std::string& {
       if (i + 1 >= rest.size()) in.Fail(line, fmt::format("header key {} has no value", key));
-      const std::string& text = rest[++i].text;
-      char* end = nullptr;
-      const long long v = std::strtoll(text.c_str(), &end, 10);
-      if (end != text.c_str() + text.size() || v < lo || v > hi) {
+      return rest[++i].text;
+    };
+    auto value = [&](std::string_view what, int64_t lo, int64_t hi) {
+      const std::string& text = next();
+      int64_t v = 0;
+      if (!TokenFile::ParseInt(text, lo, hi, &v)) {
         in.Fail(line, fmt::format("{}: expected {} ({}..{}), got \"{}\"", key, what, lo, hi, text));
       }
       return v;
@@ -108,8 +116,7 @@ void ReadHeader(TokenFile& in, SimaiWorkload& w) {
         list.push_back(static_cast<int>(value("a layer index", 0, kIntMax)));
       }
     } else if (key == "pp_comm:" || key == "pp_comm") {
-      if (i + 1 >= rest.size()) in.Fail(line, fmt::format("header key {} has no value", key));
-      const std::string& text = rest[++i].text;
+      const std::string& text = next();
       if (!WholeBytes(text, &w.pp_comm)) {
         in.Fail(line, fmt::format("{}: expected a whole number of bytes, got \"{}\"", key, text));
       }

@@ -1,6 +1,7 @@
 // Link events' accounting: a reconvergence counts the flows in flight then (started, not
 // finished), a host whose own cable is down is cut off, events after the last flow finished do
 // not happen, and flows.csv says why each unfinished flow did not finish.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -37,13 +38,14 @@ nlohmann::json RunStar(const std::string& text, const std::string& out_dir = "")
   return RunScenario(LoadScenarioText(text, "star.toml"), options);
 }
 
+// kStar with the cables between `a` and `b` down from `at` on.
+std::string WithLinkDown(const std::string& at, const std::string& a, const std::string& b) {
+  return fmt::format("{}\n[[event]]\nat = \"{}\"\nkind = \"link_down\"\nlink = [\"{}\", \"{}\"]\n",
+                     kStar, at, a, b);
+}
+
 TEST(LinkEvents, ACutSourceCableCountsOnlyTheFlowInFlight) {
-  const nlohmann::json j = RunStar(std::string(kStar) + R"(
-[[event]]
-at = "100us"
-kind = "link_down"
-link = ["h0", "s0"]
-)");
+  const nlohmann::json j = RunStar(WithLinkDown("100us", "h0", "s0"));
   const nlohmann::json& r = j["routing"]["reconvergences"];
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0]["at_ns"], 110000);
@@ -57,24 +59,14 @@ link = ["h0", "s0"]
 }
 
 TEST(LinkEvents, ADestinationCutOffHasNoRoute) {
-  const nlohmann::json j = RunStar(std::string(kStar) + R"(
-[[event]]
-at = "100us"
-kind = "link_down"
-link = ["h2", "s0"]
-)");
+  const nlohmann::json j = RunStar(WithLinkDown("100us", "h2", "s0"));
   EXPECT_EQ(j["routing"]["reconvergences"][0]["flows_cut_off"], 1);
   EXPECT_EQ(j["flows_unfinished"], nlohmann::json({{"cut_off", 1}}));
 }
 
 TEST(LinkEvents, EventsAfterTheLastFlowFinishedDoNotHappen) {
   // Both flows are done by about 2.1 ms of a 10 ms run; the failure at 5 ms comes after.
-  std::string text = std::string(kStar) + R"(
-[[event]]
-at = "5ms"
-kind = "link_down"
-link = ["h0", "s0"]
-)";
+  std::string text = WithLinkDown("5ms", "h0", "s0");
   text.replace(text.find("\"2ms\""), 5, "\"10ms\"");
   const nlohmann::json j = RunStar(text);
   EXPECT_EQ(j["flows_finished"], 2);
