@@ -52,6 +52,7 @@ FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> spe
       start_(std::move(start)) {
   sim->Enroll(*this);
   const size_t n = specs.size();
+  const size_t tasks = after.tasks.size();
   const size_t rows = after.rows();
   if (after.row_of.size() > n) {
     throw InvariantError(fmt::format("flow dependencies: rows for {} flows, expected at most {}",
@@ -60,45 +61,61 @@ FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> spe
   unfinished_.assign(rows, 0);
   row_host_.assign(rows, -1);
   starts_.assign(n, kTimeNever);
-  row_flow_offsets_.assign(rows + 1, 0);
+  task_done_.assign(tasks, kTimeNever);
+  // The flows and then the tasks that wait, with their row and host.
+  std::vector<std::pair<uint32_t, uint32_t>> waiting;  // (id, row)
   for (uint32_t id = 0; id < after.row_of.size(); ++id) {
-    const uint32_t r = after.row_of[id];
-    if (r == FlowAfter::kNoRow) continue;
-    if (r >= rows) throw InvariantError(fmt::format("flow {} waits for row {} of {}", id, r, rows));
-    if (row_host_[r] != -1 && row_host_[r] != specs[id].src) {
-      throw InvariantError(
-          fmt::format("flows of row {} are sent by h{} and h{}", r, row_host_[r], specs[id].src));
+    if (after.row_of[id] != FlowAfter::kNoRow) waiting.emplace_back(id, after.row_of[id]);
+  }
+  for (uint32_t k = 0; k < tasks; ++k) {
+    const FlowAfter::Task& t = after.tasks[k];
+    if (t.host < 0 || (!host_sims_.empty() && static_cast<size_t>(t.host) >= host_sims_.size())) {
+      throw InvariantError(fmt::format("task {} runs on host {}", k, t.host));
     }
-    row_host_[r] = specs[id].src;
+    if (t.row != FlowAfter::kNoRow) waiting.emplace_back(FlowAfter::kTask | k, t.row);
+  }
+  auto host_of = [&](uint32_t id) {
+    return FlowAfter::IsTask(id) ? after.task(id).host : specs[id].src;
+  };
+  row_flow_offsets_.assign(rows + 1, 0);
+  for (const auto& [id, r] : waiting) {
+    if (r >= rows) throw InvariantError(fmt::format("flow {} waits for row {} of {}", id, r, rows));
+    if (row_host_[r] != -1 && row_host_[r] != host_of(id)) {
+      throw InvariantError(
+          fmt::format("flows of row {} are sent by h{} and h{}", r, row_host_[r], host_of(id)));
+    }
+    row_host_[r] = host_of(id);
     ++row_flow_offsets_[r + 1];
   }
   for (size_t r = 0; r < rows; ++r) row_flow_offsets_[r + 1] += row_flow_offsets_[r];
   row_flows_.resize(row_flow_offsets_[rows]);
   std::vector<uint32_t> fill(row_flow_offsets_.begin(), row_flow_offsets_.end() - 1);
-  for (uint32_t id = 0; id < after.row_of.size(); ++id) {
-    const uint32_t r = after.row_of[id];
-    if (r != FlowAfter::kNoRow) row_flows_[fill[r]++] = id;
-  }
-  dependent_offsets_.assign(n + 1, 0);
+  for (const auto& [id, r] : waiting) row_flows_[fill[r]++] = id;
+  const size_t nodes = n + tasks;
+  dependent_offsets_.assign(nodes + 1, 0);
   for (uint32_t r = 0; r < rows; ++r) {
-    if (row_host_[r] == -1) continue;  // no flow waits for it
-    const FlowSpec& waiting = specs[row_flows_[row_flow_offsets_[r]]];
+    const int host = row_host_[r];
+    if (host == -1) continue;  // no flow waits for it
     for (const uint32_t p : after.row(r)) {
-      if (p >= n || !ObservesCompletion(waiting, specs[p])) {
-        throw InvariantError(fmt::format(
-            "flow {} waits for flow {}, which its source host neither sends nor receives",
-            row_flows_[row_flow_offsets_[r]], p));
+      const bool task = FlowAfter::IsTask(p);
+      const bool known = task ? (p & ~FlowAfter::kTask) < tasks : p < n;
+      if (!known ||
+          (task ? after.task(p).host != host : specs[p].src != host && specs[p].dst != host)) {
+        throw InvariantError(
+            fmt::format("flow {} waits for {} {}, which its source host neither {}",
+                        row_flows_[row_flow_offsets_[r]], task ? "task" : "flow",
+                        p & ~FlowAfter::kTask, task ? "runs" : "sends nor receives"));
       }
       ++unfinished_[r];
-      ++dependent_offsets_[p + 1];
+      ++dependent_offsets_[Index(p) + 1];
     }
   }
-  for (size_t i = 0; i < n; ++i) dependent_offsets_[i + 1] += dependent_offsets_[i];
-  dependents_.resize(dependent_offsets_[n]);
+  for (size_t i = 0; i < nodes; ++i) dependent_offsets_[i + 1] += dependent_offsets_[i];
+  dependents_.resize(dependent_offsets_[nodes]);
   fill.assign(dependent_offsets_.begin(), dependent_offsets_.end() - 1);
   for (uint32_t r = 0; r < rows; ++r) {
     if (row_host_[r] == -1) continue;
-    for (const uint32_t p : after.row(r)) dependents_[fill[p]++] = r;
+    for (const uint32_t p : after.row(r)) dependents_[fill[Index(p)]++] = r;
   }
   if (after.previous.size() > n) {
     throw InvariantError(fmt::format("flow dependencies: connections for {} flows, expected {}",
@@ -119,22 +136,40 @@ FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> spe
     // Without prerequisites it is ready from the start (it starts once the one before it sent).
     if (!after.waits(id)) gate_[id] = kReady;
   }
+  // Tasks that wait for nothing complete at their own time.
+  for (uint32_t k = 0; k < tasks; ++k) {
+    const FlowAfter::Task& t = after.tasks[k];
+    if (t.row == FlowAfter::kNoRow) {
+      SimOf(t.host)->Schedule(t.not_before + t.delay, this, 0, FlowAfter::kTask | k);
+    }
+  }
+}
+
+void FlowDependencies::Ready(uint32_t id, Simulator* sim, Time now) {
+  Time delay;
+  Time not_before;
+  if (FlowAfter::IsTask(id)) {
+    delay = after_.task(id).delay;
+    not_before = after_.task(id).not_before;
+  } else {
+    delay = after_.delay(id);
+    not_before = specs_[id].start;
+  }
+  const Time at = std::max(not_before, delay > kTimeNever - now ? kTimeNever : now + delay);
+  if (at < kTimeNever) sim->Schedule(at, this, 0, id);
 }
 
 void FlowDependencies::Complete(uint32_t id, int host) {
-  for (uint32_t i = dependent_offsets_[id]; i < dependent_offsets_[id + 1]; ++i) {
+  const uint32_t index = Index(id);
+  for (uint32_t i = dependent_offsets_[index]; i < dependent_offsets_[index + 1]; ++i) {
     const uint32_t r = dependents_[i];
     if (row_host_[r] != host || --unfinished_[r] != 0) continue;
-    // The last prerequisite: each of the row's flows starts after its delay, and not before its
-    // own start.
+    // The last prerequisite: each of the row's flows and tasks starts after its delay, and not
+    // before its own start.
     Simulator* sim = SimOf(host);
     const Time now = sim->Now();
     for (uint32_t k = row_flow_offsets_[r]; k < row_flow_offsets_[r + 1]; ++k) {
-      const uint32_t d = row_flows_[k];
-      const Time delay = after_.delay(d);
-      const Time at =
-          std::max(specs_[d].start, delay > kTimeNever - now ? kTimeNever : now + delay);
-      if (at < kTimeNever) sim->Schedule(at, this, 0, d);
+      Ready(row_flows_[k], sim, now);
     }
   }
 }
@@ -150,6 +185,12 @@ void FlowDependencies::OnSent(uint32_t id) {
 
 void FlowDependencies::HandleEvent(uint32_t, uint64_t arg) {
   const auto id = static_cast<uint32_t>(arg);
+  if (FlowAfter::IsTask(id)) {
+    const int host = after_.task(id).host;
+    task_done_[id & ~FlowAfter::kTask] = SimOf(host)->Now();
+    Complete(id, host);
+    return;
+  }
   if (Previous(id) != FlowAfter::kNone) {
     gate_[id] |= kReady;
     if (!(gate_[id] & kPreviousSent)) return;  // OnSent of the one before it starts it

@@ -2,7 +2,9 @@
 // a waiting flow once the last of them is complete. A host acts only on what it observes, so a
 // flow waits only for flows its own source host receives (complete when their last byte is
 // delivered in order) or sends (complete when their last byte is acknowledged): every trigger is
-// local to the waiting flow's source host, as a partitioned engine needs.
+// local to the waiting flow's source host, as a partitioned engine needs. The graph also has
+// tasks: a GPU's compute (a training job's, workload/job.h), on one host, complete a given time
+// after their own prerequisites; only their host's flows and tasks wait for them.
 #pragma once
 
 #include <cstdint>
@@ -31,8 +33,26 @@ struct FlowAfter {
   // one starts and whose congestion-control state, source port and byte stream it continues.
   static constexpr uint32_t kNone = UINT32_MAX;
   std::vector<uint32_t> previous;
+  // Tasks, by task index k (id kTask | k in rows): the host whose work it is, its row of
+  // prerequisites (kNoRow: none), and when it completes: `delay` after the last of them, and not
+  // before `not_before` (without prerequisites: at not_before + delay).
+  static constexpr uint32_t kTask = 0x80000000u;
+  static bool IsTask(uint32_t id) { return (id & kTask) != 0; }
+  struct Task {
+    int host = 0;
+    uint32_t row = kNoRow;
+    Time delay = 0;
+    Time not_before = 0;
+  };
+  std::vector<Task> tasks;
 
-  bool empty() const { return prerequisites.empty() && previous.empty(); }
+  bool empty() const { return prerequisites.empty() && previous.empty() && tasks.empty(); }
+  // A new task; returns its id (kTask | index).
+  uint32_t AddTask(const Task& t) {
+    tasks.push_back(t);
+    return kTask | static_cast<uint32_t>(tasks.size() - 1);
+  }
+  const Task& task(uint32_t id) const { return tasks[id & ~kTask]; }
   // A new row of prerequisites; returns its index.
   uint32_t AddRow(std::span<const uint32_t> after);
   // Flow `id` waits for row `row` (kNoRow: nothing), then `delay`.
@@ -62,6 +82,11 @@ struct FlowAfter {
 // sends it.
 inline bool ObservesCompletion(const FlowSpec& waiting, const FlowSpec& prerequisite) {
   return prerequisite.dst == waiting.src || prerequisite.src == waiting.src;
+}
+// When host `host` sees flow `f` complete, from when it was delivered and acknowledged: a task's
+// or flow's prerequisite as its host sees it (-1: not yet).
+inline Time CompletionSeenBy(int host, const FlowSpec& f, Time delivered, Time acked) {
+  return f.dst == host ? delivered : acked;
 }
 
 // Counts each waiting flow's unfinished prerequisites and, when the last one completes at `now`,
@@ -93,29 +118,40 @@ class FlowDependencies final : public EventHandler {
   void OnAcked(uint32_t id) { Complete(id, specs_[id].src); }
   // When waiting flow `id` started; kTimeNever until it has.
   Time start(uint32_t id) const { return starts_[id]; }
+  // When task `id` (FlowAfter::kTask | k) completed; kTimeNever until it has.
+  Time task_done(uint32_t id) const { return task_done_[id & ~FlowAfter::kTask]; }
   // Another process saw it start (a run spread over processes, for the results).
   void AdoptStart(uint32_t id, Time at) { starts_[id] = at; }
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
  private:
-  // Flow `id` is complete as host `host` sees it: the rows of flows sent by `host` that wait
-  // for it have one prerequisite less.
+  // Flow or task `id` is complete as host `host` sees it: the rows of flows sent by `host` (and
+  // of its tasks) that wait for it have one prerequisite less.
   void Complete(uint32_t id, int host);
+  // Where flow or task `id` is in the tables indexed by prerequisite: flows, then tasks.
+  uint32_t Index(uint32_t id) const {
+    return FlowAfter::IsTask(id) ? static_cast<uint32_t>(specs_.size()) + (id & ~FlowAfter::kTask)
+                                 : id;
+  }
+  // Schedules waiting flow or task `id` for when its row completed at `now`.
+  void Ready(uint32_t id, Simulator* sim, Time now);
   Simulator* SimOf(int host) const { return host_sims_.empty() ? sim_ : host_sims_[host]; }
   Simulator* sim_;
   std::vector<Simulator*> host_sims_;
   std::span<const FlowSpec> specs_;
   const FlowAfter& after_;
   std::function<void(uint32_t)> start_;
-  // Per row: its prerequisites not yet complete, the host that sends its flows, and its flows
-  // (compressed rows); per flow: the rows that wait for it (compressed rows).
+  // Per row: its prerequisites not yet complete, the host that sends its flows (and runs its
+  // tasks), and its flows and tasks (compressed rows); per flow and task (Index): the rows that
+  // wait for it (compressed rows).
   std::vector<uint32_t> unfinished_;
   std::vector<int> row_host_;
   std::vector<uint32_t> row_flow_offsets_;
   std::vector<uint32_t> row_flows_;
   std::vector<uint32_t> dependent_offsets_;
   std::vector<uint32_t> dependents_;
-  std::vector<Time> starts_;  // per flow: when a waiting flow started (kTimeNever: not yet)
+  std::vector<Time> starts_;     // per flow: when a waiting flow started (kTimeNever: not yet)
+  std::vector<Time> task_done_;  // per task: when it completed (kTimeNever: not yet)
   // Per flow, when any flow follows another on its connection: the next one, and for a flow
   // that follows one, what of its start has come (kReady: its prerequisites and delay;
   // kPreviousSent: the one before it sent its last packet).

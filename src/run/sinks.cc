@@ -9,6 +9,7 @@
 #include "output/pcap_capture.h"
 #include "output/timeseries.h"
 #include "run/collective_metrics.h"
+#include "run/job_metrics.h"
 #include "scenario/resolved_toml.h"
 
 namespace dcqcn {
@@ -117,6 +118,27 @@ class CollectivesSink : public OutputSink {
   const Scenario& s_;
   const Network* net_ = nullptr;
   std::vector<CollectiveOutcome> outcomes_;
+};
+
+// summary.json's "jobs", jobs.csv and job_collectives.csv, for scenarios with [[job]] tables.
+class JobsSink : public OutputSink {
+ public:
+  explicit JobsSink(const Scenario& s) : s_(s) {}
+  void Start(Engine& engine, const std::string&) override { net_ = &engine.net(); }
+  void Summarize(nlohmann::json& summary) override {
+    outcomes_ = JobOutcomes(s_, *net_);
+    summary["jobs"] = JobsJson(s_, outcomes_);
+  }
+  void Write(const Network&, const RunInfo&, const nlohmann::json&,
+             const std::string& dir) override {
+    WriteFileAtomic(dir + "/jobs.csv", JobsCsv(s_, outcomes_));
+    WriteFileAtomic(dir + "/job_collectives.csv", JobCollectivesCsv(s_, outcomes_));
+  }
+
+ private:
+  const Scenario& s_;
+  const Network* net_ = nullptr;
+  std::vector<JobOutcome> outcomes_;
 };
 
 // summary.json's "routing" (reconvergences after link events) and "drops_by_cause", in runs
@@ -233,6 +255,7 @@ std::vector<std::unique_ptr<OutputSink>> ScenarioSinks(const Scenario& s) {
   sinks.push_back(std::make_unique<PcapSink>(s.output.pcap));
   sinks.push_back(std::make_unique<TimeSeriesSink>(s.output));
   if (!s.collectives.empty()) sinks.push_back(std::make_unique<CollectivesSink>(s));
+  if (!s.jobs.empty()) sinks.push_back(std::make_unique<JobsSink>(s));
   sinks.push_back(std::make_unique<RoutingSink>(s));
   sinks.push_back(std::make_unique<PfcSink>(s));
   sinks.push_back(std::make_unique<SummarySink>());

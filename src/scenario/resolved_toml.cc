@@ -279,8 +279,10 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
 
   // The same comment whether the flows were written or generated, so that loading this file
   // resolves to this text again.
-  // The collectives' flows are theirs to expand again: only their tables are written.
-  const size_t written = s.collectives.empty() ? s.flows.size() : s.collective_begin;
+  // The collectives' and jobs' flows are theirs to expand again: only their tables are written.
+  const size_t written = !s.collectives.empty() ? s.collective_begin
+                         : !s.job_flows.empty() ? s.job_flows.front().flow_begin
+                                                : s.flows.size();
   out += fmt::format("\n# {} flows: every explicit and generated flow\n", written);
   // `after` names flows by id: a prerequisite without one is named "flowN" (N its index, with
   // '_' added until no flow has that id).
@@ -288,7 +290,10 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
   if (!s.flow_after.empty()) {
     const std::unordered_set<std::string> taken(s.flow_ids.begin(), s.flow_ids.end());
     for (const uint32_t p : s.flow_after.prerequisites) {
-      if ((p < s.flow_ids.size() && !s.flow_ids[p].empty()) || made_ids.count(p)) continue;
+      if (FlowAfter::IsTask(p) || (p < s.flow_ids.size() && !s.flow_ids[p].empty()) ||
+          made_ids.count(p)) {
+        continue;  // a job's task, or named already
+      }
       std::string id = fmt::format("flow{}", p);
       while (taken.count(id)) id += '_';
       made_ids.emplace(p, id);
@@ -362,6 +367,35 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
         quoted("tag", c.tag.empty() ? fmt::format("collective{}", i) : c.tag);
       }
     });
+  }
+  for (const JobConfig& j : s.jobs) {
+    out += "\n[[job]]\n";
+    WriteRows(JobKeys(), j, out, [&](const KeyRow<JobConfig>& row) {
+      if (row.doc.name == "name") {
+        quoted("name", j.name);
+      } else if (row.doc.name == "ranks" && j.all_ranks) {
+        quoted("ranks", "all");
+      } else if (row.doc.name == "ranks") {
+        line("ranks", fmt::format("[{}]", fmt::join(j.ranks, ", ")));
+      } else if (row.doc.name == "allreduce_algorithm") {
+        quoted("allreduce_algorithm", j.allreduce_algorithm);
+      } else if (row.doc.name == "alltoall_algorithm") {
+        quoted("alltoall_algorithm", j.alltoall_algorithm);
+      }
+    });
+    for (const JobLayer& layer : j.layers) {
+      out += "\n[[job.layer]]\n";
+      WriteRows(JobLayerKeys(), layer, out);
+      for (size_t k = 0; k < layer.phases.size(); ++k) {
+        const JobPhase& p = layer.phases[k];
+        const std::string_view phase = Name(static_cast<JobPhaseKind>(k));
+        quoted(fmt::format("{}_compute", phase), FormatTime(p.compute));
+        if (!p.op) continue;
+        quoted(fmt::format("{}_comm", phase), Name(*p.op));
+        quoted(fmt::format("{}_size", phase), FormatSize(p.size));
+        quoted(fmt::format("{}_group", phase), Name(p.group));
+      }
+    }
   }
   sink(out);
 }

@@ -29,6 +29,8 @@
 #include "workload/collectives.h"
 #include "workload/flow_tags.h"
 #include "workload/generators.h"
+#include "workload/job.h"
+#include "workload/job_config.h"
 #include "workload/workload_config.h"
 
 namespace dcqcn {
@@ -59,6 +61,9 @@ struct Scenario {
   std::vector<CollectiveConfig> collectives;
   std::vector<CollectiveFlows> collective_flows;
   uint32_t collective_begin = 0;
+  // [[job]] tables and what each expanded into (flows after the collectives', and tasks).
+  std::vector<JobConfig> jobs;
+  std::vector<JobFlows> job_flows;
   FlowTags tags;  // the names of the flows' tags
   const std::string& tag(const FlowSpec& f) const { return tags.name(f.tag); }
   OutputConfig output;

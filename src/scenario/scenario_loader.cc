@@ -231,7 +231,10 @@ class Loader {
   // The run's seed: any uint64, above TOML's integers (2^63 - 1) written as a string of digits.
   uint64_t ReadSeed(const Section& sec, uint64_t fallback) const;
   // A flow tag: letters, digits, '_' and '-' (it names sweep.csv columns such as tag.victim.*).
-  std::string ReadTag(const Section& sec) const;
+  std::string ReadTag(const Section& sec, std::string_view key = "tag") const;
+  // `ranks`: "all" (or absent) or an array of hosts in rank order.
+  void ReadRanks(const Section& sec, const Topology& topo, bool& all,
+                 std::vector<int>& ranks) const;
   Time ReadTime(const Section& sec, std::string_view key, Time fallback, Bound bound) const;
   Rate ReadRate(const Section& sec, std::string_view key, Rate fallback, Bound bound) const;
   Bytes ReadSize(const Section& sec, std::string_view key, Bytes fallback, Bound bound) const;
@@ -300,6 +303,9 @@ class Loader {
                                 const TableSchema& schema) const;
   // [[collective]] tables, each expanded into flows after every other flow.
   void ReadCollectives(const Section& root, Scenario& s);
+  // [[job]] tables, each checked, counted and then expanded into flows and compute tasks after
+  // the collectives'.
+  void ReadJobs(const Section& root, Scenario& s);
   // [[route]] tables: static routes, checked against the built topology.
   void ReadRoutes(const Section& root, Scenario& s) const;
   void ReadEvents(const Section& root, Scenario& s) const;
@@ -323,6 +329,7 @@ class Loader {
   std::vector<std::pair<std::string, std::string>> overrides_;
   std::vector<const toml::node*> flow_nodes_;        // the [[flow]] tables, for messages
   std::vector<const toml::node*> collective_nodes_;  // the [[collective]] tables
+  std::vector<const toml::node*> job_nodes_;         // the [[job]] tables
   mutable std::vector<std::string> warnings_;        // Scenario::warnings
 };
 
@@ -453,8 +460,8 @@ void Loader::ApplyOverride(toml::table& root, const Override& override) {
         schema = kind == KeyKind::kOpenTable ? nullptr : SchemaOf(schema_path);
         break;
       }
-      case KeyKind::kFlowArray:
-        schema_path = part + "[]";
+      case KeyKind::kFlowArray:  // "job[]", and inside it "job[].layer[]"
+        schema_path = (schema_path.empty() ? "" : schema_path + ".") + part + "[]";
         enter_element(SchemaOf(schema_path));
         break;
     }
@@ -520,14 +527,14 @@ std::string Loader::ReadString(const Section& sec, std::string_view key,
   return v->get();
 }
 
-std::string Loader::ReadTag(const Section& sec) const {
-  std::string tag = ReadString(sec, "tag", "");
+std::string Loader::ReadTag(const Section& sec, std::string_view key) const {
+  std::string tag = ReadString(sec, key, "");
   const bool ok =
       !tag.empty() && tag.size() <= 64 && std::all_of(tag.begin(), tag.end(), [](char c) {
         return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
       });
   if (!ok) {
-    Fail(sec.Key("tag"), sec.Get("tag"),
+    Fail(sec.Key(key), sec.Get(key),
          fmt::format("expected 1 to 64 letters, digits, '_' or '-' such as \"victim\", got {}",
                      TomlQuote(tag)));
   }
@@ -1127,12 +1134,13 @@ std::vector<Section> Loader::TablesOf(const Section& root, std::string_view key,
   const toml::node* node = root.Get(key);
   if (node == nullptr) return sections;
   const toml::array* tables = node->as_array();
+  const std::string path = root.Key(key);  // "flow", or "job[0].layer" inside a [[job]]
   if (tables == nullptr) {
-    Fail(key, node,
-         fmt::format("expected [[{}]] tables (an array of tables), got {}", key, Got(*node)));
+    Fail(path, node,
+         fmt::format("expected [[{}]] tables (an array of tables), got {}", path, Got(*node)));
   }
   for (size_t i = 0; i < tables->size(); ++i) {
-    Section sec{tables->get(i)->as_table(), fmt::format("{}[{}]", key, i)};
+    Section sec{tables->get(i)->as_table(), fmt::format("{}[{}]", path, i)};
     if (sec.table == nullptr) {
       Fail(sec.path, tables->get(i), fmt::format("expected a table, got {}", Got(*tables->get(i))));
     }
@@ -1541,6 +1549,108 @@ void Loader::ResolveDependencies(const std::vector<Waiting>& waiting,
   for (size_t id = 0; id < s.flows.size(); ++id) s.flow_after.Add(after[id], delays[id]);
 }
 
+void Loader::ReadRanks(const Section& sec, const Topology& topo, bool& all,
+                       std::vector<int>& ranks) const {
+  const toml::node* node = sec.Get("ranks");
+  if (node == nullptr || (node->is_string() && node->as_string()->get() == "all")) {
+    all = true;
+  } else if (const toml::array* list = node->as_array()) {
+    for (size_t k = 0; k < list->size(); ++k) {
+      ranks.push_back(
+          ReadHostNode(*list->get(k), fmt::format("{}[{}]", sec.Key("ranks"), k), topo));
+    }
+  } else {
+    Fail(sec.Key("ranks"), node,
+         fmt::format("expected \"all\" or an array of host indices such as [0, 1, 2, 3] (the "
+                     "rank order), got {}",
+                     Got(*node)));
+  }
+}
+
+void Loader::ReadJobs(const Section& root, Scenario& s) {
+  const std::vector<Section> tables = TablesOf(root, "job", kJobSchema);
+  const CollectiveHosts where{s.topology.hosts, GpusPerServer(s.topology)};
+  uint64_t total = s.flows.size();
+  for (size_t i = 0; i < tables.size(); ++i) {
+    const Section& sec = tables[i];
+    JobConfig j;
+    ReadRows(sec, JobKeys(), j, [&](const KeyRow<JobConfig>& row) {
+      const std::string_view name = row.doc.name;
+      if (name == "name" && sec.Get("name") != nullptr) {
+        j.name = ReadTag(sec, "name");
+      } else if (name == "ranks") {
+        ReadRanks(sec, s.topology, j.all_ranks, j.ranks);
+      } else if (name == "allreduce_algorithm" || name == "alltoall_algorithm") {
+        std::string& value =
+            name == "allreduce_algorithm" ? j.allreduce_algorithm : j.alltoall_algorithm;
+        value = ReadString(sec, name, value, CollectiveAlgorithmNames());
+      }
+    });
+    if (j.name.empty()) j.name = fmt::format("job{}", i);
+    for (size_t k = 0; k < i; ++k) {
+      if (s.jobs[k].name == j.name) {
+        Fail(sec.Key("name"), sec.Get("name") ? sec.Get("name") : sec.table,
+             fmt::format("\"{}\" is also job[{}]'s name", j.name, k));
+      }
+    }
+    for (const Section& layer_sec : TablesOf(sec, "layer", kJobLayerSchema)) {
+      JobLayer layer;
+      layer.name = fmt::format("layer{}", j.layers.size());
+      ReadRows(layer_sec, JobLayerKeys(), layer);
+      for (size_t k = 0; k < layer.phases.size(); ++k) {
+        JobPhase& p = layer.phases[k];
+        const std::string prefix(Name(static_cast<JobPhaseKind>(k)));
+        p.compute = ReadTime(layer_sec, prefix + "_compute", 0, Bound::kNonNegative);
+        const std::vector<std::string_view> comms(kJobCommNames.begin(), kJobCommNames.end());
+        const std::string comm = ReadString(layer_sec, prefix + "_comm", "none", comms);
+        if (comm != "none") {
+          p.op = static_cast<CollectiveOp>(
+              std::find(kCollectiveOpNames.begin(), kCollectiveOpNames.end(), comm) -
+              kCollectiveOpNames.begin());
+        }
+        p.size = ReadSize(layer_sec, prefix + "_size", 0, Bound::kNonNegative);
+        const std::vector<std::string_view> groups(kJobGroupNames.begin(), kJobGroupNames.end());
+        const std::string group =
+            ReadString(layer_sec, prefix + "_group", std::string(Name(p.group)), groups);
+        p.group =
+            static_cast<JobGroup>(std::find(groups.begin(), groups.end(), group) - groups.begin());
+      }
+      j.layers.push_back(std::move(layer));
+    }
+    if (const CollectiveProblem p = CheckJob(j, where); !p.key.empty()) {
+      const toml::node* at = sec.table;
+      Section key_sec = sec;
+      std::string key = p.key;
+      // A layer's key: point at that [[job.layer]] table.
+      if (key.rfind("layer[", 0) == 0) {
+        const size_t close = key.find(']');
+        const size_t index = std::stoul(key.substr(6, close - 6));
+        const toml::array* layers = sec.Get("layer")->as_array();
+        key_sec = Section{layers->get(index)->as_table(), sec.Key(key.substr(0, close + 1))};
+        key = key.substr(close + 2);
+      }
+      if (key_sec.Get(key) != nullptr) at = key_sec.Get(key);
+      Fail(key_sec.Key(key), at != nullptr ? at : key_sec.table, p.message);
+    }
+    total += JobFlowCount(j, where);
+    if (total > MaxFlowsInMemory()) {
+      Fail(sec.path, sec.table,
+           fmt::format("the scenario would have {:.1f} million flows with this job, and this "
+                       "machine's memory ({:.1f} GiB) holds a run of at most {:.1f} million: "
+                       "fewer iterations, micro-batches, layers or channels",
+                       static_cast<double>(total) / 1e6,
+                       static_cast<double>(PhysicalMemoryBytes()) / (1 << 30),
+                       static_cast<double>(MaxFlowsInMemory()) / 1e6));
+    }
+    s.jobs.push_back(std::move(j));
+    job_nodes_.push_back(sec.table);
+  }
+  for (size_t i = 0; i < s.jobs.size(); ++i) {
+    s.job_flows.push_back(
+        ExpandJob(s.jobs[i], where, s.jobs[i].name, s.flows, s.flow_after, s.tags));
+  }
+}
+
 void Loader::ReadCollectives(const Section& root, Scenario& s) {
   s.collective_begin = static_cast<uint32_t>(s.flows.size());
   const std::vector<Section> tables = TablesOf(root, "collective", kCollectiveSchema);
@@ -1562,19 +1672,7 @@ void Loader::ReadCollectives(const Section& root, Scenario& s) {
             ReadString(sec, "algorithm", std::string(DefaultCollectiveAlgorithm(c.op).name),
                        CollectiveAlgorithmNames());
       } else if (name == "ranks") {
-        const toml::node* ranks = sec.Get("ranks");
-        const std::string expected =
-            "expected \"all\" or an array of host indices such as [0, 1, 2, 3] (the ring order)";
-        if (ranks == nullptr || (ranks->is_string() && ranks->as_string()->get() == "all")) {
-          c.all_ranks = true;
-        } else if (const toml::array* list = ranks->as_array()) {
-          for (size_t k = 0; k < list->size(); ++k) {
-            c.ranks.push_back(ReadHostNode(*list->get(k),
-                                           fmt::format("{}[{}]", sec.Key("ranks"), k), s.topology));
-          }
-        } else {
-          Fail(sec.Key("ranks"), ranks, fmt::format("{}, got {}", expected, Got(*ranks)));
-        }
+        ReadRanks(sec, s.topology, c.all_ranks, c.ranks);
       } else if (name == "tag" && sec.Get("tag") != nullptr) {
         c.tag = ReadTag(sec);
       }
@@ -1793,6 +1891,12 @@ void Loader::CheckReachability(const Scenario& s, const toml::node* workload_nod
              fmt::format("its flow from h{} to h{}: {}", f.src, f.dst, what));
       }
     }
+    for (size_t j = 0; j < s.job_flows.size(); ++j) {
+      if (i >= s.job_flows[j].flow_begin && i < s.job_flows[j].flow_end) {
+        Fail(fmt::format("job[{}].ranks", j), job_nodes_[j],
+             fmt::format("its flow from h{} to h{}: {}", f.src, f.dst, what));
+      }
+    }
     Fail("workload", workload_node, fmt::format("generated flow {}: {}", i, what));
   }
 }
@@ -1848,10 +1952,12 @@ Scenario Loader::Build(const toml::table& root_table) {
   ReadWorkload(workload, s);
   GenerateWorkload(s, s.flows, s.tags);
   ReadCollectives(root, s);
+  ReadJobs(root, s);
   if (!s.flow_after.empty()) s.flow_after.Resize(s.flows.size());
   if (s.flows.empty()) {
     Fail("flow", nullptr,
-         "no flows: expected at least one [[flow]] table, a [workload] or a [[collective]]");
+         "no flows: expected at least one [[flow]] table, a [workload], a [[collective]] or a "
+         "[[job]] that communicates");
   }
   CheckReachability(s, workload.table);
   s.warnings = std::move(warnings_);

@@ -45,6 +45,10 @@ constexpr KeySchema kRootKeys[] = {
      "Collective operations (AllReduce, ...), `[[collective]]` once per operation, each expanded "
      "into flows that wait for each other, after every other flow; `--set collective.N.KEY=...` "
      "changes the N-th (from 0). docs/collectives.md."},
+    {"job", K::kFlowArray, "array of tables", "", "none",
+     "Training jobs, `[[job]]` once per job: ranks in TP/PP/DP/EP groups, layers with compute "
+     "and collectives, micro-batches run 1F1B, iterations; expanded into flows and compute "
+     "after the collectives. docs/training-jobs.md."},
     {"route", K::kFlowArray, "array of tables", "", "none",
      "Static routes, `[[route]]` once per route: at `switch`, packets to `dst` leave towards "
      "`next` instead of the computed shortest paths (how the classic PFC deadlocks are built)."},
@@ -115,6 +119,11 @@ const TableSchema kFlowSchema{"flow[]", "One flow (one queue pair): repeat the t
 const TableSchema kCollectiveSchema{"collective[]",
                                     "One collective operation: repeat the table per operation.",
                                     Docs<CollectiveKeys>()};
+const TableSchema kJobSchema{"job[]", "One training job: repeat the table per job.",
+                             Docs<JobKeys>()};
+const TableSchema kJobLayerSchema{"job[].layer[]",
+                                  "One layer (or repeated block) of a job, in forward order.",
+                                  Docs<JobLayerKeys>()};
 constexpr TableSchema kRouteSchema{
     "route[]", "A static route: repeat the table per (switch, destinations).", kRouteKeys};
 const TableSchema kEventSchema{"event[]",
@@ -133,10 +142,10 @@ const TableSchema kPcapSchema{
 
 std::span<const TableSchema* const> ScenarioTables() {
   static constexpr const TableSchema* kTables[] = {
-      &kRootSchema,       &kTopologySchema, &kSwitchSchema, &kPfcSchema,      &kWatchdogSchema,
-      &kEcnSchema,        &kHostSchema,     &kWireSchema,   &kCcSchema,       &kFlowSchema,
-      &kCollectiveSchema, &kRouteSchema,    &kEventSchema,  &kWorkloadSchema, &kIncastEventSchema,
-      &kOutputSchema,     &kPcapSchema};
+      &kRootSchema,       &kTopologySchema,    &kSwitchSchema,   &kPfcSchema,   &kWatchdogSchema,
+      &kEcnSchema,        &kHostSchema,        &kWireSchema,     &kCcSchema,    &kFlowSchema,
+      &kCollectiveSchema, &kJobSchema,         &kJobLayerSchema, &kRouteSchema, &kEventSchema,
+      &kWorkloadSchema,   &kIncastEventSchema, &kOutputSchema,   &kPcapSchema};
   return kTables;
 }
 

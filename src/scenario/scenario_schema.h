@@ -24,6 +24,8 @@ extern const TableSchema kFlowSchema;
 extern const TableSchema kRouteSchema;
 extern const TableSchema kEventSchema;
 extern const TableSchema kCollectiveSchema;
+extern const TableSchema kJobSchema;
+extern const TableSchema kJobLayerSchema;  // [[job.layer]]
 extern const TableSchema kWorkloadSchema;
 extern const TableSchema kIncastEventSchema;  // [workload.incast]
 extern const TableSchema kOutputSchema;

@@ -69,8 +69,36 @@ CollectiveBuilder::Wait CollectiveBuilder::LastReceived(int r) {
   return {after_.AddRow(in_[r]), 0};
 }
 
+void CollectiveBuilder::Once(const CollectiveAlgorithm& algorithm, Bytes data) {
+  for (auto& v : final_) v.clear();
+  Iteration(algorithm, data, false);
+}
+
+void CollectiveBuilder::GateEveryFlow(std::vector<uint32_t> gates) {
+  gates_ = std::move(gates);
+  gated_rows_.clear();
+  for (size_t r = 0; r < hosts_.size(); ++r) rank_of_host_[hosts_[r]] = static_cast<int>(r);
+}
+
 uint32_t CollectiveBuilder::Add(int src_host, int dst_host, Bytes bytes, Wait wait) {
   const auto id = static_cast<uint32_t>(flows_.size());
+  if (!gates_.empty()) {
+    const int rank = rank_of_host_.at(src_host);
+    const uint32_t gate = gates_[rank];
+    if (gate != FlowAfter::kNoRow) {
+      const uint64_t key = static_cast<uint64_t>(wait.first) << 32 | static_cast<uint32_t>(rank);
+      const auto [it, fresh] = gated_rows_.try_emplace(key, 0);
+      if (fresh) {
+        std::vector<uint32_t> row{gate};
+        if (wait.first != FlowAfter::kNoRow) {
+          const auto old = after_.row(wait.first);
+          row.insert(row.end(), old.begin(), old.end());
+        }
+        it->second = after_.AddRow(row);
+      }
+      wait.first = it->second;
+    }
+  }
   FlowSpec f = proto_;
   f.src = src_host;
   f.dst = dst_host;

@@ -42,6 +42,16 @@ class CollectiveBuilder {
 
   CollectiveBuilder(const CollectiveConfig& c, const std::vector<int>& hosts, int gpus_per_server,
                     FlowSpec proto, std::vector<FlowSpec>& flows, FlowAfter& after);
+  // Every flow a rank sends also waits for its gate (gates[rank]: a flow or task its host
+  // observes; FlowAfter::kNoRow: none): a training job's rank cannot forward a chunk before its
+  // own compute issued the collective, however early its peer's chunk came in.
+  void GateEveryFlow(std::vector<uint32_t> gates);
+  // One run of `algorithm` on its own (a training job's collective, one of many on the same
+  // connections): final() is then its ranks' last steps.
+  void Once(const CollectiveAlgorithm& algorithm, Bytes data);
+  // What each rank's last step was, over the channels, since the last iteration that had `more`:
+  // the collective is done for rank r once final()[r] are (received, or sent and acknowledged).
+  const std::vector<std::vector<uint32_t>>& final() const { return final_; }
 
   // Appends one iteration's flows, each channel carrying `data` bytes per rank; `more`: another
   // iteration follows, waiting for this one.
@@ -85,6 +95,11 @@ class CollectiveBuilder {
   int connection_set_ = 0;
   // The last transfer on each connection (channel, set, source host, destination host).
   std::unordered_map<uint64_t, uint32_t> last_on_connection_;
+  // GateEveryFlow: each rank's gate, the rank of each host, and the rows made with a gate added
+  // ((row, rank) -> row).
+  std::vector<uint32_t> gates_;
+  std::unordered_map<int, int> rank_of_host_;
+  std::unordered_map<uint64_t, uint32_t> gated_rows_;
 };
 
 }  // namespace dcqcn

@@ -129,10 +129,126 @@ constexpr KeyRow<CollectiveConfig> kCollectiveKeys[] = {
      .field = ByName<&CollectiveConfig::connection>(kCollectiveConnectionNames)},
 };
 
+constexpr KeyRow<JobConfig> kJobKeys[] = {
+    // A tag's spelling, and a default by index: read and written by hand.
+    {.doc = {"name", K::kValue, "string", "", "\"jobN\" (N its index)",
+             "The job's name (1 to 64 letters, digits, `_` or `-`); its flows are tagged "
+             "NAME-tp, NAME-dp, NAME-ep, NAME-dp_ep and NAME-pp by the group they serve."}},
+    // "all" or a list of host indices: read and written by hand.
+    {.doc = {"ranks", K::kValue, "\"all\" or list of hosts", "", "\"all\"",
+             "The GPUs (hosts) of the job in rank order; rank g has TP rank g % tp, DP rank (g / "
+             "tp) % dp and pipeline stage g / (tp x dp): TP inside a server first, as NCCL and "
+             "Megatron place them."}},
+    {.doc = {"tp", K::kValue, "integer", "ranks", "1", "Tensor-parallel group size."},
+     .field = &JobConfig::tp,
+     .min = 1,
+     .max = 1 << 20,
+     .expected = "a group size"},
+    {.doc = {"pp", K::kValue, "integer", "stages", "1",
+             "Pipeline stages; each takes a contiguous share of the layers, in order."},
+     .field = &JobConfig::pp,
+     .min = 1,
+     .max = 1 << 20,
+     .expected = "a number of stages"},
+    {.doc = {"ep", K::kValue, "integer", "ranks", "1",
+             "Expert-parallel group size: ep consecutive data-parallel replicas; it divides the "
+             "data-parallel size ranks / (tp x pp)."},
+     .field = &JobConfig::ep,
+     .min = 1,
+     .max = 1 << 20,
+     .expected = "a group size"},
+    {.doc = {"micro_batches", K::kValue, "integer", "", "1",
+             "Micro-batches per iteration (gradient accumulation), run 1F1B across the stages; "
+             "the weight-gradient collectives run in the last one's backward."},
+     .field = &JobConfig::micro_batches,
+     .min = 1,
+     .max = 1 << 20,
+     .expected = "a number of micro-batches"},
+    {.doc = {"iterations", K::kValue, "integer", "", "1", "Training iterations."},
+     .field = &JobConfig::iterations,
+     .min = 1,
+     .max = 1000000,
+     .expected = "a number of iterations"},
+    {.doc = {"pp_size", K::kValue, "size", "", "required when pp > 1",
+             "Bytes of one micro-batch's activations each rank sends its peer in the next stage "
+             "(and of their gradient sent back)."},
+     .field = &JobConfig::pp_size,
+     .written = Written::kUnlessZero},
+    {.doc = {"start", K::kValue, "time", "", "\"0ps\"", "When the first compute starts."},
+     .field = &JobConfig::start},
+    {.doc = {"channels", K::kValue, "integer", "", "1",
+             "Channels of each collective (as [[collective]] channels)."},
+     .field = &JobConfig::channels,
+     .min = 1,
+     .max = 64,
+     .expected = "an integer number of channels"},
+    {.doc = {"connection", K::kValue, "string", "", "\"persistent\"",
+             "As [[collective]] connection; persistent connections belong to one group "
+             "(communicator) and carry all its collectives."},
+     .field = ByName<&JobConfig::connection>(kCollectiveConnectionNames)},
+    // Registry names: read and written by hand.
+    {.doc = {"allreduce_algorithm", K::kValue, "string", "", "\"ring\"",
+             "The algorithm of the allreduce, reducescatter and allgather collectives."}},
+    {.doc = {"alltoall_algorithm", K::kValue, "string", "", "\"direct\"",
+             "The algorithm of the alltoall collectives."}},
+    {.doc = {"step_done", K::kValue, "string", "", "\"delivered\"",
+             "When a collective's step is done for the rank that waits for it: `\"delivered\"` "
+             "(it has the chunk) or `\"acked\"` (the sender has the last ACK of it, as SimAI's "
+             "ns-3 backend tells both ends; runs on one thread)."},
+     .field = ByName<&JobConfig::step_done>(kStepDoneNames)},
+    {.doc = {"priority", K::kValue, "integer", "802.1p class", "3", "Priority of its data, 1..7."},
+     .field = &JobConfig::priority,
+     .min = 1,
+     .max = 7,
+     .expected = "an 802.1p priority"},
+    {.doc = {"layer", K::kFlowArray, "array of tables", "", "required",
+             "The model's layers in forward order, `[[job.layer]]` once per layer (or repeated "
+             "block)."}},
+};
+
+constexpr KeyRow<JobLayer> kJobLayerKeys[] = {
+    {.doc = {"name", K::kValue, "string", "", "\"layerN\" (N its index)",
+             "Its name in jobs.csv and the job's collectives."},
+     .field = &JobLayer::name},
+    {.doc = {"repeat", K::kValue, "integer", "", "1", "This many identical layers in a row."},
+     .field = &JobLayer::repeat,
+     .min = 1,
+     .max = 1 << 20,
+     .expected = "a number of layers"},
+    // The phases' keys: read and written by hand.
+    {.doc = {"forward_compute", K::kValue, "time", "", "\"0ps\"",
+             "Compute time of the layer's forward pass for one micro-batch."}},
+    {.doc = {"forward_comm", K::kValue, "string", "", "\"none\"",
+             "The collective after it, blocking: `\"none\"`, `\"allreduce\"`, "
+             "`\"reducescatter\"`, `\"allgather\"` or `\"alltoall\"`."}},
+    {.doc = {"forward_size", K::kValue, "size", "", "required with forward_comm",
+             "nccl-tests' size of that collective (as [[collective]] size)."}},
+    {.doc = {"forward_group", K::kValue, "string", "", "\"tp\"",
+             "The group it runs over: `\"tp\"`, `\"dp\"`, `\"ep\"` or `\"dp_ep\"`."}},
+    {.doc = {"input_grad_compute", K::kValue, "time", "", "\"0ps\"",
+             "Compute time of the input gradient (backward) for one micro-batch."}},
+    {.doc = {"input_grad_comm", K::kValue, "string", "", "\"none\"",
+             "The collective after it, blocking (as forward_comm)."}},
+    {.doc = {"input_grad_size", K::kValue, "size", "", "required with input_grad_comm",
+             "Its size."}},
+    {.doc = {"input_grad_group", K::kValue, "string", "", "\"tp\"", "Its group."}},
+    {.doc = {"weight_grad_compute", K::kValue, "time", "", "\"0ps\"",
+             "Compute time of the weight gradient for one micro-batch, after the input "
+             "gradient's collective."}},
+    {.doc = {"weight_grad_comm", K::kValue, "string", "", "\"none\"",
+             "The collective after it in the last micro-batch, not blocking: it overlaps the "
+             "backward compute that follows (as forward_comm)."}},
+    {.doc = {"weight_grad_size", K::kValue, "size", "", "required with weight_grad_comm",
+             "Its size."}},
+    {.doc = {"weight_grad_group", K::kValue, "string", "", "\"dp\"", "Its group."}},
+};
+
 }  // namespace
 
 std::span<const KeyRow<WorkloadConfig>> WorkloadKeys() { return kWorkloadKeys; }
 std::span<const KeyRow<WorkloadConfig>> IncastEventKeys() { return kIncastEventKeys; }
 std::span<const KeyRow<CollectiveConfig>> CollectiveKeys() { return kCollectiveKeys; }
+std::span<const KeyRow<JobConfig>> JobKeys() { return kJobKeys; }
+std::span<const KeyRow<JobLayer>> JobLayerKeys() { return kJobLayerKeys; }
 
 }  // namespace dcqcn

@@ -285,5 +285,48 @@ TEST(FlowDependenciesTest, AConnectionIsOneSourceAndDestinationInOrder) {
   }
 }
 
+TEST(FlowDependenciesTest, ATaskCompletesItsDelayAfterItsRowAndItsHostsFlowsWaitForIt) {
+  // Host 1 computes 5 us once flow 0 (h0 -> h1) is delivered (task A), then sends flow 1 once A
+  // and flow 2 (h2 -> h1) are in; task B (host 1, 2 us) waits for A only; task C (host 3) waits
+  // for nothing and completes at its not_before + delay.
+  Simulator sim;
+  Actions act(&sim);
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(1, 0), Flow(2, 1)};
+  FlowAfter after;
+  after.Resize(3);
+  const uint32_t a =
+      after.AddTask({.host = 1, .row = after.AddRow(std::vector<uint32_t>{0}), .delay = 5000});
+  after.Assign(1, after.AddRow(std::vector<uint32_t>{a, 2}), 0);
+  const uint32_t b =
+      after.AddTask({.host = 1, .row = after.AddRow(std::vector<uint32_t>{a}), .delay = 2000});
+  const uint32_t c = after.AddTask({.host = 3, .delay = 700, .not_before = 300});
+  EXPECT_TRUE(FlowAfter::IsTask(a));
+  EXPECT_FALSE(after.empty());
+  std::vector<std::pair<Time, uint32_t>> started;
+  FlowDependencies deps(&sim, specs, after,
+                        [&](uint32_t id) { started.emplace_back(sim.Now(), id); });
+  act.At(1000, [&] { deps.OnDelivered(0); });
+  act.At(4000, [&] { deps.OnDelivered(2); });
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(deps.task_done(a), 6000);
+  EXPECT_EQ(deps.task_done(b), 8000);
+  EXPECT_EQ(deps.task_done(c), 1000);
+  // Flow 1 waited for task A (6000) and flow 2 (4000): the later.
+  EXPECT_EQ(started, (std::vector<std::pair<Time, uint32_t>>{{6000, 1}}));
+}
+
+TEST(FlowDependenciesTest, ATaskWaitsOnlyForWhatItsHostSees) {
+  Simulator sim;
+  const std::vector<FlowSpec> specs = {Flow(0, 1)};
+  FlowAfter on_other_host;
+  on_other_host.AddTask({.host = 2, .row = on_other_host.AddRow(std::vector<uint32_t>{0})});
+  EXPECT_THROW(FlowDependencies(&sim, specs, on_other_host, [](uint32_t) {}), InvariantError);
+  // A flow of host 0 cannot wait for a task of host 1.
+  FlowAfter other_task;
+  const uint32_t t = other_task.AddTask({.host = 1});
+  other_task.Add(std::vector<uint32_t>{t}, 0);
+  EXPECT_THROW(FlowDependencies(&sim, specs, other_task, [](uint32_t) {}), InvariantError);
+}
+
 }  // namespace
 }  // namespace dcqcn

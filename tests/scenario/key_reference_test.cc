@@ -189,6 +189,9 @@ DefaultCase CaseFor(const std::string& key) {
   if (key.rfind("collective[].", 0) == 0) {
     c.base += "[[collective]]\nop = \"allreduce\"\nsize = \"1MB\"\n";
   }
+  if (key.rfind("job[].", 0) == 0) {
+    c.base += "[[job]]\n[[job.layer]]\nname = \"block\"\n";
+  }
   if (key.rfind("output.pcap.", 0) == 0) c.base += "[output.pcap]\npoints = [\"h1\"]\n";
   if (key.rfind("switch.pfc.watchdog.", 0) == 0) c.base += "[switch.pfc.watchdog]\n";
   if (key == "flow[].after_delay") {
@@ -209,6 +212,8 @@ TEST(KeyReference, LiteralDefaultsAreTheLoadersDefaults) {
       const DefaultCase c = CaseFor(key);
       if (key.rfind("flow[].", 0) == 0) key = "flow.0." + key.substr(7);
       if (key.rfind("collective[].", 0) == 0) key = "collective.0." + key.substr(13);
+      if (key.rfind("job[].layer[].", 0) == 0) key = "job.0.layer.0." + key.substr(14);
+      if (key.rfind("job[].", 0) == 0) key = "job.0." + key.substr(6);
       std::vector<std::string> with = c.context;
       with.push_back(key + "=" + std::string(k.default_value));
       try {

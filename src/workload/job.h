@@ -1,0 +1,88 @@
+// A training job ([[job]], workload/job_config.h) as flows and compute tasks that wait for each
+// other (net/flow_dependencies.h), as Megatron-LM runs a 1F1B pipeline and SimAI's
+// HYBRID_TRANSFORMER_FWD_IN_BCKWD schedule runs each stage:
+//   - ranks: rank g has TP rank g % tp, DP rank (g / tp) % dp and stage g / (tp x dp) (TP the
+//     fastest, inside a server first, as NCCL and Megatron place them); the stage's layers are a
+//     contiguous share of the job's, in order;
+//   - each rank's compute is one stream of tasks. A micro-batch's forward on a stage waits for
+//     the activations from the stage before (a flow of pp_size from the rank of the same TP and
+//     DP rank), then per layer computes its forward and runs its forward collective, blocking
+//     (the next compute waits for it); it then sends its activations on. Backward, layers in
+//     reverse: input-gradient compute and its collective (blocking), weight-gradient compute;
+//     in the last micro-batch the weight-gradient collective is issued without blocking, on a
+//     stream of its own (each waits for the one issued before it, as one NCCL communicator's
+//     operations do), overlapping the backward compute that follows;
+//   - the stages run 1F1B: stage s does min(pp - s - 1, micro_batches) forwards, then
+//     alternates one forward and one backward, then the remaining backwards;
+//   - iteration i + 1's forward of a layer waits for that layer's weight-gradient collective of
+//     iteration i (SimAI's is_weight_grad_comm_finished_blocking); the job ends when every
+//     collective is done.
+// A collective's flows of a rank all wait for the task that issued it, so a rank never forwards a
+// chunk before its own compute reached the collective.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "net/flow_dependencies.h"
+#include "net/flow_spec.h"
+#include "workload/collective_algorithm.h"
+#include "workload/flow_tags.h"
+#include "workload/job_config.h"
+
+namespace dcqcn {
+
+// What a task is: compute of a phase, or the zero-time join that issues a weight-gradient
+// collective once its compute and the collective before it on the stream are done.
+enum class JobTaskKind : uint8_t { kForward, kInputGrad, kWeightGrad, kIssue };
+
+struct JobTask {
+  uint32_t id;  // FlowAfter::kTask | k
+  int rank;
+  int iteration;
+  int micro_batch;
+  int layer;  // index into the expanded layers (repeats unrolled)
+  JobTaskKind kind;
+};
+
+// One collective of the job: every group of a stage running one layer's phase of one
+// micro-batch, flows [begin, end). A pipeline transfer between stages is one too (op none,
+// group kPp).
+struct JobCollective {
+  int iteration;
+  int micro_batch;
+  int stage;
+  int layer;  // -1: a pipeline transfer
+  JobPhaseKind phase;
+  bool pipeline = false;
+  JobGroup group = JobGroup::kTp;
+  CollectiveOp op = CollectiveOp::kAllReduce;
+  Bytes size = 0;
+  int group_size = 0;  // ranks in each group
+  uint32_t begin = 0;
+  uint32_t end = 0;
+};
+
+// What ExpandJob made, for the job's metrics (run/job_metrics.h).
+struct JobFlows {
+  std::vector<int> hosts;                // of each rank
+  std::vector<std::string> layer_names;  // repeats unrolled: "name", or "name.k"
+  int stages = 1;
+  std::vector<JobTask> tasks;  // in the order made: each after its prerequisites
+  std::vector<JobCollective> collectives;
+  // Per iteration and rank: what the rank has to see complete for the iteration to be over.
+  std::vector<std::vector<std::vector<uint32_t>>> iteration_end;
+  uint32_t flow_begin = 0;
+  uint32_t flow_end = 0;
+};
+
+// The first thing wrong with a job on `where`: the key it is about and why ("" when nothing).
+CollectiveProblem CheckJob(const JobConfig& j, const CollectiveHosts& where);
+// How many flows it expands into (CheckJob must pass), to bound a run before building it.
+uint64_t JobFlowCount(const JobConfig& j, const CollectiveHosts& where);
+// Appends the job's flows, tasks and waits. Throws InputError if CheckJob fails.
+JobFlows ExpandJob(const JobConfig& j, const CollectiveHosts& where, const std::string& name,
+                   std::vector<FlowSpec>& flows, FlowAfter& after, FlowTags& tags);
+
+}  // namespace dcqcn

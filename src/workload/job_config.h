@@ -1,0 +1,80 @@
+// A training job ([[job]]): GPUs (ranks) split into tensor-, pipeline-, data- and expert-parallel
+// groups, layers with their compute and communication per phase, micro-batches and iterations.
+// ExpandJob (workload/job.h) turns it into flows and compute tasks that wait for each other as a
+// Megatron-style 1F1B schedule runs them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/units.h"
+#include "workload/collective_config.h"
+
+namespace dcqcn {
+
+// The group a phase's collective runs over. kTp: the ranks of one tensor-parallel group
+// (consecutive ranks, inside a server first); kDp: the data-parallel replicas of a rank (same
+// stage and TP rank); kEp: expert parallel, `ep` consecutive DP replicas; kDpEp: the replicas
+// holding the same experts (DP ranks equal modulo ep).
+enum class JobGroup { kTp, kDp, kEp, kDpEp };
+inline constexpr std::array<std::string_view, 4> kJobGroupNames = {"tp", "dp", "ep", "dp_ep"};
+inline std::string_view Name(JobGroup g) { return kJobGroupNames[static_cast<int>(g)]; }
+
+// The three phases of a layer, in the order SimAI's workload files give them.
+enum class JobPhaseKind { kForward, kInputGrad, kWeightGrad };
+inline constexpr std::array<std::string_view, 3> kJobPhaseNames = {"forward", "input_grad",
+                                                                   "weight_grad"};
+inline std::string_view Name(JobPhaseKind k) { return kJobPhaseNames[static_cast<int>(k)]; }
+
+struct JobPhase {
+  Time compute = 0;
+  std::optional<CollectiveOp> op;  // none: no communication
+  JobGroup group = JobGroup::kTp;
+  Bytes size = 0;  // nccl-tests' size of the collective (CollectiveConfig::size)
+};
+
+struct JobLayer {
+  std::string name;
+  int repeat = 1;  // this many identical layers in a row
+  std::array<JobPhase, 3> phases{
+      JobPhase{}, JobPhase{},
+      JobPhase{.compute = 0, .op = std::nullopt, .group = JobGroup::kDp, .size = 0}};
+};
+
+// When a collective's step counts as done for the rank that waits for it: kDelivered, when the
+// rank has received its chunk (the data is there); kAcked, when the sender has the last ACK of it,
+// as SimAI's ns-3 backend signals both ends (its qp_finish), and as a NIC's send completion does.
+enum class StepDone { kDelivered, kAcked };
+inline constexpr std::array<std::string_view, 2> kStepDoneNames = {"delivered", "acked"};
+
+struct JobConfig {
+  std::string name;  // "" = "jobN" (N its index); its flows are tagged NAME-tp, NAME-dp, ...
+  // Host indices in rank order; all_ranks: every host in index order.
+  std::vector<int> ranks;
+  bool all_ranks = false;
+  int tp = 1;
+  int pp = 1;
+  int ep = 1;  // divides the DP size
+  int micro_batches = 1;
+  int iterations = 1;
+  // Bytes of one micro-batch's activations sent from each rank to its peer in the next stage
+  // (and of their gradient sent back).
+  Bytes pp_size = 0;
+  Time start = 0;
+  // How its collectives run (as [[collective]]'s keys of the same names).
+  int channels = 1;
+  CollectiveConnection connection = CollectiveConnection::kPersistent;
+  std::string allreduce_algorithm = "ring";
+  std::string alltoall_algorithm = "direct";
+  StepDone step_done = StepDone::kDelivered;
+  int priority = 3;
+  std::vector<JobLayer> layers;
+
+  int ranks_count(int hosts) const { return all_ranks ? hosts : static_cast<int>(ranks.size()); }
+};
+
+}  // namespace dcqcn

@@ -1,0 +1,268 @@
+// [[job]] through the loader and whole runs: on an idle fabric an iteration is its compute plus
+// the weight-gradient AllReduce it waits for, which takes what the same AllReduce takes alone;
+// every rank's iteration is exactly its compute, exposed communication and bubble; a pipeline
+// has a bubble that more micro-batches shrink; TP communication blocks and is exposed; several
+// jobs share a fabric; input errors name the key, file and line; --set and resolved.toml keep
+// the tables; summary.json, jobs.csv and job_collectives.csv report it.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "cli_util.h"
+#include "engine/one_thread_engine.h"
+#include "net/network.h"
+#include "run/collective_metrics.h"
+#include "run/job_metrics.h"
+#include "run/run_scenario.h"
+#include "scenario/resolved_toml.h"
+#include "scenario/scenario_loader.h"
+#include "test_util.h"
+
+namespace dcqcn {
+namespace {
+
+Scenario Load(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  return LoadScenarioText(text, "job.toml", overrides);
+}
+
+// A non-blocking leaf-spine fabric of `hosts` hosts at 100 Gb/s, 4 per leaf ("servers" of 4 for
+// the TP groups: NVLink is not involved, so every byte crosses the fabric).
+std::string Fabric(int hosts) {
+  return fmt::format(
+      "duration = \"1s\"\n[topology]\ntype = \"leaf_spine\"\nleaves = {}\nspines = 4\n"
+      "hosts_per_leaf = 4\nlink_rate = \"100Gbps\"\nlink_delay = \"1us\"\n",
+      hosts / 4);
+}
+
+// One [[job]] of `layers` identical layers: forward 10 us, input gradient 20 us, weight gradient
+// 30 us; `comm` adds the layers' collectives.
+std::string Job(const std::string& keys, int layers, bool tp_comm, const std::string& wg_size) {
+  std::string text = "\n[[job]]\n" + keys +
+                     fmt::format(
+                         "[[job.layer]]\nname = \"block\"\nrepeat = {}\n"
+                         "forward_compute = \"10us\"\n"
+                         "input_grad_compute = \"20us\"\n"
+                         "weight_grad_compute = \"30us\"\n",
+                         layers);
+  if (tp_comm) {
+    text +=
+        "forward_comm = \"allreduce\"\nforward_size = \"1MB\"\n"
+        "input_grad_comm = \"allreduce\"\ninput_grad_size = \"1MB\"\n";
+  }
+  if (!wg_size.empty()) {
+    text += fmt::format("weight_grad_comm = \"allreduce\"\nweight_grad_size = \"{}\"\n", wg_size);
+  }
+  return text;
+}
+
+struct Ran {
+  Scenario s;
+  std::vector<JobOutcome> jobs;
+  std::vector<CollectiveOutcome> collectives;
+};
+
+Ran RunJob(const Scenario& s) {
+  Network net(ToNetworkConfig(s));
+  OneThreadEngine engine(net);
+  engine.RunUntil(s.duration);
+  EXPECT_TRUE(engine.all_done());
+  EXPECT_EQ(net.stats().drops, 0);
+  return {s, JobOutcomes(s, net), CollectiveOutcomes(s, net)};
+}
+
+// Every rank's every finished iteration is exactly its compute, exposed communication and bubble.
+void ExpectIterationsAddUp(const JobOutcome& o) {
+  for (size_t it = 0; it < o.ranks.size(); ++it) {
+    for (size_t g = 0; g < o.ranks[it].size(); ++g) {
+      const JobRankIteration& r = o.ranks[it][g];
+      ASSERT_TRUE(r.finished()) << it << " " << g;
+      Time parts = r.compute + r.exposed_pp + r.bubble;
+      for (Time e : r.exposed) parts += e;
+      EXPECT_EQ(r.end - r.start, parts) << "iteration " << it << " rank " << g;
+    }
+  }
+}
+
+TEST(Jobs, AnIterationIsItsComputeAndTheWeightGradientsItWaitsFor) {
+  // Data parallel on 4 ranks, one layer: each rank computes 60 us, then AllReduces 4 MB; the next
+  // iteration's forward waits for it. The AllReduce takes what it takes alone on the fabric.
+  const Ran job = RunJob(Load(Fabric(4) + Job("iterations = 2\n", 1, false, "4MB")));
+  const Ran alone =
+      RunJob(Load(Fabric(4) + "\n[[collective]]\nop = \"allreduce\"\nsize = \"4MB\"\n"));
+  ASSERT_EQ(job.jobs.size(), 1u);
+  const JobOutcome& o = job.jobs[0];
+  const Time allreduce = alone.collectives[0].iterations[0].time();
+  ASSERT_EQ(o.collectives.size(), 2u);
+  for (const JobCollectiveOutcome& c : o.collectives) {
+    ASSERT_TRUE(c.finished());
+    EXPECT_NEAR(static_cast<double>(c.end - c.start), static_cast<double>(allreduce),
+                1e-3 * static_cast<double>(allreduce));
+  }
+  // Iteration 0: 60 us of compute, then its AllReduce, which the next iteration's forward waits
+  // for: the rank's iteration ends when the AllReduce is done as it sees it.
+  EXPECT_EQ(o.collectives[0].start, 60 * kMicrosecond);
+  const JobRankIteration& first = o.ranks[0][0];
+  const JobRankIteration& second = o.ranks[1][0];
+  const auto dp = [](const JobRankIteration& r) {
+    return static_cast<double>(r.exposed[static_cast<int>(JobGroup::kDp)]);
+  };
+  EXPECT_EQ(first.start, 0);
+  EXPECT_EQ(first.compute, 60 * kMicrosecond);
+  EXPECT_NEAR(dp(first), static_cast<double>(allreduce), 0.01 * static_cast<double>(allreduce));
+  EXPECT_EQ(second.start, first.end);
+  EXPECT_GE(first.end, o.collectives[0].end);
+  // Iteration 1 computes and ends with its own AllReduce (the weights' tail): to its last ACK.
+  EXPECT_EQ(second.compute, 60 * kMicrosecond);
+  EXPECT_NEAR(dp(second), static_cast<double>(allreduce), 0.01 * static_cast<double>(allreduce));
+  EXPECT_EQ(second.bubble, 0);
+  EXPECT_GE(o.iteration_end[1], o.collectives[1].end);
+  EXPECT_LE(o.iteration_end[1], o.collectives[1].end + 5 * kMicrosecond);
+  ExpectIterationsAddUp(o);
+}
+
+TEST(Jobs, TensorParallelCommunicationBlocksAndIsExposed) {
+  // 8 ranks, tp 4, dp 2, two layers: every forward and input-gradient compute is followed by a
+  // 1 MB TP AllReduce that the next compute waits for.
+  const Ran r = RunJob(Load(Fabric(8) + Job("tp = 4\nmicro_batches = 2\n", 2, true, "8MB")));
+  const JobOutcome& o = r.jobs[0];
+  ExpectIterationsAddUp(o);
+  const JobRankIteration& it = o.ranks[0][0];
+  EXPECT_EQ(it.compute, 2 * 2 * 60 * kMicrosecond);  // 2 micro-batches x 2 layers
+  // 8 TP AllReduces of 1 MB over 4 ranks at 100 Gb/s: each at least 2 x 3/4 MB / 12.5 GB/s.
+  EXPECT_GE(it.exposed[static_cast<int>(JobGroup::kTp)], 8 * 120 * kMicrosecond);
+  // The DP AllReduce of layer 1 overlaps layer 0's backward: only part of it is exposed.
+  int tp = 0, dp = 0;
+  for (const JobCollective& c : r.s.job_flows[0].collectives) {
+    (c.group == JobGroup::kTp ? tp : dp) += 1;
+  }
+  EXPECT_EQ(tp, 2 * 2 * 2);  // micro-batches x layers x (forward, input gradient)
+  EXPECT_EQ(dp, 2);
+}
+
+TEST(Jobs, APipelineHasABubbleThatMoreMicroBatchesShrink) {
+  // 8 ranks, pp 2 (4 per stage), 4 layers, no collectives but the pipeline transfers.
+  auto run = [](int micro_batches) {
+    return RunJob(
+        Load(Fabric(8) +
+             Job(fmt::format("pp = 2\npp_size = \"100KB\"\nmicro_batches = {}\n", micro_batches), 4,
+                 false, "")));
+  };
+  const Ran two = run(2);
+  const Ran eight = run(8);
+  for (const Ran* r : {&two, &eight}) ExpectIterationsAddUp(r->jobs[0]);
+  // Stage 0's last rank waits for stage 1's backward of the first micro-batch; stage 1 waits for
+  // stage 0's forward: each has a bubble, and a smaller share of the iteration with 8.
+  auto share = [](const Ran& r, int rank) {
+    const JobRankIteration& it = r.jobs[0].ranks[0][rank];
+    return static_cast<double>(it.bubble) / static_cast<double>(it.end - it.start);
+  };
+  // Stage 0 waits for stage 1's backward of each micro-batch in its cooldown; stage 1 for the
+  // first activations (and its drain shows at its next iteration's start).
+  EXPECT_GT(share(two, 0), 0.2);
+  for (const int rank : {0, 4}) {
+    EXPECT_GT(share(two, rank), 0.0) << rank;
+    EXPECT_LT(share(eight, rank), share(two, rank)) << rank;
+  }
+  // 1F1B with 2 stages: (m + 1) stage passes of 2 layers x 60 us, plus at most two transfers
+  // per micro-batch on the critical path (100 KB at 100 Gb/s: 8 us, and the fabric's latency).
+  const Time pass = 2 * 60 * kMicrosecond;
+  EXPECT_GE(eight.jobs[0].iteration_end[0], 9 * pass);
+  EXPECT_LE(eight.jobs[0].iteration_end[0], 9 * pass + 2 * 8 * 15 * kMicrosecond);
+}
+
+TEST(Jobs, JobsShareAFabric) {
+  // Two data-parallel jobs on disjoint halves of one leaf pair, and one on all: the shared one
+  // slows both.
+  const std::string two = Fabric(8) + Job("ranks = [0, 1, 2, 3]\nname = \"a\"\n", 1, false, "8MB") +
+                          Job("ranks = [4, 5, 6, 7]\nname = \"b\"\n", 1, false, "8MB");
+  const Ran r = RunJob(Load(two));
+  ASSERT_EQ(r.jobs.size(), 2u);
+  for (const JobOutcome& o : r.jobs) {
+    ASSERT_EQ(o.iteration_end.size(), 1u);
+    EXPECT_GT(o.iteration_end[0], 60 * kMicrosecond);
+    ExpectIterationsAddUp(o);
+  }
+  EXPECT_EQ(r.s.tag(r.s.flows[r.s.job_flows[1].flow_begin]), "b-dp");
+}
+
+TEST(Jobs, InputErrorsNameTheKeyFileAndLine) {
+  const std::string f = Fabric(8);
+  auto expect = [&](const std::string& text, const std::vector<std::string>& parts,
+                    const std::vector<std::string>& overrides = {}) {
+    testing::ExpectLoadError(text, "job.toml", parts, overrides);
+  };
+  expect(f + Job("tp = 3\n", 1, false, ""), {"job.toml:", "job[0].tp", "does not divide"});
+  expect(f + Job("pp = 2\n", 1, false, ""), {"job[0].pp", "no layers"});
+  expect(f + Job("pp = 2\n", 2, false, ""), {"job[0].pp_size", "required"});
+  expect(f + Job("tp = 2\nep = 3\n", 1, false, ""), {"job[0].ep"});
+  expect(f + Job("", 1, false, "") + "forward_size = \"1MB\"\n",
+         {"job[0].layer[0].forward_size", "no forward_comm"});
+  expect(f + Job("", 1, false, "") + "forward_comm = \"allreduse\"\n",
+         {"job[0].layer[0].forward_comm"});
+  expect(f + Job("", 1, false, "") + "forward_group = \"xp\"\n", {"job[0].layer[0].forward_group"});
+  expect(f + Job("", 1, false, "") + "colour = 1\n", {"job[0].layer[0].colour", "unknown key"});
+  expect(f + "\n[[job]]\ntp = 2\n", {"job[0].layer"});
+  expect(f + Job("ranks = [0, 9]\n", 1, false, ""), {"job[0].ranks"});
+  expect(f + Job("name = \"a\"\n", 1, false, "") + Job("name = \"a\"\n", 1, false, ""),
+         {"job[1].name"});
+  expect(f + Job("", 1, false, ""), {"job[0].tp"}, {"job.0.tp=0"});
+  expect(f + Job("", 1, false, ""), {"no job[0].layer[1]"}, {"job.0.layer.1.repeat=2"});
+}
+
+TEST(Jobs, SetAndResolvedTomlKeepTheTables) {
+  const std::string text = Fabric(8) + Job("tp = 2\npp = 2\npp_size = \"64KB\"\n", 2, true, "2MB");
+  const Scenario s = Load(text, {"job.0.micro_batches=3", "job.0.layer.0.weight_grad_size=4MB"});
+  ASSERT_EQ(s.jobs.size(), 1u);
+  EXPECT_EQ(s.jobs[0].micro_batches, 3);
+  EXPECT_EQ(s.jobs[0].layers[0].phases[2].size, 4000000);
+  const Scenario back = Load(ResolvedToml(s));
+  EXPECT_EQ(ResolvedToml(back), ResolvedToml(s));
+  ASSERT_EQ(back.flows.size(), s.flows.size());
+  for (uint32_t id = 0; id < s.flows.size(); ++id) {
+    EXPECT_EQ(back.flows[id].src, s.flows[id].src);
+    EXPECT_EQ(back.flows[id].size, s.flows[id].size);
+    const auto a = s.flow_after.of(id);
+    const auto b = back.flow_after.of(id);
+    EXPECT_EQ(std::vector<uint32_t>(a.begin(), a.end()), std::vector<uint32_t>(b.begin(), b.end()));
+  }
+  EXPECT_EQ(back.flow_after.tasks.size(), s.flow_after.tasks.size());
+}
+
+using JobsRun = testing::TempDirTest;
+
+TEST_F(JobsRun, SummaryAndCsvsReportTheIterations) {
+  const Scenario s = Load(Fabric(8) + Job("tp = 4\niterations = 2\n", 2, true, "4MB"));
+  RunOptions options;
+  options.out_dir = dir_.string();
+  const nlohmann::json j = RunScenario(s, options);
+  const nlohmann::json& job = j["jobs"][0];
+  EXPECT_EQ(job["name"], "job0");
+  EXPECT_EQ(job["tp"], 4);
+  EXPECT_EQ(job["dp"], 2);
+  EXPECT_EQ(job["finished_iterations"], 2);
+  ASSERT_EQ(job["iterations"].size(), 2u);
+  for (const nlohmann::json& it : job["iterations"]) {
+    const double parts = it["compute_ns"].get<double>() +
+                         it["exposed_comm_total_ns"].get<double>() + it["bubble_ns"].get<double>();
+    // Means over the ranks of their own iterations; the job's ends with its last rank's.
+    EXPECT_NEAR(parts, it["rank_time_ns"].get<double>(), 1.0);
+    EXPECT_GT(it["time_ns"].get<double>(), 0.0);
+  }
+  EXPECT_GT(job["collectives"]["tp_forward"]["mean_busbw_gbps"].get<double>(), 10.0);
+  std::ifstream csv(dir_ / "jobs.csv");
+  std::string header, row;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("job,iteration,rank,host,stage,start_ns,end_ns,time_ns,compute_ns", 0),
+            0u);
+  int rows = 0;
+  while (std::getline(csv, row)) ++rows;
+  EXPECT_EQ(rows, 2 * 8);
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "job_collectives.csv"));
+}
+
+}  // namespace
+}  // namespace dcqcn
