@@ -266,17 +266,18 @@ std::string JobsCsv(const Scenario& s, const std::vector<JobOutcome>& outcomes) 
 
 std::string JobCollectivesCsv(const Scenario& s, const std::vector<JobOutcome>& outcomes) {
   std::string out =
-      "job,iteration,micro_batch,stage,layer,phase,group,op,size_bytes,group_ranks,flows,"
-      "start_ns,end_ns,time_ns,algbw_gbps,busbw_gbps\n";
+      "job,iteration,micro_batch,stage,layer,phase,group,first_rank,op,size_bytes,group_ranks,"
+      "flows,start_ns,end_ns,time_ns,algbw_gbps,busbw_gbps\n";
   for (size_t j = 0; j < outcomes.size(); ++j) {
     const JobFlows& jf = s.job_flows[j];
     for (size_t c = 0; c < jf.collectives.size(); ++c) {
       const JobCollective& jc = jf.collectives[c];
       const JobCollectiveOutcome& co = outcomes[j].collectives[c];
-      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},", s.jobs[j].name, jc.iteration,
+      out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},", s.jobs[j].name, jc.iteration,
                          jc.micro_batch, jc.stage, jc.layer < 0 ? "" : jf.layer_names[jc.layer],
-                         Name(jc.phase), GroupName(jc), jc.pipeline ? "send" : Name(jc.op), jc.size,
-                         jc.group_size, jc.end - jc.begin);
+                         Name(jc.phase), GroupName(jc), jc.first_rank,
+                         jc.pipeline ? "send" : Name(jc.op), jc.size, jc.group_size,
+                         jc.end - jc.begin);
       out += co.start == kTimeNever ? "" : fmt::format("{:.3f}", Ns(co.start));
       if (co.finished()) {
         const double algbw = Gbps(jc.size, co.end - co.start);

@@ -355,18 +355,19 @@ class JobExpander {
                                                 const std::vector<uint32_t>& gates) {
     std::vector<std::vector<uint32_t>> final(l_.n);
     if (!p.op || l_.GroupSize(p.group) < 2) return final;
-    JobCollective record{.iteration = it,
-                         .micro_batch = mb,
-                         .stage = s,
-                         .layer = layer,
-                         .phase = kind,
-                         .group = p.group,
-                         .op = *p.op,
-                         .size = p.size,
-                         .group_size = l_.GroupSize(p.group),
-                         .begin = static_cast<uint32_t>(flows_.size())};
     const CollectiveAlgorithm& algorithm = *FindCollectiveAlgorithm(AlgorithmFor(j_, *p.op));
     for (const std::vector<int>& group : l_.Groups(p.group, s)) {
+      JobCollective record{.iteration = it,
+                           .micro_batch = mb,
+                           .stage = s,
+                           .layer = layer,
+                           .phase = kind,
+                           .group = p.group,
+                           .op = *p.op,
+                           .size = p.size,
+                           .group_size = l_.GroupSize(p.group),
+                           .first_rank = group.front(),
+                           .begin = static_cast<uint32_t>(flows_.size())};
       Communicator& comm = CommunicatorOf(p.group, group);
       comm.config.op = *p.op;
       comm.config.algorithm = std::string(algorithm.name);
@@ -376,9 +377,9 @@ class JobExpander {
       comm.builder->GateEveryFlow(group_gates);
       comm.builder->Once(algorithm, CeilDiv(p.size, j_.channels));
       for (size_t k = 0; k < group.size(); ++k) final[group[k]] = comm.builder->final()[k];
+      record.end = static_cast<uint32_t>(flows_.size());
+      out_.collectives.push_back(record);
     }
-    record.end = static_cast<uint32_t>(flows_.size());
-    out_.collectives.push_back(record);
     return final;
   }
 
@@ -403,6 +404,7 @@ class JobExpander {
          .pipeline = true,
          .size = j_.pp_size,
          .group_size = 2,
+         .first_rank = g,
          .begin = id,
          .end = id + 1});
     return id;

@@ -46,9 +46,9 @@ struct JobTask {
   JobTaskKind kind;
 };
 
-// One collective of the job: every group of a stage running one layer's phase of one
-// micro-batch, flows [begin, end). A pipeline transfer between stages is one too (op none,
-// group kPp).
+// One collective of the job: one group of a stage running one layer's phase of one
+// micro-batch, flows [begin, end). A pipeline transfer between two ranks is one too
+// (pipeline).
 struct JobCollective {
   int iteration;
   int micro_batch;
@@ -59,7 +59,8 @@ struct JobCollective {
   JobGroup group = JobGroup::kTp;
   CollectiveOp op = CollectiveOp::kAllReduce;
   Bytes size = 0;
-  int group_size = 0;  // ranks in each group
+  int group_size = 0;  // ranks in the group
+  int first_rank = 0;  // the group's first rank (the sender, for a pipeline transfer)
   uint32_t begin = 0;
   uint32_t end = 0;
 };

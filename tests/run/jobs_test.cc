@@ -139,8 +139,10 @@ TEST(Jobs, TensorParallelCommunicationBlocksAndIsExposed) {
   for (const JobCollective& c : r.s.job_flows[0].collectives) {
     (c.group == JobGroup::kTp ? tp : dp) += 1;
   }
-  EXPECT_EQ(tp, 2 * 2 * 2);  // micro-batches x layers x (forward, input gradient)
-  EXPECT_EQ(dp, 2);
+  // One record per group: micro-batches x layers x (forward, input gradient) x 2 TP groups,
+  // and layers x 4 DP groups.
+  EXPECT_EQ(tp, 2 * 2 * 2 * 2);
+  EXPECT_EQ(dp, 2 * 4);
 }
 
 TEST(Jobs, APipelineHasABubbleThatMoreMicroBatchesShrink) {
