@@ -194,7 +194,7 @@ constexpr KeyRow<JobConfig> kJobKeys[] = {
     {.doc = {"step_done", K::kValue, "string", "", "\"delivered\"",
              "When a collective's step is done for the rank that waits for it: `\"delivered\"` "
              "(it has the chunk) or `\"acked\"` (the sender has the last ACK of it, as SimAI's "
-             "ns-3 backend tells both ends; runs on one thread)."},
+             "ns-3 backend tells both ends; not implemented yet, refused)."},
      .field = ByName<&JobConfig::step_done>(kStepDoneNames)},
     {.doc = {"priority", K::kValue, "integer", "802.1p class", "3", "Priority of its data, 1..7."},
      .field = &JobConfig::priority,

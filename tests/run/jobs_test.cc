@@ -208,6 +208,7 @@ TEST(Jobs, InputErrorsNameTheKeyFileAndLine) {
   expect(f + Job("", 1, false, "") + "forward_group = \"xp\"\n", {"job[0].layer[0].forward_group"});
   expect(f + Job("", 1, false, "") + "colour = 1\n", {"job[0].layer[0].colour", "unknown key"});
   expect(f + "\n[[job]]\ntp = 2\n", {"job[0].layer"});
+  expect(f + Job("step_done = \"acked\"\n", 1, false, ""), {"job[0].step_done", "not implemented"});
   expect(f + Job("ranks = [0, 9]\n", 1, false, ""), {"job[0].ranks"});
   expect(f + Job("name = \"a\"\n", 1, false, "") + Job("name = \"a\"\n", 1, false, ""),
          {"job[1].name"});
