@@ -13,6 +13,7 @@ threads, or any left running after Ctrl-C) stop the same way, raise SystemExit i
 and leave nothing behind.
 """
 import importlib.util
+import io
 import json
 import os
 import tomllib
@@ -37,21 +38,36 @@ if _HAS_EXTENSION:
     __version__ = _dcqcn.version
 
 
+def _read_csv(path, **kwargs):
+    """pd.read_csv of a file read whole first: a Ctrl-C that comes while pandas' C parser pulls
+    from a Python file object surfaces as a ParserError, not as the KeyboardInterrupt it was."""
+    with open(path, "rb") as f:
+        data = f.read()
+    return pd.read_csv(io.BytesIO(data), **kwargs)
+
+
+def _read_csv_if_there(path):
+    return _read_csv(path) if os.path.exists(path) else None
+
+
 class Result:
     """A run's output: summary (dict), flows (DataFrame), timeseries (dict of DataFrames, one
     per series the run recorded: rate, queue, pfc, throughput), resolved (dict: the scenario
     with every default), links (DataFrame), collectives (DataFrame of collectives.csv: one row per
-    collective and iteration; None without [[collective]]) and out (the folder, or None when it
-    was temporary)."""
+    collective and iteration; None without [[collective]]), jobs and job_collectives (DataFrames
+    of jobs.csv, one row per job, iteration and rank, and of job_collectives.csv, one row per
+    group's collective and pipeline transfer; None without [[job]]) and out (the folder, or None
+    when it was temporary)."""
 
     def __init__(self, folder, out):
         self.out = out
         with open(os.path.join(folder, "summary.json")) as f:
             self.summary = json.load(f)
-        self.flows = pd.read_csv(os.path.join(folder, "flows.csv"), keep_default_na=True)
-        self.links = pd.read_csv(os.path.join(folder, "links.csv"))
-        collectives = os.path.join(folder, "collectives.csv")
-        self.collectives = pd.read_csv(collectives) if os.path.exists(collectives) else None
+        self.flows = _read_csv(os.path.join(folder, "flows.csv"), keep_default_na=True)
+        self.links = _read_csv(os.path.join(folder, "links.csv"))
+        self.collectives = _read_csv_if_there(os.path.join(folder, "collectives.csv"))
+        self.jobs = _read_csv_if_there(os.path.join(folder, "jobs.csv"))
+        self.job_collectives = _read_csv_if_there(os.path.join(folder, "job_collectives.csv"))
         with open(os.path.join(folder, "resolved.toml"), "rb") as f:
             self.resolved = tomllib.load(f)
         self.timeseries = {}
@@ -59,7 +75,7 @@ class Result:
         if os.path.isdir(series):
             for name in sorted(os.listdir(series)):
                 if name.endswith(".csv"):
-                    self.timeseries[name[:-4]] = pd.read_csv(os.path.join(series, name))
+                    self.timeseries[name[:-4]] = _read_csv(os.path.join(series, name))
 
     def __repr__(self):
         s = self.summary

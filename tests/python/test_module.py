@@ -71,6 +71,21 @@ def test_collectives_come_as_a_dataframe():
     assert dcqcn.run(INCAST).collectives is None
 
 
+def test_jobs_come_as_dataframes():
+    layer = {"forward_compute": "10us", "weight_grad_compute": "30us",
+             "weight_grad_comm": "allreduce", "weight_grad_size": "1MB"}
+    r = dcqcn.run({"topology": {"type": "star", "hosts": 4},
+                   "job": [{"iterations": 2, "layer": [layer]}]})
+    assert list(r.jobs["iteration"]) == [0] * 4 + [1] * 4
+    # Each rank's iteration is its compute, exposed communication and bubble.
+    parts = r.jobs[[c for c in r.jobs.columns if c.startswith("exposed_")]].sum(axis=1)
+    assert ((r.jobs["compute_ns"] + parts + r.jobs["bubble_ns"] - r.jobs["time_ns"]).abs()
+            < 0.01).all()
+    assert set(r.job_collectives["group"]) == {"dp"}
+    assert r.summary["jobs"][0]["finished_iterations"] == 2
+    assert dcqcn.run(INCAST).jobs is None
+
+
 def test_input_errors_carry_the_clis_message(tmp_path):
     with pytest.raises(dcqcn.InputError, match=r"topology\.hosts: expected an integer"):
         dcqcn.run({"topology": {"type": "star", "hosts": "x"}})
