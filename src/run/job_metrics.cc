@@ -30,11 +30,10 @@ JobOutcome Replay(const Scenario& s, const Network& net, const JobConfig& job, c
     }
   }
   o.task_done.assign(jf.tasks.size(), -1);
-  o.task_ready.assign(jf.tasks.size(), -1);
   // When `host` saw `id` complete (-1: never).
   auto seen = [&](uint32_t id, int host) -> Time {
     if (FlowAfter::IsTask(id)) return o.task_done[(id & ~FlowAfter::kTask) - first_task];
-    return s.flows[id].dst == host ? net.flow_delivered_at(id) : net.flow_finish(id);
+    return CompletionSeenBy(host, s.flows[id], net.flow_delivered_at(id), net.flow_finish(id));
   };
   const int n = static_cast<int>(jf.hosts.size());
   o.ranks.assign(job.iterations, std::vector<JobRankIteration>(n));
@@ -84,7 +83,6 @@ JobOutcome Replay(const Scenario& s, const Network& net, const JobConfig& job, c
     }
     const Time ready = std::max(spec.not_before, latest);
     if (!complete) continue;  // it never ran, nor did anything after it on this rank
-    o.task_ready[k] = ready;
     o.task_done[k] = spec.row == FlowAfter::kNoRow ? spec.not_before + spec.delay
                                                    : std::max(spec.not_before, ready + spec.delay);
     if (t.kind == JobTaskKind::kIssue) continue;  // not on the compute stream

@@ -47,7 +47,6 @@ struct JobOutcome {
   std::vector<JobCollectiveOutcome> collectives;     // as JobFlows::collectives
   // Per task (JobFlows::tasks): when it completed (-1: it did not).
   std::vector<Time> task_done;
-  std::vector<Time> task_ready;  // when its prerequisites were complete
 };
 
 std::vector<JobOutcome> JobOutcomes(const Scenario& s, const Network& net);

@@ -1593,6 +1593,8 @@ void Loader::ReadJobs(const Section& root, Scenario& s) {
              fmt::format("\"{}\" is also job[{}]'s name", j.name, k));
       }
     }
+    const std::vector<std::string_view> comms(kJobCommNames.begin(), kJobCommNames.end());
+    const std::vector<std::string_view> groups(kJobGroupNames.begin(), kJobGroupNames.end());
     for (const Section& layer_sec : TablesOf(sec, "layer", kJobLayerSchema)) {
       JobLayer layer;
       layer.name = fmt::format("layer{}", j.layers.size());
@@ -1601,7 +1603,6 @@ void Loader::ReadJobs(const Section& root, Scenario& s) {
         JobPhase& p = layer.phases[k];
         const std::string prefix(Name(static_cast<JobPhaseKind>(k)));
         p.compute = ReadTime(layer_sec, prefix + "_compute", 0, Bound::kNonNegative);
-        const std::vector<std::string_view> comms(kJobCommNames.begin(), kJobCommNames.end());
         const std::string comm = ReadString(layer_sec, prefix + "_comm", "none", comms);
         if (comm != "none") {
           p.op = static_cast<CollectiveOp>(
@@ -1609,7 +1610,6 @@ void Loader::ReadJobs(const Section& root, Scenario& s) {
               kCollectiveOpNames.begin());
         }
         p.size = ReadSize(layer_sec, prefix + "_size", 0, Bound::kNonNegative);
-        const std::vector<std::string_view> groups(kJobGroupNames.begin(), kJobGroupNames.end());
         const std::string group =
             ReadString(layer_sec, prefix + "_group", std::string(Name(p.group)), groups);
         p.group =
