@@ -5,8 +5,10 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -30,6 +32,7 @@
 #include "run/mpi_world.h"
 #include "run/rank_refusal.h"
 #include "run/run_scenario.h"
+#include "run/simai_run.h"
 #include "run/sweep.h"
 #include "scenario/key_reference.h"
 #include "scenario/resolved_toml.h"
@@ -126,6 +129,20 @@ void PrintSummary(const nlohmann::json& j, const std::string& out_dir) {
 // Where the run layer's messages go on the command line: results on stdout, notes on stderr.
 void PrintLine(const std::string& line) { fmt::print("{}\n", line); }
 void PrintNote(const std::string& line) { fmt::print(stderr, "{}\n", line); }
+
+// SimAI's AS_SEND_LAT, microseconds from the environment (nullopt: not set).
+std::optional<dcqcn::Time> SendLatencyFromEnvironment() {
+  const char* text = std::getenv("AS_SEND_LAT");
+  if (text == nullptr) return std::nullopt;
+  char* end = nullptr;
+  const double us = std::strtod(text, &end);
+  if (*text == '\0' || *end != '\0' || !(us >= 0 && us <= 1e9)) {
+    throw dcqcn::InputError(fmt::format(
+        "AS_SEND_LAT (environment): expected a latency in microseconds such as 3, got \"{}\"",
+        text));
+  }
+  return static_cast<dcqcn::Time>(std::llround(us * static_cast<double>(dcqcn::kMicrosecond)));
+}
 
 // Under mpirun, `run` and `hpcc` spread one run over the ranks (null: not launched so, or one
 // rank). Without --threads each rank runs one thread: place as many ranks on a machine as it
@@ -266,6 +283,35 @@ int main(int argc, char** argv) {
   hpcc->add_flag("--force", hpcc_opts.force,
                  "replace an --out folder even if it holds files that are not a dcqcn result");
 
+  dcqcn::SimaiCommandOptions simai_opts;
+  int simai_threads_ignored = 0;
+  // SimAI compatibility: a drop-in for SimAI's packet-level SimAI_simulator.
+  CLI::App* simai = app.add_subcommand(
+      "simai",
+      "run a SimAI workload on a SimAI topology with a SimAI.conf as SimAI's ns-3 backend runs "
+      "them (AS_SEND_LAT, in microseconds, from the environment as SimAI reads it); write "
+      "ncclFlowModel_EndToEnd.csv, its FCT and PFC files and ours");
+  simai->add_option("-w,--workload", simai_opts.workload, "SimAI workload file (AICB's format)")
+      ->required();
+  simai->add_option("-n,--topology", simai_opts.topology, "SimAI topology file")->required();
+  simai->add_option("-c,--config", simai_opts.config, "SimAI.conf")->required();
+  simai->add_option("-t", simai_threads_ignored,
+                    "SimAI's thread count, accepted and ignored (use --threads)");
+  simai->add_option("--out", simai_opts.out_dir,
+                    "output folder, also for SimAI's files (default results/<workload stem>/, "
+                    "the CSVs in the current folder and the FCT and PFC files at the config's "
+                    "paths)");
+  simai->add_flag("--quiet", simai_opts.quiet, "print nothing but errors");
+  simai
+      ->add_option("--threads", simai_opts.threads,
+                   "split the run over N threads (racks); the results are the same for any N")
+      ->check(dcqcn::WholeNumberAtLeast(1, " (or omit it for automatic)"));
+  simai->add_option("--set", simai_opts.sets,
+                    "override a scenario key on top of what the files give, e.g. --set "
+                    "job.0.step_done=delivered");
+  simai->add_flag("--force", simai_opts.force,
+                  "replace an --out folder even if it holds files that are not a dcqcn result");
+
   dcqcn::FluidCommandOptions fluid_opts;
   CLI::App* fluid = dcqcn::AddFluidCommand(app, fluid_opts);
 
@@ -303,7 +349,7 @@ int main(int argc, char** argv) {
   // Outlives the error messages below: a rank 0 that fails midway reports, then aborts the
   // ranks still working.
   std::unique_ptr<dcqcn::MpiWorld> mpi_world;
-  const bool stoppable = *run || *sweep || *hpcc || *fluid;
+  const bool stoppable = *run || *sweep || *hpcc || *simai || *fluid;
   if (stoppable) {
     std::signal(SIGINT, RequestStop);
     std::signal(SIGTERM, RequestStop);
@@ -402,6 +448,33 @@ int main(int argc, char** argv) {
         PrintSummary(r.summary, r.out_dir);
         fmt::print("  HPCC-format FCT file {}, PFC file {}\n", r.fct_file, r.pfc_file);
       }
+    } else if (*simai) {
+      const std::optional<dcqcn::Time> send_latency = SendLatencyFromEnvironment();
+      simai_opts.send_latency = send_latency.value_or(0);
+      if (!send_latency && !simai_opts.quiet) {
+        PrintNote(
+            "note: AS_SEND_LAT is not set: transfers start without a latency (SimAI's "
+            "own default differs by version; set it as for SimAI, in microseconds)");
+      }
+      mpi_world = JoinRunRanks(&simai_opts.threads);
+      simai_opts.ranks = mpi_world.get();
+      if (mpi_world != nullptr && mpi_world->rank() != 0) {
+        simai_opts.quiet = true;
+        dcqcn::RunSimaiCommand(simai_opts);
+        mpi_world->ReleasedRanks();
+        return 0;
+      }
+      dcqcn::ProgressLine progress(!simai_opts.quiet && isatty(STDERR_FILENO));
+      simai_opts.on_progress = [&](const dcqcn::RunProgress& p) { progress.Update(p); };
+      simai_opts.stop = &g_stop;
+      simai_opts.note = PrintNote;
+      dcqcn::SimaiCommandResult r = dcqcn::RunSimaiCommand(simai_opts);
+      progress.Finish();
+      if (mpi_world != nullptr) mpi_world->ReleasedRanks();
+      if (!simai_opts.quiet) {
+        PrintSummary(r.summary, r.out_dir);
+        fmt::print("  SimAI's files: {}\n", fmt::join(r.simai_files, ", "));
+      }
     } else if (*check) {
       Scenario s =
           Load(check_file, std::vector<dcqcn::Override>(check_sets.begin(), check_sets.end()));
@@ -454,7 +527,7 @@ int main(int argc, char** argv) {
     return 1;
   } catch (const dcqcn::Interrupted& e) {
     // Every rank of one run stops at the same slice: they finish together, none aborts.
-    if (mpi_world != nullptr && (*run || *hpcc)) mpi_world->ReleasedRanks();
+    if (mpi_world != nullptr && (*run || *hpcc || *simai)) mpi_world->ReleasedRanks();
     if (mpi_world != nullptr && mpi_world->rank() != 0) return 128 + g_stop_signal;
     fmt::print(stderr, "{} ({})\n", e.what(), SignalName(g_stop_signal));
     return 128 + g_stop_signal;

@@ -44,9 +44,11 @@ void FlowAfter::SetPrevious(uint32_t id, uint32_t before) {
 
 FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> specs,
                                    const FlowAfter& after, std::function<void(uint32_t)> start,
-                                   std::vector<Simulator*> host_sims)
+                                   std::vector<Simulator*> host_sims,
+                                   std::function<Time(uint32_t)> ack_return)
     : sim_(sim),
       host_sims_(std::move(host_sims)),
+      ack_return_(std::move(ack_return)),
       specs_(specs),
       after_(after),
       start_(std::move(start)) {
@@ -117,6 +119,9 @@ FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> spe
     if (row_host_[r] == -1) continue;
     for (const uint32_t p : after.row(r)) dependents_[fill[Index(p)]++] = r;
   }
+  if (!after.receiver_sees_ack.empty() && !ack_return_) {
+    throw InvariantError("flow dependencies: receivers that see ACKs but no ACK return times");
+  }
   if (after.previous.size() > n) {
     throw InvariantError(fmt::format("flow dependencies: connections for {} flows, expected {}",
                                      after.previous.size(), n));
@@ -174,6 +179,17 @@ void FlowDependencies::Complete(uint32_t id, int host) {
   }
 }
 
+void FlowDependencies::OnDelivered(uint32_t id) {
+  const int host = specs_[id].dst;
+  const Time lag = ReceiverLag(id);
+  if (lag <= 0) {
+    Complete(id, host);
+    return;
+  }
+  Simulator* sim = SimOf(host);
+  sim->Schedule(sim->Now() + lag, this, kSeenByReceiver, id);
+}
+
 void FlowDependencies::OnSent(uint32_t id) {
   const uint32_t next = Next(id);
   if (next == FlowAfter::kNone) return;
@@ -183,8 +199,12 @@ void FlowDependencies::OnSent(uint32_t id) {
   if (gate_[next] & kReady) sim->Schedule(std::max(specs_[next].start, sim->Now()), this, 0, next);
 }
 
-void FlowDependencies::HandleEvent(uint32_t, uint64_t arg) {
+void FlowDependencies::HandleEvent(uint32_t kind, uint64_t arg) {
   const auto id = static_cast<uint32_t>(arg);
+  if (kind == kSeenByReceiver) {
+    Complete(id, specs_[id].dst);
+    return;
+  }
   if (FlowAfter::IsTask(id)) {
     const int host = after_.task(id).host;
     task_done_[id & ~FlowAfter::kTask] = SimOf(host)->Now();

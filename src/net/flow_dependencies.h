@@ -45,6 +45,9 @@ struct FlowAfter {
     Time not_before = 0;
   };
   std::vector<Task> tasks;
+  // By flow id (may be shorter; false past the end): flows whose receiver sees them complete when
+  // their sender has the last ACK (SimAI's ns-3 backend tells both ends then), not at delivery.
+  std::vector<uint8_t> receiver_sees_ack;
 
   bool empty() const { return prerequisites.empty() && previous.empty() && tasks.empty(); }
   // A new task; returns its id (kTask | index).
@@ -75,6 +78,9 @@ struct FlowAfter {
     return r == kNoRow ? std::span<const uint32_t>() : row(r);
   }
   bool waits(uint32_t id) const { return !of(id).empty(); }
+  bool sees_ack(uint32_t id) const {
+    return id < receiver_sees_ack.size() && receiver_sees_ack[id] != 0;
+  }
   Time delay(uint32_t id) const { return id < delays.size() ? delays[id] : 0; }
 };
 
@@ -84,9 +90,12 @@ inline bool ObservesCompletion(const FlowSpec& waiting, const FlowSpec& prerequi
   return prerequisite.dst == waiting.src || prerequisite.src == waiting.src;
 }
 // When host `host` sees flow `f` complete, from when it was delivered and acknowledged: a task's
-// or flow's prerequisite as its host sees it (-1: not yet).
-inline Time CompletionSeenBy(int host, const FlowSpec& f, Time delivered, Time acked) {
-  return f.dst == host ? delivered : acked;
+// or flow's prerequisite as its host sees it (-1: not yet). A receiver that sees the sender's
+// ACK (FlowAfter::receiver_sees_ack) sees it `ack_return` after delivery.
+inline Time CompletionSeenBy(int host, const FlowSpec& f, Time delivered, Time acked,
+                             Time ack_return = 0) {
+  if (f.dst != host) return acked;
+  return delivered < 0 ? delivered : delivered + ack_return;
 }
 
 // Counts each waiting flow's unfinished prerequisites and, when the last one completes at `now`,
@@ -101,8 +110,13 @@ class FlowDependencies final : public EventHandler {
   // layer checks input).
   // `host_sims`: the event loop of each host, in a run split over threads (a flow's start runs
   // in its source host's); empty: `sim` for every host.
+  // `ack_return`: for a flow whose receiver sees the sender's ACK, the time from its delivery to
+  // then. The receiver cannot observe the ACK's arrival at the sender (a run split over threads
+  // could not tell it in time), so it counts the ACK's flight on an idle path from its own
+  // delivery; required when such flows exist.
   FlowDependencies(Simulator* sim, std::span<const FlowSpec> specs, const FlowAfter& after,
-                   std::function<void(uint32_t)> start, std::vector<Simulator*> host_sims = {});
+                   std::function<void(uint32_t)> start, std::vector<Simulator*> host_sims = {},
+                   std::function<Time(uint32_t)> ack_return = {});
   bool Waits(uint32_t id) const {
     return after_.waits(id) || after_.previous_of(id) != FlowAfter::kNone;
   }
@@ -113,7 +127,11 @@ class FlowDependencies final : public EventHandler {
   // start.
   void OnSent(uint32_t id);
   // Flow `id`'s last byte reached its receiver in order.
-  void OnDelivered(uint32_t id) { Complete(id, specs_[id].dst); }
+  void OnDelivered(uint32_t id);
+  // How long after delivery flow `id`'s receiver sees it complete.
+  Time ReceiverLag(uint32_t id) const {
+    return after_.sees_ack(id) && ack_return_ ? ack_return_(id) : 0;
+  }
   // Flow `id`'s sender got the ACK of its last byte.
   void OnAcked(uint32_t id) { Complete(id, specs_[id].src); }
   // When waiting flow `id` started; kTimeNever until it has.
@@ -136,8 +154,12 @@ class FlowDependencies final : public EventHandler {
   // Schedules waiting flow or task `id` for when its row completed at `now`.
   void Ready(uint32_t id, Simulator* sim, Time now);
   Simulator* SimOf(int host) const { return host_sims_.empty() ? sim_ : host_sims_[host]; }
+  // Event kinds: 0 a flow or task is due (start or done); this one, a flow's receiver sees it
+  // complete.
+  static constexpr uint32_t kSeenByReceiver = 1;
   Simulator* sim_;
   std::vector<Simulator*> host_sims_;
+  std::function<Time(uint32_t)> ack_return_;
   std::span<const FlowSpec> specs_;
   const FlowAfter& after_;
   std::function<void(uint32_t)> start_;

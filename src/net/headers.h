@@ -2,6 +2,10 @@
 // inter-frame gap, which occupy the wire (serialization) but never a buffer.
 #pragma once
 
+#include <array>
+#include <cstdint>
+#include <string_view>
+
 #include "core/units.h"
 
 namespace dcqcn {
@@ -42,6 +46,10 @@ struct WireFormat {
   Bytes min_frame = kMinFrame;       // data frames are padded up to this
   Bytes gap = kPreambleAndGap;       // wire bytes per frame that no buffer holds
   bool whole_ns = false;             // transmit times truncated to whole ns (ns-3)
+  // How whole_ns rounds: down (HPCC's ns-3.17, whose Time keeps the high part) or to the
+  // nearest ns (newer ns-3, as SimAI's ns-3-alibabacloud: 180.96 ns take 181).
+  enum class NsRounding : uint8_t { kDown, kNearest };
+  NsRounding ns_rounding = NsRounding::kDown;
 
   Bytes DataFrame(Bytes payload) const {
     return payload + data_headers < min_frame ? min_frame : payload + data_headers;
@@ -49,15 +57,24 @@ struct WireFormat {
   Bytes Wire(Bytes frame) const { return frame + gap; }
   // Time to put `frame` and its gap on a wire of `rate`: rounded up to whole ps, or, with
   // whole_ns, rounded down to whole ns as ns-3's Time does.
-  Time TxTime(Bytes frame, Rate rate) const { return WireTime(Wire(frame), rate, whole_ns); }
+  Time TxTime(Bytes frame, Rate rate) const {
+    return WireTime(Wire(frame), rate, whole_ns, ns_rounding == NsRounding::kNearest);
+  }
 
-  // `wire_bytes` on a wire of `rate`, rounded up to whole ps or down to whole ns.
-  static Time WireTime(Bytes wire_bytes, Rate rate, bool whole_ns) {
+  // `wire_bytes` on a wire of `rate`, rounded up to whole ps, or to whole ns (down, or to the
+  // nearest with `nearest`).
+  static Time WireTime(Bytes wire_bytes, Rate rate, bool whole_ns, bool nearest) {
     if (!whole_ns) return SerializationTime(wire_bytes, rate);
-    const Time ps = static_cast<Time>(static_cast<__int128>(wire_bytes) * 8 * kSecond / rate);
-    return ps - ps % kNanosecond;
+    return WholeNs(static_cast<Time>(static_cast<__int128>(wire_bytes) * 8 * kSecond / rate),
+                   nearest);
+  }
+  static Time WholeNs(Time ps, bool nearest) {
+    const Time down = ps - ps % kNanosecond;
+    return nearest && ps % kNanosecond >= kNanosecond / 2 ? down + kNanosecond : down;
   }
 };
+
+inline constexpr std::array<std::string_view, 2> kNsRoundingNames = {"down", "nearest"};
 
 inline constexpr int kNumPriorities = 8;
 inline constexpr int kControlQueue = 0;  // strict-high, never paused (as in HPCC's switch)

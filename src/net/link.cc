@@ -24,7 +24,8 @@ struct LinkLayout {
   // The rate and the arrival tap come after everything else a transmission (Transmit) reads.
   static constexpr size_t kTransmitted =
       std::max({offsetof(Link, delay_), offsetof(Link, busy_bytes_), offsetof(Link, ps_per_byte_),
-                offsetof(Link, notes_), offsetof(Link, gap_), offsetof(Link, whole_ns_)});
+                offsetof(Link, notes_), offsetof(Link, gap_), offsetof(Link, whole_ns_),
+                offsetof(Link, nearest_ns_)});
   static_assert(offsetof(Link, rate_) > kTransmitted);
   static_assert(offsetof(Link, tapped_peer_) > kTransmitted);
   static_assert(offsetof(Link, cut_peer_) > kTransmitted);
@@ -117,9 +118,9 @@ Time Link::WireTime(const Packet& p) const {
   const Bytes wire = Bytes{p.size} + gap_;
   if (ps_per_byte_ != 0) {
     const Time tx = wire * ps_per_byte_;
-    return whole_ns_ ? tx - tx % kNanosecond : tx;
+    return whole_ns_ ? WireFormat::WholeNs(tx, nearest_ns_) : tx;
   }
-  return WireFormat::WireTime(wire, rate_, whole_ns_);
+  return WireFormat::WireTime(wire, rate_, whole_ns_, nearest_ns_);
 }
 
 Time Link::Serialize(const Packet& p) {

@@ -46,6 +46,7 @@ class Link : public EventHandler {
         ps_per_byte_(8 * kSecond % rate == 0 ? 8 * kSecond / rate : 0),
         gap_(static_cast<uint32_t>(wire.gap)),
         whole_ns_(wire.whole_ns),
+        nearest_ns_(wire.ns_rounding == WireFormat::NsRounding::kNearest),
         rate_(rate) {
     sim->Enroll(*this);
   }
@@ -138,8 +139,9 @@ class Link : public EventHandler {
   // The packet's wire time, counted as busy.
   Time Serialize(const Packet& p);
   std::unique_ptr<Notes> notes_;
-  uint32_t gap_;   // wire bytes per frame besides the frame (preamble and gap; beside whole_ns_)
-  bool whole_ns_;  // transmit times truncated to whole ns (WireFormat::whole_ns)
+  uint32_t gap_;     // wire bytes per frame besides the frame (preamble and gap; beside whole_ns_)
+  bool whole_ns_;    // transmit times truncated to whole ns (WireFormat::whole_ns)
+  bool nearest_ns_;  // ... rounded to the nearest instead (WireFormat::ns_rounding)
   Rate rate_;
   std::unique_ptr<Node> tapped_peer_;  // the arrival tap in front of the peer, if any
   std::unique_ptr<Node> cut_peer_;     // a failure's cut in front of both, once the link failed

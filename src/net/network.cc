@@ -207,7 +207,7 @@ Network::Network(NetworkConfig config)
     }
     dependencies_ = std::make_unique<FlowDependencies>(
         &parts_[0]->sim, config_.flows, *s.after, [this](uint32_t id) { StartFlow(id); },
-        std::move(host_sims));
+        std::move(host_sims), [this](uint32_t id) { return AckFlightTime(id); });
   }
   delivered_at_.assign(s.flows.size(), -1);
   if (s.after != nullptr && !s.after->previous.empty()) sent_at_.assign(s.flows.size(), -1);
@@ -611,6 +611,15 @@ std::vector<std::pair<int, int>> Network::PortPathOf(uint32_t id, int direction)
   if (OverNvlink(id)) return path;
   WalkPath(RouteProbe(id, direction), [&](int node, int port) { path.emplace_back(node, port); });
   return path;
+}
+
+Time Network::AckFlightTime(uint32_t id) const {
+  Time t = 0;
+  for (const auto& [node, port] : PortPathOf(id, 1)) {
+    const Link& l = link(node, port);
+    t += l.delay() + config_.wire.TxTime(config_.wire.ack_frame, l.rate());
+  }
+  return t;
 }
 
 std::vector<PausedQueue> Network::PausedQueues() const {

@@ -91,6 +91,12 @@ class Network {
   // When flow `id`'s last byte reached its receiver in order (-1 = not yet): the completion
   // that flows sent by its receiver wait for.
   Time flow_delivered_at(uint32_t id) const { return delivered_at_[id]; }
+  // When host `host` (flow `id`'s sender or receiver) saw it complete, as the flows and tasks
+  // that wait for it do (-1 = not yet): FlowDependencies' rule.
+  Time flow_seen_by(uint32_t id, int host) const {
+    return CompletionSeenBy(host, config_.flows[id], delivered_at_[id], flow_finish(id),
+                            dependencies_ != nullptr ? dependencies_->ReceiverLag(id) : 0);
+  }
   // When a transfer that another follows on its connection first sent its last packet (the
   // next one's start waits for it); -1 for other flows or not yet (on its source's rank).
   Time flow_sent_at(uint32_t id) const { return sent_at_.empty() ? -1 : sent_at_[id]; }
@@ -140,6 +146,9 @@ class Network {
   // The same as the (node, port) pairs that send flow `id`'s data (parallel cables stay apart).
   // `direction` 1: the ports that send its ACKs back.
   std::vector<std::pair<int, int>> PortPathOf(uint32_t id, int direction = 0) const;
+  // From flow `id`'s last byte's delivery to its sender's getting the ACK on an idle path: the
+  // ACK's links' delays and one ACK frame on each (0 over NVLink).
+  Time AckFlightTime(uint32_t id) const;
   // The loops static routes ([[route]]) make, one line each ("packets to h3 can loop: s0 ->
   // s1 -> s0"), for `dcqcn check` to warn about. A flow that takes one loses its packets when
   // their TTL runs out (SwitchNode::kTtlHops).

@@ -52,6 +52,11 @@ constexpr KeyRow<WireFormat> kWireKeys[] = {
              "Truncate every transmit time to whole nanoseconds, as ns-3's Time does (HPCC ns-3: "
              "true; 1048 B at 100 Gb/s then take 83 ns instead of 83.84)."},
      .field = &WireFormat::whole_ns},
+    {.doc = {"ns_rounding", K::kValue, "string", "", "\"down\"",
+             "How whole_ns rounds: `\"down\"` (HPCC's ns-3, whose Time keeps the whole ns) or "
+             "`\"nearest\"` (newer ns-3, as SimAI's ns-3-alibabacloud: a 9048 B frame at "
+             "400 Gb/s takes 181 ns, not 180.96)."},
+     .field = ByName<&WireFormat::ns_rounding>(kNsRoundingNames)},
 };
 
 }  // namespace

@@ -50,25 +50,90 @@ std::string HpccFlowsText(const std::vector<FlowSpec>& flows, const TopologyConf
   return out;
 }
 
+std::vector<bool> ReadNodeIdList(TokenFile& in, int nodes, int count, std::string_view what,
+                                 std::vector<bool>* taken) {
+  std::vector<bool> listed(nodes, false);
+  for (int i = 0; i < count; ++i) {
+    const std::string expected = fmt::format("{} id {} of {} (a node id)", what, i + 1, count);
+    const Token& t = in.Next(expected);
+    int64_t v = 0;
+    if (!TokenFile::ParseInt(t.text, 0, nodes - 1, &v)) {
+      in.Fail(t.line, fmt::format("expected {} in 0..{}, got \"{}\"", expected, nodes - 1, t.text));
+    }
+    if (listed[v] || (taken != nullptr && (*taken)[v])) {
+      in.Fail(t.line, fmt::format("node id {} is listed twice", v));
+    }
+    listed[v] = true;
+  }
+  return listed;
+}
+
+std::vector<HpccLinkLine> ReadHpccLinkLines(TokenFile& in, const std::string& path, int nodes,
+                                            int64_t count, std::vector<std::string>* warnings) {
+  std::vector<HpccLinkLine> links;
+  links.reserve(static_cast<size_t>(std::min<int64_t>(count, 1 << 20)));
+  bool warned_error_rate = false;
+  for (int64_t i = 0; i < count; ++i) {
+    const std::string which = fmt::format("link {} of {}", i + 1, count);
+    HpccLinkLine link;
+    int ends[2];
+    for (int e = 0; e < 2; ++e) {
+      const Token& t = in.Next(which + " (\"<a> <b> <rate> <delay> <error_rate>\")");
+      int64_t v = 0;
+      if (!TokenFile::ParseInt(t.text, 0, nodes - 1, &v)) {
+        in.Fail(t.line,
+                fmt::format("{}: expected a node id 0..{}, got \"{}\"", which, nodes - 1, t.text));
+      }
+      ends[e] = static_cast<int>(v);
+      link.line = t.line;
+    }
+    if (ends[0] == ends[1]) {
+      in.Fail(link.line, fmt::format("{} joins node {} to itself", which, ends[0]));
+    }
+    link.a = ends[0];
+    link.b = ends[1];
+    const Token& rate = in.Next(which + ": a rate such as 100Gbps");
+    const std::optional<Rate> r = ParseNs3DataRate(rate.text);
+    if (!r || *r <= 0) {
+      in.Fail(rate.line,
+              fmt::format("{}: expected a rate > 0 and at most {} such as \"100Gbps\", got \"{}\"",
+                          which, FormatRate(kMaxRate), rate.text));
+    }
+    link.rate = *r;
+    const Token& delay = in.Next(which + ": a delay such as 0.001ms");
+    const std::optional<Time> d = ParseNs3Time(delay.text);
+    if (!d || *d <= 0) {
+      in.Fail(delay.line, fmt::format("{}: expected a delay > 0 and at most {} such as "
+                                      "\"0.001ms\" or \"1000ns\", got \"{}\"",
+                                      which, FormatTime(kMaxTime), delay.text));
+    }
+    link.delay = *d;
+    const Token& error = in.Next(which + ": an error rate such as 0");
+    char* end = nullptr;
+    const double error_rate = std::strtod(error.text.c_str(), &end);
+    if (end != error.text.c_str() + error.text.size() || !(error_rate >= 0 && error_rate <= 1)) {
+      in.Fail(error.line,
+              fmt::format("{}: expected an error rate 0..1, got \"{}\"", which, error.text));
+    }
+    if (error_rate > 0 && !warned_error_rate && warnings != nullptr) {
+      warnings->push_back(
+          fmt::format("{}:{}: link error rate {} (and any other link's): random "
+                      "packet loss is not modelled; the links are lossless",
+                      path, error.line, error.text));
+      warned_error_rate = true;
+    }
+    links.push_back(link);
+  }
+  return links;
+}
+
 void ReadHpccTopology(const std::string& path, TopologyConfig& topo,
                       std::vector<std::string>* warnings) {
   TokenFile in(path, "topology");
   const int nodes = static_cast<int>(in.Int("the number of nodes", 2, kMaxTopologyNodes));
   const int switches = static_cast<int>(in.Int("the number of switches", 0, nodes - 1));
   const int64_t link_count = in.Int("the number of links", 1, 64LL * kMaxTopologyNodes);
-
-  std::vector<bool> is_switch(nodes, false);
-  for (int i = 0; i < switches; ++i) {
-    const std::string expected = fmt::format("switch id {} of {} (a node id)", i + 1, switches);
-    const Token& t = in.Next(expected);
-    char* end = nullptr;
-    const long v = std::strtol(t.text.c_str(), &end, 10);
-    if (end != t.text.c_str() + t.text.size() || v < 0 || v >= nodes) {
-      in.Fail(t.line, fmt::format("expected {} in 0..{}, got \"{}\"", expected, nodes - 1, t.text));
-    }
-    if (is_switch[v]) in.Fail(t.line, fmt::format("switch id {} is listed twice", v));
-    is_switch[v] = true;
-  }
+  const std::vector<bool> is_switch = ReadNodeIdList(in, nodes, switches, "switch", nullptr);
 
   // Our ids: hosts first, then switches, each in the file's order.
   topo.type = "hpcc_file";
@@ -87,62 +152,17 @@ void ReadHpccTopology(const std::string& path, TopologyConfig& topo,
 
   topo.links.clear();
   std::vector<int> host_link_line(nodes, 0);
-  bool warned_error_rate = false;
-  for (int64_t i = 0; i < link_count; ++i) {
-    const std::string which = fmt::format("link {} of {}", i + 1, link_count);
-    int ends[2];
-    int line = 0;
-    for (int e = 0; e < 2; ++e) {
-      const Token& t = in.Next(which + " (\"<a> <b> <rate> <delay> <error_rate>\")");
-      char* end = nullptr;
-      const long v = std::strtol(t.text.c_str(), &end, 10);
-      if (end != t.text.c_str() + t.text.size() || v < 0 || v >= nodes) {
-        in.Fail(t.line,
-                fmt::format("{}: expected a node id 0..{}, got \"{}\"", which, nodes - 1, t.text));
-      }
-      ends[e] = static_cast<int>(v);
-      line = t.line;
-    }
-    if (ends[0] == ends[1])
-      in.Fail(line, fmt::format("{} joins node {} to itself", which, ends[0]));
-    const Token& rate = in.Next(which + ": a rate such as 100Gbps");
-    const std::optional<Rate> r = ParseNs3DataRate(rate.text);
-    if (!r || *r <= 0) {
-      in.Fail(rate.line,
-              fmt::format("{}: expected a rate > 0 and at most {} such as \"100Gbps\", got \"{}\"",
-                          which, FormatRate(kMaxRate), rate.text));
-    }
-    const Token& delay = in.Next(which + ": a delay such as 0.001ms");
-    const std::optional<Time> d = ParseNs3Time(delay.text);
-    if (!d || *d <= 0) {
-      in.Fail(delay.line, fmt::format("{}: expected a delay > 0 and at most {} such as "
-                                      "\"0.001ms\" or \"1000ns\", got \"{}\"",
-                                      which, FormatTime(kMaxTime), delay.text));
-    }
-    const Token& error = in.Next(which + ": an error rate such as 0");
-    char* end = nullptr;
-    const double error_rate = std::strtod(error.text.c_str(), &end);
-    if (end != error.text.c_str() + error.text.size() || !(error_rate >= 0 && error_rate <= 1)) {
-      in.Fail(error.line,
-              fmt::format("{}: expected an error rate 0..1, got \"{}\"", which, error.text));
-    }
-    if (error_rate > 0 && !warned_error_rate && warnings != nullptr) {
-      warnings->push_back(
-          fmt::format("{}:{}: link error rate {} (and any other link's): random "
-                      "packet loss is not modelled; the links are lossless",
-                      path, error.line, error.text));
-      warned_error_rate = true;
-    }
-    for (int e : ends) {
+  for (const HpccLinkLine& l : ReadHpccLinkLines(in, path, nodes, link_count, warnings)) {
+    for (int e : {l.a, l.b}) {
       if (is_switch[e]) continue;
       if (host_link_line[e] != 0) {
-        in.Fail(line, fmt::format("host {} has a second link (the first is on line {}): a dcqcn "
-                                  "host has exactly one NIC port",
-                                  e, host_link_line[e]));
+        in.Fail(l.line, fmt::format("host {} has a second link (the first is on line {}): a dcqcn "
+                                    "host has exactly one NIC port",
+                                    e, host_link_line[e]));
       }
-      host_link_line[e] = line;
+      host_link_line[e] = l.line;
     }
-    topo.links.push_back(LinkSpec{ours[ends[0]], ours[ends[1]], *r, *d});
+    topo.links.push_back(LinkSpec{ours[l.a], ours[l.b], l.rate, l.delay});
   }
   for (int id = 0; id < nodes; ++id) {
     if (!is_switch[id] && host_link_line[id] == 0) {

@@ -5,8 +5,10 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/token_file.h"
 #include "net/flow_spec.h"
 #include "net/hpcc_ecmp.h"  // HpccNodeIp
 #include "topology/topology_config.h"
@@ -23,6 +25,23 @@ namespace dcqcn {
 // not model (a link error rate > 0).
 void ReadHpccTopology(const std::string& path, TopologyConfig& topo,
                       std::vector<std::string>* warnings);
+
+// The parts of a topology file that HPCC's and SimAI's share (ns3/simai_files.h).
+// `count` node ids, each in 0..nodes-1 and listed once (and not in `taken`, if given): which
+// nodes are listed. `what` names them in messages ("switch").
+std::vector<bool> ReadNodeIdList(TokenFile& in, int nodes, int count, std::string_view what,
+                                 std::vector<bool>* taken);
+// `count` link lines "<a> <b> <rate> <delay> <error_rate>" in file ids, checked (ids in range,
+// no self loop, rate and delay > 0, error rate 0..1: a rate > 0 is warned about once).
+struct HpccLinkLine {
+  int a = 0;
+  int b = 0;
+  Rate rate = 0;
+  Time delay = 0;
+  int line = 0;
+};
+std::vector<HpccLinkLine> ReadHpccLinkLines(TokenFile& in, const std::string& path, int nodes,
+                                            int64_t count, std::vector<std::string>* warnings);
 
 // One flow of an HPCC flow file, with our host indices in `spec`.
 struct HpccFlow {

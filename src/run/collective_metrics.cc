@@ -40,7 +40,7 @@ Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint3
       start = std::max(start, s.flows[p].dst == f.src ? delivered[p - begin] : acked[p - begin]);
     }
     delivered[id - begin] = start + IdealDelivery(net, id, false);
-    acked[id - begin] = delivered[id - begin] + IdealAckReturn(net, id);
+    acked[id - begin] = delivered[id - begin] + net.AckFlightTime(id);
     chain = std::max(chain, delivered[id - begin]);
     if (net.OverNvlink(id)) {
       const Time t = SerializationTime(f.size, net.config().nvlink.rate);

@@ -71,15 +71,4 @@ Time IdealDelivery(const Network& net, uint32_t id, bool acks_share_links) {
          SerializationTime(static_cast<Bytes>(std::llround(rest)), bottleneck);
 }
 
-Time IdealAckReturn(const Network& net, uint32_t id) {
-  if (net.OverNvlink(id)) return 0;
-  const WireFormat& w = net.config().wire;
-  Time t = 0;
-  for (const auto& [node, port] : net.PortPathOf(id, 1)) {
-    const Link& l = net.link(node, port);
-    t += l.delay() + w.TxTime(w.ack_frame, l.rate());
-  }
-  return t;
-}
-
 }  // namespace dcqcn

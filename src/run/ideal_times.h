@@ -23,8 +23,5 @@ Time IdealDelivery(const Network& net, uint32_t id, bool acks_share_links);
 Bytes DataWireBytes(const Network& net, uint32_t id);
 // Its latency part: the first packet's time over the path (NVLink: its delay).
 Time IdealLatency(const Network& net, uint32_t id);
-// From its last byte's delivery to its sender's getting the ACK: the ACK's path, delays and
-// one ACK frame per hop (0 over NVLink).
-Time IdealAckReturn(const Network& net, uint32_t id);
 
 }  // namespace dcqcn

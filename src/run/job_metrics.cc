@@ -33,14 +33,19 @@ JobOutcome Replay(const Scenario& s, const Network& net, const JobConfig& job, c
   // When `host` saw `id` complete (-1: never).
   auto seen = [&](uint32_t id, int host) -> Time {
     if (FlowAfter::IsTask(id)) return o.task_done[(id & ~FlowAfter::kTask) - first_task];
-    return CompletionSeenBy(host, s.flows[id], net.flow_delivered_at(id), net.flow_finish(id));
+    return net.flow_seen_by(id, host);
   };
   const int n = static_cast<int>(jf.hosts.size());
   o.ranks.assign(job.iterations, std::vector<JobRankIteration>(n));
-  // The group of the collective flow `id` belongs to (-1: a task or not a job collective's).
+  // The collective flow `id` belongs to, or an update task follows (nullptr: another task, or
+  // not a job collective's).
   auto collective_of = [&](uint32_t id) -> const JobCollective* {
-    if (id == FlowAfter::kNone || FlowAfter::IsTask(id) || id < jf.flow_begin ||
-        id >= jf.flow_end || owner[id - jf.flow_begin] < 0) {
+    if (id != FlowAfter::kNone && FlowAfter::IsTask(id)) {
+      const JobTask& t = jf.tasks[(id & ~FlowAfter::kTask) - first_task];
+      return t.kind == JobTaskKind::kUpdate ? &jf.collectives[t.collective] : nullptr;
+    }
+    if (id == FlowAfter::kNone || id < jf.flow_begin || id >= jf.flow_end ||
+        owner[id - jf.flow_begin] < 0) {
       return nullptr;
     }
     return &jf.collectives[owner[id - jf.flow_begin]];
@@ -85,7 +90,8 @@ JobOutcome Replay(const Scenario& s, const Network& net, const JobConfig& job, c
     if (!complete) continue;  // it never ran, nor did anything after it on this rank
     o.task_done[k] = spec.row == FlowAfter::kNoRow ? spec.not_before + spec.delay
                                                    : std::max(spec.not_before, ready + spec.delay);
-    if (t.kind == JobTaskKind::kIssue) continue;  // not on the compute stream
+    // Not on the compute stream.
+    if (t.kind == JobTaskKind::kIssue || t.kind == JobTaskKind::kUpdate) continue;
     const int g = t.rank;
     while (open[g] < t.iteration) close(g, open[g]++, ready);
     JobRankIteration& r = o.ranks[t.iteration][g];

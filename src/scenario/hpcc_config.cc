@@ -23,14 +23,17 @@
 #include "core/utf8.h"
 #include "ns3/hpcc_files.h"
 #include "ns3/ns3_units.h"
+#include "ns3/simai_topology.h"
 #include "topology/builders.h"
 
 namespace dcqcn {
 namespace {
 
+using KeyArity = std::map<std::string, int, std::less<>>;
+
 // Every key scratch/third.cc reads, with its number of values (-1: a map "n rate v rate v ...").
-const std::map<std::string, int, std::less<>>& KnownKeys() {
-  static const std::map<std::string, int, std::less<>> keys = {
+const KeyArity& HpccKeys() {
+  static const KeyArity keys = {
       {"ENABLE_QCN", 1},
       {"USE_DYNAMIC_PFC_THRESHOLD", 1},
       {"CLAMP_TARGET_RATE", 1},
@@ -85,6 +88,22 @@ const std::map<std::string, int, std::less<>>& KnownKeys() {
   return keys;
 }
 
+// SimAI's ns-3 backend's (its entry's ReadConf): HPCC's but TOPOLOGY_FILE (the topology is its
+// -n), QLEN_MON_START and QLEN_MON_END, plus the pause-time cap and its monitors' keys.
+const KeyArity& SimaiKeys() {
+  static const KeyArity keys = [] {
+    KeyArity k = HpccKeys();
+    for (const char* gone : {"TOPOLOGY_FILE", "QLEN_MON_START", "QLEN_MON_END"}) k.erase(gone);
+    for (const char* added :
+         {"NIC_TOTAL_PAUSE_TIME", "BW_MON_FILE", "RATE_MON_FILE", "CNP_MON_FILE", "MON_START",
+          "MON_END", "QP_MON_INTERVAL", "QLEN_MON_INTERVAL", "BW_MON_INTERVAL"}) {
+      k.emplace(added, 1);
+    }
+    return k;
+  }();
+  return keys;
+}
+
 struct Entry {
   std::vector<std::string> values;
   int line = 0;
@@ -93,8 +112,9 @@ struct Entry {
 // The config file's entries and typed access to them; every message names file, line and key.
 class Config {
  public:
-  explicit Config(const std::string& path) : path_(path) {
-    std::istringstream in(ReadInputFile(path, "HPCC config", size_t{64} << 20));
+  Config(const std::string& path, const KeyArity& known) : path_(path), known_(known) {
+    std::istringstream in(ReadInputFile(
+        path, &known == &SimaiKeys() ? "SimAI config" : "HPCC config", size_t{64} << 20));
     std::string line;
     int line_no = 0;
     while (std::getline(in, line)) {
@@ -105,8 +125,8 @@ class Config {
       Entry e;
       e.line = line_no;
       for (std::string v; fields >> v;) e.values.push_back(v);
-      auto known = KnownKeys().find(key);
-      if (known == KnownKeys().end()) {
+      auto known = known_.find(key);
+      if (known == known_.end()) {
         Warn(line_no, key, fmt::format("unknown key, ignored{}", Suggestion(key)));
         unknown_.push_back(fmt::format("{} on line {}{}", key, line_no, Suggestion(key)));
         continue;
@@ -237,7 +257,7 @@ class Config {
   std::string Suggestion(std::string_view key) const {
     std::string near;
     size_t best = std::min<size_t>(4, key.size() / 2 + 1);
-    for (const auto& [k, _] : KnownKeys()) {
+    for (const auto& [k, _] : known_) {
       const size_t d = EditDistance(key, k);
       if (d < best) {
         best = d;
@@ -261,6 +281,7 @@ class Config {
   }
 
   std::string path_;
+  const KeyArity& known_;
   std::vector<std::string> unknown_;  // "KEY on line N (did you mean ...?)"
   std::map<std::string, Entry, std::less<>> entries_;
   std::vector<std::string> warnings_;
@@ -361,8 +382,12 @@ WireFormat HpccWireFormat() {
   return w;
 }
 
-HpccSetup LoadHpccConfig(const std::string& config_path) {
-  Config c(config_path);
+namespace {
+
+// HPCC's config.txt, or with `simai_topology` SimAI.conf and that SimAI topology file.
+HpccSetup LoadConfig(const std::string& config_path, const std::string* simai_topology) {
+  const bool simai = simai_topology != nullptr;
+  Config c(config_path, simai ? SimaiKeys() : HpccKeys());
   HpccSetup setup;
   Scenario& s = setup.scenario;
   s.source = config_path;
@@ -434,6 +459,7 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   s.host.window_scales_with_rate = c.Flag("VAR_WIN", false);
   s.host.base_rtt = c.Int("GLOBAL_T", 1, 0, UINT32_MAX, "0 or 1") == 1 ? HostConfig::BaseRtt::kMax
                                                                        : HostConfig::BaseRtt::kPair;
+  if (simai) s.host.base_rtt = HostConfig::BaseRtt::kMax;  // SimAI sets GLOBAL_T to 1 after reading
   if (!c.Flag("RATE_BOUND", true)) {
     c.Warn(c.Line("RATE_BOUND"), "RATE_BOUND",
            "0 (sending at line rate regardless of the CC rate) is not modelled; dcqcn always "
@@ -441,6 +467,11 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   }
 
   s.wire = HpccWireFormat();
+  // SimAI's ns-3 is newer than HPCC's: its Time rounds to the nearest ns. Its reference runs
+  // show it: a lone 131072 B transfer over two 2880 Gb/s NVSwitch links finishes in 489 ns
+  // (frames of 25.13 ns taken as 25, ACKs of 0.17 ns as 0), and 524288 B over two 400 Gb/s
+  // hops 59 ns (one per frame of 180.96 ns) later than with truncation.
+  if (simai) s.wire.ns_rounding = WireFormat::NsRounding::kNearest;
   // Its switches queue ACKs in the data's class (SwitchNode's AckHighPrio is never set).
   s.host.ack_in_data_class = true;
 
@@ -476,7 +507,15 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   // Run length and output files.
   s.duration = 3010 * kMillisecond;  // third.cc's default 3.01 s
   if (const Entry* e = c.Get("SIMULATOR_STOP_TIME")) {
-    const std::optional<Time> t = ParseSeconds(e->values[0]);
+    std::optional<Time> t = ParseSeconds(e->values[0]);
+    if (simai) {
+      // SimAI's runs end with the workload: its stock stop time, 4e13 s, means never. Ours end
+      // when the job does, and at 100 s at the latest (the time series' sampler keeps at most
+      // 10 million samples of 10 us; a job that runs longer says so in its summary).
+      const double seconds =
+          c.DoubleText(e->values[0], e->line, "SIMULATOR_STOP_TIME", 0, 1e300, "a time in seconds");
+      if (seconds > 100) t = 100 * kSecond;
+    }
     if (!t || *t <= 0) {
       c.Fail(e->line, "SIMULATOR_STOP_TIME",
              fmt::format("expected a time > 0 in seconds such as 2.1, got \"{}\"", e->values[0]));
@@ -500,10 +539,22 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
                        c.Has("ENABLE_TRACE") ? "1" : "missing (default 1)",
                        c.Str("TRACE_OUTPUT_FILE", "TRACE_OUTPUT_FILE")));
   }
+  if (simai) {
+    // Its monitors are never scheduled (no schedule_monitor call in its entry): checked, inert.
+    for (const char* key :
+         {"MON_START", "MON_END", "QP_MON_INTERVAL", "QLEN_MON_INTERVAL", "BW_MON_INTERVAL"}) {
+      c.Int(key, 0, 0, INT64_MAX, "a number");
+    }
+    if (c.Int("NIC_TOTAL_PAUSE_TIME", 0, 0, INT64_MAX, "a time") > 0) {
+      c.Warn(c.Line("NIC_TOTAL_PAUSE_TIME"), "NIC_TOTAL_PAUSE_TIME",
+             "a NIC's cap on the time it stays paused is not modelled; a PAUSE lasts until "
+             "RESUME");
+    }
+  }
   const int64_t mon_start =
-      c.Int("QLEN_MON_START", 2000000000, 0, kMaxTime / kNanosecond, "a time in ns");
+      simai ? 0 : c.Int("QLEN_MON_START", 2000000000, 0, kMaxTime / kNanosecond, "a time in ns");
   const int64_t mon_end =
-      c.Int("QLEN_MON_END", 2100000000, 0, kMaxTime / kNanosecond, "a time in ns");
+      simai ? 0 : c.Int("QLEN_MON_END", 2100000000, 0, kMaxTime / kNanosecond, "a time in ns");
   if (c.Has("QLEN_MON_FILE") && mon_start < mon_end) {
     c.Warn(c.Line("QLEN_MON_FILE"), "QLEN_MON_FILE",
            "the queue-length monitor file is not written; dcqcn writes queue lengths to "
@@ -512,7 +563,11 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   s.output.ts_pfc = true;  // the PFC file is made from the PFC log
 
   // Topology.
+  if (simai) {
+    ReadSimaiTopology(*simai_topology, s.topology, &c.warnings());
+  }
   for (const char* key : {"TOPOLOGY_FILE", "FLOW_FILE"}) {
+    if (simai) break;  // the topology is SimAI's -n, the flows its workload's
     if (!c.Has(key)) {
       c.Fail(0, key,
              fmt::format("required: the path of the {} file{}", key[0] == 'T' ? "topology" : "flow",
@@ -520,6 +575,7 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
     }
   }
   for (const char* key : {"TOPOLOGY_FILE", "FLOW_FILE"}) {
+    if (simai) break;
     // Named with the config's line here; errors inside the file name the file's own line.
     const std::string path = c.Str(key, "");
     if (!IsValidUtf8(path)) {
@@ -533,7 +589,7 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
                                                            : "No such file or directory"));
     }
   }
-  ReadHpccTopology(c.Str("TOPOLOGY_FILE", ""), s.topology, &c.warnings());
+  if (!simai) ReadHpccTopology(c.Str("TOPOLOGY_FILE", ""), s.topology, &c.warnings());
   const TopologyConfig& topo = s.topology;
 
   // ECN: one setting for all switch ports, from the map entry of the hosts' link rate.
@@ -604,7 +660,8 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   }
 
   // Flows.
-  std::vector<HpccFlow> flows = ReadHpccFlows(c.Str("FLOW_FILE", ""), topo, &c.warnings());
+  std::vector<HpccFlow> flows;
+  if (!simai) flows = ReadHpccFlows(c.Str("FLOW_FILE", ""), topo, &c.warnings());
   // Said here with the flow file's line and ids (the network builder would name our indices).
   const std::vector<int> component = ConnectedComponents(topo);
   for (const HpccFlow& f : flows) {
@@ -622,7 +679,7 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
     late += f.spec.start >= s.duration;
   }
   s.explicit_flows = static_cast<int>(s.flows.size());
-  if (late > 0) {
+  if (late > 0 && !simai) {
     c.Warn(c.Line("SIMULATOR_STOP_TIME"), "SIMULATOR_STOP_TIME",
            fmt::format("{} of {} flows start at or after the stop time {} and never run", late,
                        flows.size(), FormatTime(s.duration)));
@@ -632,6 +689,16 @@ HpccSetup LoadHpccConfig(const std::string& config_path) {
   ResolveCc(s);
   setup.warnings = std::move(c.warnings());
   return setup;
+}
+
+}  // namespace
+
+HpccSetup LoadHpccConfig(const std::string& config_path) {
+  return LoadConfig(config_path, nullptr);
+}
+
+HpccSetup LoadSimaiConfig(const std::string& config_path, const std::string& topology_path) {
+  return LoadConfig(config_path, &topology_path);
 }
 
 }  // namespace dcqcn

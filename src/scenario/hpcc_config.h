@@ -60,6 +60,18 @@ struct HpccSetup {
 // flow file and its line).
 HpccSetup LoadHpccConfig(const std::string& config_path);
 
+// SimAI's ns-3 backend (aliyun/SimAI, HPCC's ns-3 underneath) reads the same keys from its
+// SimAI.conf (-c), with these differences, as its entry (network_frontend/ns3/common.h) reads
+// them: no TOPOLOGY_FILE (the topology is `topology_path`, a SimAI topology file,
+// ns3/simai_topology.h), no flows (its workload makes them: FLOW_FILE and TRACE_FILE are read and
+// unused), GLOBAL_T forced to 1, QLEN_MON_START/END replaced by MON_START/MON_END, and
+// NIC_TOTAL_PAUSE_TIME and its monitors' keys (BW_MON_FILE, RATE_MON_FILE, CNP_MON_FILE,
+// QP_MON_INTERVAL, QLEN_MON_INTERVAL, BW_MON_INTERVAL), checked and without effect (its
+// monitors are never scheduled; a pause-time cap > 0 is warned about). The run ends with the
+// job, and a SIMULATOR_STOP_TIME over 100 s (SimAI.conf's 4e13 s) is 100 s.
+// The scenario has no flows; dcqcn simai adds the job (run/simai_run.h).
+HpccSetup LoadSimaiConfig(const std::string& config_path, const std::string& topology_path);
+
 // That simulator's frame sizes and timing (MODEL-NOTES "Wire size and serialization"), which
 // LoadHpccConfig puts in the scenario's [wire].
 WireFormat HpccWireFormat();

@@ -38,6 +38,7 @@
 #include "net/switch_keys.h"
 #include "net/wire_keys.h"
 #include "ns3/hpcc_files.h"
+#include "ns3/simai_topology.h"
 #include "output/output_keys.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario_schema.h"
@@ -295,7 +296,7 @@ class Loader {
                            Scenario& s) const;
   void ReadWorkload(const Section& sec, Scenario& s) const;
   void ReadPoissonWorkload(const Section& sec, Scenario& s) const;
-  void ReadHpccFileTopology(const Section& sec, TopologyConfig& topo) const;
+  void ReadTopologyFile(const Section& sec, TopologyConfig& topo) const;
   std::string ResolvePath(std::string_view key, const std::string& path) const;
   // The tables of the array of tables `key` ([[flow]], [[collective]]), each checked against
   // `schema` and named "key[i]"; none when absent.
@@ -681,8 +682,8 @@ void Loader::ReadTopology(const Section& sec, TopologyConfig& topo) const {
   }
   topo.type = ReadString(sec, "type", topo.type, TopologyTypeNames());
   const TopologyType& type = *FindTopologyType(topo.type);
-  if (!type.common_keys) {  // hpcc_file: the file gives every node and link
-    ReadHpccFileTopology(sec, topo);
+  if (!type.common_keys) {  // hpcc_file, simai_file: the file gives every node and link
+    ReadTopologyFile(sec, topo);
     return;
   }
   const std::vector<const TopologyKey*> rows = RowsOf(type);
@@ -1789,17 +1790,21 @@ std::string Loader::ResolvePath(std::string_view key, const std::string& path) c
 
 // hpcc_file: nodes and links come from an HPCC ns-3 topology file. Hosts are numbered first, in
 // the file's id order, then switches, so [[flow]] src/dst name the i-th host of the file.
-void Loader::ReadHpccFileTopology(const Section& sec, TopologyConfig& topo) const {
+// simai_file: from a SimAI topology file, whose GPUs are its first ids (ns3/simai_topology.h).
+void Loader::ReadTopologyFile(const Section& sec, TopologyConfig& topo) const {
+  const bool simai = FindTopologyType(topo.type)->file_format == TopologyType::FileFormat::kSimai;
   for (auto&& [key, value] : *sec.table) {
     if (key.str() == "type" || key.str() == "file" || key.str() == "reconvergence") continue;
     Fail(sec.Key(key.str()), &value,
-         "not used when topology.type = \"hpcc_file\": the file gives every node and link");
+         fmt::format("not used when topology.type = \"{}\": the file gives every node and link",
+                     topo.type));
   }
   const toml::node* node = sec.Get("file");
   if (node == nullptr) {
     Fail(sec.Key("file"), sec.table,
-         "required when topology.type = \"hpcc_file\": the path of an HPCC topology file, "
-         "relative to this scenario's folder");
+         fmt::format("required when topology.type = \"{}\": the path of {} topology file, "
+                     "relative to this scenario's folder",
+                     topo.type, simai ? "a SimAI" : "an HPCC"));
   }
   const std::string path = ResolvePath(sec.Key("file"), ReadString(sec, "file", ""));
   if (!IsValidUtf8(path)) {
@@ -1809,7 +1814,11 @@ void Loader::ReadHpccFileTopology(const Section& sec, TopologyConfig& topo) cons
   }
   std::vector<std::string> warnings;
   try {
-    ReadHpccTopology(path, topo, &warnings);
+    if (simai) {
+      ReadSimaiTopology(path, topo, &warnings);
+    } else {
+      ReadHpccTopology(path, topo, &warnings);
+    }
   } catch (const InputError& e) {
     Fail(sec.Key("file"), node, e.what());
   }

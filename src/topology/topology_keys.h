@@ -36,6 +36,13 @@ inline constexpr TopologyKey kReconvergenceKey{
     &TopologyConfig::reconvergence,
     0};
 
+// hpcc_file's and simai_file's.
+inline constexpr TopologyKey kTopologyFileKey{
+    {"file", KeyKind::kValue, "string", "", "required for hpcc_file and simai_file",
+     "The topology file, relative to the scenario's folder: HPCC ns-3's (hpcc_file) or SimAI's "
+     "(simai_file: its GPUs, NVSwitches and switches, docs/training-jobs.md); it gives every "
+     "node and link, so no other [topology] key is allowed (but `reconvergence`)."}};
+
 inline constexpr TopologyKey kSwitchesKey{
     {"switches", KeyKind::kValue, "integer", "switches", "1",
      "Number of switches s0..s(N-1) (star: 1, dumbbell: 2, the fabrics: derived; switch_ring: "

@@ -12,6 +12,7 @@
 #include "topology/types/hpcc_file.h"
 #include "topology/types/leaf_spine.h"
 #include "topology/types/rail.h"
+#include "topology/types/simai_file.h"
 #include "topology/types/star.h"
 #include "topology/types/switch_ring.h"
 
@@ -29,6 +30,7 @@ const std::vector<const TopologyType*>& TopologyTypes() {
       &FatTreeTopology(),
       &SwitchRingTopology(),
       &HpccFileTopology(),
+      &SimaiFileTopology(),
       // clang-format on
   };
   return types;

@@ -54,6 +54,10 @@ struct TopologyType {
   // The common keys (hosts, link_rate, link_delay) are its own to give: false when a file gives
   // every node and link (hpcc_file).
   bool common_keys = true;
+  // Another simulator's topology file gives every node and link (its `file` key), read by the
+  // scenario loader with that simulator's reader (ns3/): HPCC's ns-3 or SimAI's.
+  enum class FileFormat : uint8_t { kNone, kHpcc, kSimai };
+  FileFormat file_format = FileFormat::kNone;
 };
 
 // The keys `type` reads, in the order resolved.toml writes them: the common ones (hosts,

@@ -60,6 +60,8 @@ class CollectiveBuilder {
   // For the algorithms. The host of each rank, and the GPUs per server (0: not a rail fabric).
   const std::vector<int>& hosts() const { return hosts_; }
   int gpus_per_server() const { return gpus_per_server_; }
+  // The channel being expanded (0 to channels - 1).
+  int channel() const { return channel_; }
   // A step: each sender's flows wait for what it received in its last step.
   void Run(const Step& step);
   // What rank r's next flow waits for as a step would: what it received in its last step, or,

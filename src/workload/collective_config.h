@@ -47,6 +47,10 @@ struct CollectiveConfig {
   // contributes size / n) and of the buffer reduced for reducescatter (each keeps size / n).
   Bytes size = 0;
   int channels = 1;  // parallel rings or queue pairs, each carrying size / channels
+  // ring: channel c's ring visits each server's ranks rotated by c (in the order given, servers
+  // in order of their first rank), as SimAI's MockNccl builds its channels' rings; false: every
+  // channel the same ring.
+  bool rotate_rings = false;
   int iterations = 1;
   Time gap = 0;  // from a rank's end of one iteration to its start of the next (compute)
   Time start = 0;

@@ -102,12 +102,21 @@ const std::string& AlgorithmFor(const JobConfig& j, CollectiveOp op) {
   return op == CollectiveOp::kAllToAll ? j.alltoall_algorithm : j.allreduce_algorithm;
 }
 
-CollectiveConfig ConfigFor(const JobConfig& j, CollectiveOp op, Bytes size) {
+// A collective of the group on `group_hosts`: channels 0 is the group's ranks in one server
+// (SimAI's MockNccl: a channel per GPU of the group in the first server; 1 off a rail fabric).
+CollectiveConfig ConfigFor(const JobConfig& j, CollectiveOp op, Bytes size,
+                           const std::vector<int>& group_hosts, int gpus_per_server) {
   CollectiveConfig c;
   c.op = op;
   c.algorithm = AlgorithmFor(j, op);
   c.size = size;
   c.channels = j.channels;
+  if (c.channels == 0) {
+    c.channels = gpus_per_server > 0
+                     ? static_cast<int>(ByServer(group_hosts, gpus_per_server).front().size())
+                     : 1;
+  }
+  c.rotate_rings = j.rotate_rings;
   c.connection = j.connection;
   c.priority = j.priority;
   c.start = j.start;
@@ -160,10 +169,6 @@ CollectiveProblem CheckJob(const JobConfig& j, const CollectiveHosts& where) {
                               "pp) = {} / {})",
                               j.ep, dp, n, j.tp * j.pp)};
   }
-  if (j.step_done == StepDone::kAcked) {
-    // Not silently the other: a step done at the sender's last ACK is not modelled yet.
-    return {"step_done", "\"acked\" is not implemented yet (issue 44); use \"delivered\""};
-  }
   if (j.layers.empty()) return {"layer", "a job needs at least one [[job.layer]]"};
   const int layers = static_cast<int>(Unrolled(j).size());
   if (layers < j.pp) {
@@ -197,7 +202,14 @@ CollectiveProblem CheckJob(const JobConfig& j, const CollectiveHosts& where) {
         return {PhaseKey(i, kind, "size"), fmt::format("required with {}_comm", Name(kind))};
       }
       if (l.GroupSize(p.group) < 2) continue;  // a group of one rank communicates nothing
-      const CollectiveConfig c = ConfigFor(j, *p.op, p.size);
+      std::vector<int> group_hosts;
+      for (int g : l.Group(p.group, 0)) group_hosts.push_back(hosts[g]);
+      const CollectiveConfig c = ConfigFor(j, *p.op, p.size, group_hosts, where.gpus_per_server);
+      if (c.channels > 64) {
+        return {"channels", fmt::format("0 gives the {} group {} channels (its ranks in a "
+                                        "server); at most 64",
+                                        Name(p.group), c.channels)};
+      }
       const CollectiveAlgorithm* a = FindCollectiveAlgorithm(c.algorithm);
       const std::string alg_key =
           *p.op == CollectiveOp::kAllToAll ? "alltoall_algorithm" : "allreduce_algorithm";
@@ -205,8 +217,6 @@ CollectiveProblem CheckJob(const JobConfig& j, const CollectiveHosts& where) {
         return {alg_key, fmt::format("\"{}\" does not implement {} ({})", c.algorithm, Name(*p.op),
                                      PhaseKey(i, kind, "comm"))};
       }
-      std::vector<int> group_hosts;
-      for (int g : l.Group(p.group, 0)) group_hosts.push_back(hosts[g]);
       if (CollectiveProblem q = a->check(c, group_hosts, where); !q.key.empty()) {
         return {alg_key, fmt::format("{} on a {} group ({}): {}", c.algorithm, Name(p.group),
                                      PhaseKey(i, kind, "comm"), q.message)};
@@ -227,9 +237,9 @@ uint64_t JobFlowCount(const JobConfig& j, const CollectiveHosts& where) {
     for (int k = 0; k < 3; ++k) {
       const JobPhase& p = j.layers[layer].phases[k];
       if (!p.op || l.GroupSize(p.group) < 2) continue;
-      const CollectiveConfig c = ConfigFor(j, *p.op, p.size);
       std::vector<int> group_hosts;
       for (int g : l.Group(p.group, 0)) group_hosts.push_back(hosts[g]);
+      const CollectiveConfig c = ConfigFor(j, *p.op, p.size, group_hosts, where.gpus_per_server);
       const uint64_t one =
           FindCollectiveAlgorithm(c.algorithm)
               ->flows_per_channel(c, CeilDiv(c.size, c.channels), group_hosts, where) *
@@ -281,6 +291,12 @@ class JobExpander {
     out_.flow_begin = static_cast<uint32_t>(flows_.size());
     for (int it = 0; it < j_.iterations; ++it) Iteration(it);
     out_.flow_end = static_cast<uint32_t>(flows_.size());
+    if (j_.step_done == StepDone::kAcked) {
+      // Receivers see the job's transfers complete when their senders have the last ACK.
+      after_.receiver_sees_ack.resize(out_.flow_end, 0);
+      std::fill(after_.receiver_sees_ack.begin() + out_.flow_begin, after_.receiver_sees_ack.end(),
+                1);
+    }
     return std::move(out_);
   }
 
@@ -379,10 +395,21 @@ class JobExpander {
       std::vector<uint32_t> group_gates;
       for (int g : group) group_gates.push_back(gates[g]);
       comm.builder->GateEveryFlow(group_gates);
-      comm.builder->Once(algorithm, CeilDiv(p.size, j_.channels));
+      comm.builder->Once(algorithm, CeilDiv(p.size, comm.config.channels));
       for (size_t k = 0; k < group.size(); ++k) final[group[k]] = comm.builder->final()[k];
       record.end = static_cast<uint32_t>(flows_.size());
+      if (j_.send_latency > 0) {
+        for (uint32_t id = record.begin; id < record.end; ++id) {
+          after_.Assign(id, after_.row_index(id), after_.delay(id) + j_.send_latency);
+        }
+      }
       out_.collectives.push_back(record);
+      if (const Time update = j_.layers[unrolled_[layer]].update; update > 0) {
+        for (int g : group) {
+          final[g] = {Task(g, final[g], update, JobTaskKind::kUpdate, it, mb, layer)};
+          out_.tasks.back().collective = static_cast<int>(out_.collectives.size() - 1);
+        }
+      }
     }
     return final;
   }
@@ -497,8 +524,8 @@ class JobExpander {
     auto [it, fresh] = communicators_.try_emplace(key);
     if (fresh) {
       Communicator& c = it->second;
-      c.config = ConfigFor(j_, CollectiveOp::kAllReduce, 1);
       for (int g : group) c.hosts.push_back(out_.hosts[g]);
+      c.config = ConfigFor(j_, CollectiveOp::kAllReduce, 1, c.hosts, where_.gpus_per_server);
       FlowSpec proto;
       proto.start = j_.start;
       proto.priority = j_.priority;

@@ -35,7 +35,8 @@ namespace dcqcn {
 
 // What a task is: compute of a phase, or the zero-time join that issues a weight-gradient
 // collective once its compute and the collective before it on the stream are done.
-enum class JobTaskKind : uint8_t { kForward, kInputGrad, kWeightGrad, kIssue };
+// kUpdate: the wait after a collective before it counts as done (JobLayer::update).
+enum class JobTaskKind : uint8_t { kForward, kInputGrad, kWeightGrad, kIssue, kUpdate };
 
 struct JobTask {
   uint32_t id;  // FlowAfter::kTask | k
@@ -44,6 +45,7 @@ struct JobTask {
   int micro_batch;
   int layer;  // index into the expanded layers (repeats unrolled)
   JobTaskKind kind;
+  int collective = -1;  // kUpdate: the JobFlows::collectives entry it follows
 };
 
 // One collective of the job: one group of a stage running one layer's phase of one

@@ -43,6 +43,9 @@ struct JobLayer {
   std::array<JobPhase, 3> phases{
       JobPhase{}, JobPhase{},
       JobPhase{.compute = 0, .op = std::nullopt, .group = JobGroup::kDp, .size = 0}};
+  // After each of its collectives, each rank waits this long before the collective counts as
+  // done for it (SimAI's update_time, the last field of a workload line).
+  Time update = 0;
 };
 
 // When a collective's step counts as done for the rank that waits for it: kDelivered, when the
@@ -65,8 +68,13 @@ struct JobConfig {
   // (and of their gradient sent back).
   Bytes pp_size = 0;
   Time start = 0;
-  // How its collectives run (as [[collective]]'s keys of the same names).
+  // How its collectives run (as [[collective]]'s keys of the same names); channels 0: per group,
+  // its ranks in one server (SimAI's MockNccl).
   int channels = 1;
+  bool rotate_rings = false;
+  // Each flow of its collectives starts this long after it is ready (SimAI's AS_SEND_LAT, a
+  // proxy's or launch's latency per transfer).
+  Time send_latency = 0;
   CollectiveConnection connection = CollectiveConnection::kPersistent;
   std::string allreduce_algorithm = "ring";
   std::string alltoall_algorithm = "direct";

@@ -98,6 +98,11 @@ constexpr KeyRow<CollectiveConfig> kCollectiveKeys[] = {
      .min = 1,
      .max = 64,
      .expected = "an integer number of channels"},
+    {.doc = {"rotate_rings", K::kValue, "boolean", "", "false",
+             "ring on a topology of servers: channel c's ring visits each server's ranks rotated "
+             "by c (servers in the order of their first rank), as SimAI's MockNccl builds its "
+             "channels; false: every channel the same ring."},
+     .field = &CollectiveConfig::rotate_rings},
     {.doc = {"iterations", K::kValue, "integer", "", "1", "How many times the operation runs."},
      .field = &CollectiveConfig::iterations,
      .min = 1,
@@ -177,11 +182,18 @@ constexpr KeyRow<JobConfig> kJobKeys[] = {
     {.doc = {"start", K::kValue, "time", "", "\"0ps\"", "When the first compute starts."},
      .field = &JobConfig::start},
     {.doc = {"channels", K::kValue, "integer", "", "1",
-             "Channels of each collective (as [[collective]] channels)."},
+             "Channels of each collective (as [[collective]] channels); 0: per group, as many as "
+             "it has ranks in one server (SimAI's MockNccl; 1 off a topology of servers)."},
      .field = &JobConfig::channels,
-     .min = 1,
+     .min = 0,
      .max = 64,
      .expected = "an integer number of channels"},
+    {.doc = {"rotate_rings", K::kValue, "boolean", "", "false", "As [[collective]] rotate_rings."},
+     .field = &JobConfig::rotate_rings},
+    {.doc = {"send_latency", K::kValue, "time", "", "\"0ps\"",
+             "Each transfer of its collectives starts this long after it is ready (SimAI's "
+             "AS_SEND_LAT; a launch or proxy latency per transfer)."},
+     .field = &JobConfig::send_latency},
     {.doc = {"connection", K::kValue, "string", "", "\"persistent\"",
              "As [[collective]] connection; persistent connections belong to one group "
              "(communicator) and carry all its collectives."},
@@ -194,7 +206,8 @@ constexpr KeyRow<JobConfig> kJobKeys[] = {
     {.doc = {"step_done", K::kValue, "string", "", "\"delivered\"",
              "When a collective's step is done for the rank that waits for it: `\"delivered\"` "
              "(it has the chunk) or `\"acked\"` (the sender has the last ACK of it, as SimAI's "
-             "ns-3 backend tells both ends; not implemented yet, refused)."},
+             "ns-3 backend tells both ends: the receiver counts the ACK's flight on an idle path "
+             "from its delivery)."},
      .field = ByName<&JobConfig::step_done>(kStepDoneNames)},
     {.doc = {"priority", K::kValue, "integer", "802.1p class", "3", "Priority of its data, 1..7."},
      .field = &JobConfig::priority,
@@ -241,6 +254,11 @@ constexpr KeyRow<JobLayer> kJobLayerKeys[] = {
     {.doc = {"weight_grad_size", K::kValue, "size", "", "required with weight_grad_comm",
              "Its size."}},
     {.doc = {"weight_grad_group", K::kValue, "string", "", "\"dp\"", "Its group."}},
+    {.doc = {"update", K::kValue, "time", "", "\"0ps\"",
+             "After each of the layer's collectives, each rank waits this long before the "
+             "collective counts as done for it (SimAI's update_time); counted as that "
+             "collective's communication."},
+     .field = &JobLayer::update},
 };
 
 }  // namespace

@@ -91,6 +91,34 @@ TEST(FlowDependenciesTest, OnlyTheCompletionTheSourceHostSeesCounts) {
   EXPECT_EQ(started, (std::vector<std::pair<Time, uint32_t>>{{100, 1}, {250, 2}}));
 }
 
+TEST(FlowDependenciesTest, AReceiverThatSeesTheAckCountsItsFlightFromDelivery) {
+  // As above, but flow 0's receiver sees it complete when its sender has the last ACK: h1
+  // counts the ACK's flight (here 2 us + 7 ps) from its own delivery; the ACK's real arrival
+  // (later, at h0) is h0's. Without the flight times the tracker refuses.
+  Simulator sim;
+  Actions act(&sim);
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(1, 2), Flow(0, 2)};
+  FlowAfter after = Rows(3, {{{}, 0}, {{0}, 0}, {{0}, 0}});
+  after.receiver_sees_ack = {1};
+  EXPECT_THROW(FlowDependencies(&sim, specs, after, [](uint32_t) {}), InvariantError);
+  const Time flight = 2 * kMicrosecond + 7;
+  std::vector<std::pair<Time, uint32_t>> started;
+  FlowDependencies deps(
+      &sim, specs, after, [&](uint32_t id) { started.emplace_back(sim.Now(), id); }, {},
+      [&](uint32_t id) { return id == 0 ? flight : 0; });
+  EXPECT_EQ(deps.ReceiverLag(0), flight);
+  EXPECT_EQ(deps.ReceiverLag(1), 0);
+  act.At(100, [&] { deps.OnDelivered(0); });
+  act.At(100 + 3 * kMicrosecond, [&] { deps.OnAcked(0); });
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(started, (std::vector<std::pair<Time, uint32_t>>{{100 + flight, 1},
+                                                             {100 + 3 * kMicrosecond, 2}}));
+  EXPECT_EQ(CompletionSeenBy(1, specs[0], 100, 100 + 3 * kMicrosecond, flight), 100 + flight);
+  EXPECT_EQ(CompletionSeenBy(0, specs[0], 100, 100 + 3 * kMicrosecond, flight),
+            100 + 3 * kMicrosecond);
+  EXPECT_EQ(CompletionSeenBy(1, specs[0], -1, -1, flight), -1);
+}
+
 TEST(FlowDependenciesTest, NotBeforeItsOwnStart) {
   Simulator sim;
   Actions act(&sim);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -124,6 +125,73 @@ TEST(Jobs, AnIterationIsItsComputeAndTheWeightGradientsItWaitsFor) {
   ExpectIterationsAddUp(o);
 }
 
+TEST(Jobs, AStepDoneAtTheLastAckWaitsOneAckFlightMorePerStep) {
+  // The 4-rank ring AllReduce of the test above, with each step done for its receiver when the
+  // sender has the last ACK (SimAI's semantics): each of the 2 x 3 steps' receivers starts its
+  // next step one ACK flight later (host -> leaf -> host: 2 x (1 us + one ACK frame)), so the
+  // collective takes 5 flights more (the last step ends at its last ACK either way).
+  const std::string job = Fabric(4) + Job("iterations = 1\n", 1, false, "4MB");
+  const Ran delivered = RunJob(Load(job));
+  const Ran acked = RunJob(Load(job, {"job.0.step_done=acked"}));
+  ASSERT_EQ(acked.jobs.size(), 1u);
+  const JobCollectiveOutcome& d = delivered.jobs[0].collectives[0];
+  const JobCollectiveOutcome& a = acked.jobs[0].collectives[0];
+  ASSERT_TRUE(d.finished());
+  ASSERT_TRUE(a.finished());
+  Network net(ToNetworkConfig(acked.s));
+  const Time flight = net.AckFlightTime(acked.s.job_flows[0].collectives[0].begin);
+  EXPECT_GT(flight, 2 * kMicrosecond);
+  EXPECT_LT(flight, 2 * kMicrosecond + 20 * kNanosecond);
+  EXPECT_EQ(a.start, d.start);
+  EXPECT_NEAR(static_cast<double>((a.end - a.start) - (d.end - d.start)),
+              static_cast<double>(5 * flight), 0.05 * static_cast<double>(flight));
+  ExpectIterationsAddUp(acked.jobs[0]);
+}
+
+TEST(Jobs, UpdateTimeAndSendLatencyAsSimaiAddsThem) {
+  // update: each rank waits 5 us after the AllReduce before it counts as done, charged to DP.
+  // send_latency: each of the ring's transfers starts 1 us after it is ready; the 2 x 3 steps
+  // are a chain, so the AllReduce starts 1 us and ends about 6 us later (a persistent
+  // connection's next transfer may already wait for the one before it to be sent).
+  const std::string job = Fabric(4) + Job("iterations = 1\n", 1, false, "4MB");
+  const Ran plain = RunJob(Load(job));
+  const Ran update = RunJob(Load(job, {"job.0.layer.0.update=5us"}));
+  const Ran latency = RunJob(Load(job, {"job.0.send_latency=1us"}));
+  const auto dp = [](const Ran& r) {
+    return r.jobs[0].ranks[0][0].exposed[static_cast<int>(JobGroup::kDp)];
+  };
+  EXPECT_EQ(dp(update) - dp(plain), 5 * kMicrosecond);
+  EXPECT_EQ(update.jobs[0].collectives[0].end, plain.jobs[0].collectives[0].end);
+  ExpectIterationsAddUp(update.jobs[0]);
+  const JobCollectiveOutcome& a = latency.jobs[0].collectives[0];
+  const JobCollectiveOutcome& b = plain.jobs[0].collectives[0];
+  EXPECT_EQ(a.start - b.start, 1 * kMicrosecond);
+  EXPECT_NEAR(static_cast<double>(a.end - b.end), 6e6, 0.02 * 6e6);
+  ExpectIterationsAddUp(latency.jobs[0]);
+}
+
+TEST(Jobs, ChannelsPerServerAndRotatedRingsAsSimaisMockNccl) {
+  // tp 8 over 2 servers of 4 GPUs: channels 0 gives 4 channels (the group's GPUs in a server),
+  // and channel c's ring takes each server's GPUs rotated by c: channel 1 is 1 2 3 0 5 6 7 4,
+  // so its first step sends 0 -> 5 (and 4 -> 1) across the servers.
+  const Scenario s = Load(
+      "duration = \"1s\"\n[topology]\ntype = \"rail\"\nservers = 2\ngpus_per_server = 4\n"
+      "servers_per_leaf = 2\n" +
+      Job("tp = 8\nchannels = 0\nrotate_rings = true\n", 1, true, ""));
+  const JobCollective& c = s.job_flows[0].collectives[0];
+  const uint32_t per_channel = 2 * 7 * 8;
+  ASSERT_EQ(c.end - c.begin, 4 * per_channel);
+  std::vector<std::pair<int, int>> first_step;
+  for (uint32_t id = c.begin + per_channel; id < c.begin + per_channel + 8; ++id) {
+    first_step.emplace_back(s.flows[id].src, s.flows[id].dst);
+  }
+  EXPECT_NE(std::find(first_step.begin(), first_step.end(), std::pair{0, 5}), first_step.end());
+  EXPECT_NE(std::find(first_step.begin(), first_step.end(), std::pair{4, 1}), first_step.end());
+  EXPECT_NE(std::find(first_step.begin(), first_step.end(), std::pair{3, 0}), first_step.end());
+  const Ran r = RunJob(s);
+  ExpectIterationsAddUp(r.jobs[0]);
+}
+
 TEST(Jobs, TensorParallelCommunicationBlocksAndIsExposed) {
   // 8 ranks, tp 4, dp 2, two layers: every forward and input-gradient compute is followed by a
   // 1 MB TP AllReduce that the next compute waits for.
@@ -208,7 +276,7 @@ TEST(Jobs, InputErrorsNameTheKeyFileAndLine) {
   expect(f + Job("", 1, false, "") + "forward_group = \"xp\"\n", {"job[0].layer[0].forward_group"});
   expect(f + Job("", 1, false, "") + "colour = 1\n", {"job[0].layer[0].colour", "unknown key"});
   expect(f + "\n[[job]]\ntp = 2\n", {"job[0].layer"});
-  expect(f + Job("step_done = \"acked\"\n", 1, false, ""), {"job[0].step_done", "not implemented"});
+  expect(f + Job("step_done = \"acks\"\n", 1, false, ""), {"job[0].step_done", "acked"});
   expect(f + Job("ranks = [0, 9]\n", 1, false, ""), {"job[0].ranks"});
   expect(f + Job("name = \"a\"\n", 1, false, "") + Job("name = \"a\"\n", 1, false, ""),
          {"job[1].name"});
