@@ -92,7 +92,16 @@ SimaiCommandResult RunSimaiCommand(const SimaiCommandOptions& options) {
           paths.push_back((fs::path(folder->path()) / name).string());
           result.simai_files.push_back((fs::path(folder->dir()) / name).string());
         } else {
-          paths.push_back(names[i]);  // the CSVs in the cwd, the others at the config's paths
+          // The CSVs in the cwd, the others at the config's paths: said now, not after the run.
+          const fs::path folder_of = fs::path(names[i]).parent_path();
+          if (!folder_of.empty() && !fs::is_directory(folder_of)) {
+            throw InputError(fmt::format(
+                "{}: {} names {}, whose folder {} does not exist (SimAI's stock paths are "
+                "/etc/astra-sim/...): create it, or give --out DIR for every file",
+                options.config, i == 2 ? "FCT_OUTPUT_FILE" : "PFC_OUTPUT_FILE", names[i],
+                folder_of.string()));
+          }
+          paths.push_back(names[i]);
           result.simai_files.push_back(names[i]);
         }
       }

@@ -84,12 +84,21 @@ Layout LayoutOf(const JobConfig& j, int n) {
 }
 
 // The layers with their repeats unrolled: indices into j.layers.
+// The layers in order, each repeat times, the list blocks times.
 std::vector<int> Unrolled(const JobConfig& j) {
   std::vector<int> out;
-  for (size_t i = 0; i < j.layers.size(); ++i) {
-    for (int k = 0; k < j.layers[i].repeat; ++k) out.push_back(static_cast<int>(i));
+  for (int b = 0; b < j.blocks; ++b) {
+    for (size_t i = 0; i < j.layers.size(); ++i) {
+      for (int k = 0; k < j.layers[i].repeat; ++k) out.push_back(static_cast<int>(i));
+    }
   }
   return out;
+}
+
+int64_t UnrolledCount(const JobConfig& j) {
+  int64_t per_block = 0;
+  for (const JobLayer& l : j.layers) per_block += l.repeat;
+  return per_block * j.blocks;
 }
 
 // Stage s's layers, [first, last) of the unrolled layers: a contiguous, balanced share.
@@ -170,6 +179,10 @@ CollectiveProblem CheckJob(const JobConfig& j, const CollectiveHosts& where) {
                               j.ep, dp, n, j.tp * j.pp)};
   }
   if (j.layers.empty()) return {"layer", "a job needs at least one [[job.layer]]"};
+  if (UnrolledCount(j) > kMaxJobLayers) {
+    return {"blocks", fmt::format("{} layers (repeats and blocks included); at most {}",
+                                  UnrolledCount(j), kMaxJobLayers)};
+  }
   const int layers = static_cast<int>(Unrolled(j).size());
   if (layers < j.pp) {
     return {"pp", fmt::format("{} stages but {} layers (repeats included): a stage would have no "
@@ -270,13 +283,12 @@ class JobExpander {
     for (int g = 0; g < n; ++g) out_.hosts[g] = j.all_ranks ? g : j.ranks[g];
     out_.stages = j.pp;
     unrolled_ = Unrolled(j);
+    std::vector<int> seen(j.layers.size(), 0);  // occurrences of each layer so far
     for (size_t u = 0; u < unrolled_.size(); ++u) {
       const JobLayer& layer = j.layers[unrolled_[u]];
-      const int k = static_cast<int>(u) -
-                    static_cast<int>(std::find(unrolled_.begin(), unrolled_.end(), unrolled_[u]) -
-                                     unrolled_.begin());
-      out_.layer_names.push_back(layer.repeat > 1 ? fmt::format("{}.{}", layer.name, k)
-                                                  : layer.name);
+      const int k = seen[unrolled_[u]]++;
+      out_.layer_names.push_back(layer.repeat * j.blocks > 1 ? fmt::format("{}.{}", layer.name, k)
+                                                             : layer.name);
     }
     for (size_t g = 0; g < kJobGroupNames.size(); ++g) {
       group_tag_[g] = tags.Index(fmt::format("{}-{}", name, kJobGroupNames[g]));

@@ -37,6 +37,9 @@ struct JobPhase {
   Bytes size = 0;  // nccl-tests' size of the collective (CollectiveConfig::size)
 };
 
+// At most this many layers in a job, repeats and blocks included.
+inline constexpr int64_t kMaxJobLayers = 1 << 20;
+
 struct JobLayer {
   std::string name;
   int repeat = 1;  // this many identical layers in a row
@@ -81,6 +84,7 @@ struct JobConfig {
   StepDone step_done = StepDone::kDelivered;
   int priority = 3;
   std::vector<JobLayer> layers;
+  int blocks = 1;  // the layers, this many times in a row
 
   int ranks_count(int hosts) const { return all_ranks ? hosts : static_cast<int>(ranks.size()); }
 };

@@ -214,6 +214,13 @@ constexpr KeyRow<JobConfig> kJobKeys[] = {
      .min = 1,
      .max = 7,
      .expected = "an 802.1p priority"},
+    {.doc = {"blocks", K::kValue, "integer", "", "1",
+             "The layers as listed, this many times in a row: a model of identical blocks of "
+             "several layers (e.g. attention, then experts), each layer named NAME.k."},
+     .field = &JobConfig::blocks,
+     .min = 1,
+     .max = kMaxJobLayers,
+     .expected = "a number of blocks"},
     {.doc = {"layer", K::kFlowArray, "array of tables", "", "required",
              "The model's layers in forward order, `[[job.layer]]` once per layer (or repeated "
              "block)."}},

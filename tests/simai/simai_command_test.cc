@@ -217,6 +217,19 @@ TEST_F(SimaiCommand, BadInputExitsOneNamingFileLineAndFieldAndWritesNothing) {
   EXPECT_NE(r.out.find("w.txt:1: all_gpus: 32, but the topology has 16 GPUs"), std::string::npos)
       << r.out;
   EXPECT_FALSE(fs::exists(dir_ / "out"));
+  // Without --out, the FCT file goes where SimAI.conf says: /etc/astra-sim/... is refused
+  // before the run when its folder does not exist.
+  if (!fs::exists("/etc/astra-sim/simulation")) {
+    const testing::Result no_out =
+        testing::RunCliIn(dir_, "simai -w '" + Input("dp2x8_allreduce_1MiB.txt").string() +
+                                    "' -n '" + Input("spectrum_x_16g_8spine").string() + "' -c '" +
+                                    Input("SimAI.conf").string() + "'");
+    EXPECT_EQ(no_out.code, 1);
+    EXPECT_NE(no_out.out.find("FCT_OUTPUT_FILE names /etc/astra-sim/simulation/llama_hpn7_fct.txt"),
+              std::string::npos)
+        << no_out.out;
+    EXPECT_FALSE(fs::exists(dir_ / "ncclFlowModel_EndToEnd.csv"));
+  }
   const testing::Result lat =
       testing::RunCommand("cd '" + dir_.string() + "' && AS_SEND_LAT=3us " + DCQCN_BINARY +
                           " simai -w '" + Input("tp16_allreduce_16MiB.txt").string() + "' -n '" +

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Issue 44's speed figure (benchmarks print figures; they assert nothing): one iteration of the
+# 128-GPU training job of bench/job_128gpu.toml, and beside it, on the same fabric, a
+# hierarchical AllReduce of 256 MB over the same 128 GPUs (the collectives' rate today); wall
+# time, peak RSS, events and packet hops per second of each, N runs each alternating, medians.
+#   bench/job_scale.sh [RUNS] [path/to/dcqcn]
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+runs=${1:-1}
+bin=${2:-$here/build/dcqcn}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+job=("$here/bench/job_128gpu.toml")
+# The same scenario without the job, with a collective instead (its [[job]] dropped by --set is
+# not possible: a copy without it).
+sed '/^\[\[job/,$d' "$here/bench/job_128gpu.toml" >"$work/collective.toml"
+cat >>"$work/collective.toml" <<'TOML'
+[[collective]]
+op = "allreduce"
+algorithm = "hierarchical"
+size = "256MB"
+TOML
+for ((r = 1; r <= runs; r++)); do
+  for c in job collective; do
+    scenario=${job[0]}
+    [[ $c == collective ]] && scenario=$work/collective.toml
+    /usr/bin/time -f "%e %M" -o "$work/$c.$r.time" "$bin" run "$scenario" --quiet \
+      --out "$work/$c.$r" >/dev/null 2>&1
+  done
+done
+/usr/bin/python3 - "$work" "$runs" <<'PY'
+import json, statistics, sys
+work, runs = sys.argv[1], int(sys.argv[2])
+for c in ("job", "collective"):
+    wall, rss, eps, hps = [], [], [], []
+    for r in range(1, runs + 1):
+        w, kb = open(f"{work}/{c}.{r}.time").read().split()[-2:]
+        s = json.load(open(f"{work}/{c}.{r}/summary.json"))
+        wall.append(float(w)); rss.append(int(kb) / 1024)
+        eps.append(s["events"] / float(w)); hps.append(s["packet_hops"] / float(w))
+        sim = s["sim_time_ns"] / 1e6
+    print(f"{c}: median wall {statistics.median(wall):.1f} s, peak RSS {max(rss):.0f} MB, "
+          f"{s['events'] / 1e6:.1f} M events, {s['packet_hops'] / 1e6:.1f} M packet hops, "
+          f"{statistics.median(eps) / 1e6:.2f} M events/s, {statistics.median(hps) / 1e6:.2f} M "
+          f"hops/s, {sim:.2f} ms simulated")
+PY
