@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 44's speed figure (benchmarks print figures; they assert nothing): one iteration of the
 # 128-GPU training job of bench/job_128gpu.toml, and beside it, on the same fabric, a
-# hierarchical AllReduce of 256 MB over the same 128 GPUs (the collectives' rate today); wall
+# hierarchical AllReduce of 2 GB over the same 128 GPUs (the collectives' rate today); wall
 # time, peak RSS, events and packet hops per second of each, N runs each alternating, medians.
 #   bench/job_scale.sh [RUNS] [path/to/dcqcn]
 set -euo pipefail
@@ -18,7 +18,7 @@ cat >>"$work/collective.toml" <<'TOML'
 [[collective]]
 op = "allreduce"
 algorithm = "hierarchical"
-size = "256MB"
+size = "2GB"
 TOML
 for ((r = 1; r <= runs; r++)); do
   for c in job collective; do
