@@ -45,7 +45,9 @@ LATE_TOLERANCE = 1.01  # a collective's late flows all within 1% of their ideal:
 TIME_LABEL = "time since first flow start (ms)"
 
 FIGURES = ["throughput", "rate", "queue", "pfc", "fct_cdf", "fct_size", "collective_iterations",
-           "collective_late_flows"]
+           "collective_late_flows", "job_timeline"]
+# The job timeline's rows: at most this many ranks.
+TIMELINE_RANKS = 16
 
 
 # ---------------------------------------------------------------------------------------------
@@ -93,6 +95,14 @@ def read_run(run_dir):
                           {"time_ns": "float64", "switch": "category", "port": "int64",
                            "queue_bytes": "float64", "tx_gbps": "float64"}),
         "pfc": read_pfc(os.path.join(ts, "pfc.csv")),
+        "job_timeline": read_csv(
+            os.path.join(run_dir, "job_timeline.csv"),
+            {"job": "str", "iteration": "int64", "rank": "int64", "stage": "int64",
+             "micro_batch": "int64", "phase": "str", "start_ns": "float64",
+             "end_ns": "float64"}),
+        "jobs": read_csv(os.path.join(run_dir, "jobs.csv"),
+                         {"job": "str", "iteration": "int64", "rank": "int64",
+                          "start_ns": "float64", "end_ns": "float64"}),
     }
 
 
@@ -892,10 +902,84 @@ def fig_collective_late_flows(run):
     return fig, caption
 
 
+def timeline_ranks(ranks, stages):
+    """At most TIMELINE_RANKS of `ranks` (sorted), spread over the stages: every stage's first
+    ranks in turn, so a pipeline's stages all show."""
+    by_stage = {}
+    for r, s in zip(ranks, stages):
+        by_stage.setdefault(s, []).append(r)
+    chosen = []
+    for k in range(max(len(v) for v in by_stage.values())):
+        for s in sorted(by_stage):
+            if k < len(by_stage[s]) and len(chosen) < TIMELINE_RANKS:
+                chosen.append(by_stage[s][k])
+    return sorted(chosen)
+
+
+def fig_job_timeline(run):
+    """One iteration of the first training job, a row per rank: its compute by phase, and
+    between them what it waited for (exposed communication, or the pipeline's bubble)."""
+    tl, jobs = run.get("job_timeline"), run.get("jobs")
+    if tl is None or jobs is None or len(tl) == 0:
+        return None, None
+    name = tl["job"].iloc[0]
+    tl, jobs = tl[tl["job"] == name], jobs[jobs["job"] == name]
+    # The last iteration every rank finished (a later one has no start-up), else the first.
+    finished = jobs.dropna(subset=["end_ns"]).groupby("iteration")["rank"].count()
+    ranks_total = jobs["rank"].nunique()
+    full = finished[finished == ranks_total]
+    it = int(full.index.max()) if len(full) else int(jobs["iteration"].min())
+    rows = jobs[jobs["iteration"] == it]
+    t0 = float(rows["start_ns"].min())
+    tasks = tl[tl["iteration"] == it]
+    stage_of = tasks.groupby("rank")["stage"].first()
+    ranks = timeline_ranks(list(stage_of.index), list(stage_of.values))
+    end = float(np.nanmax(rows["end_ns"])) if rows["end_ns"].notna().any() else float(
+        tasks["end_ns"].max())
+    scale, unit = time_unit(end - t0)
+    colors = {"forward": "tab:blue", "input_grad": "tab:orange", "weight_grad": "tab:green"}
+    fig, ax = subplots(figsize=(11, 1.2 + 0.35 * len(ranks)))
+    for y, r in enumerate(ranks):
+        mine = tasks[tasks["rank"] == r]
+        row = rows[rows["rank"] == r]
+        if len(row):
+            s, e = float(row["start_ns"].iloc[0]), row["end_ns"].iloc[0]
+            e = float(e) if pd.notna(e) else end
+            ax.broken_barh([((s - t0) / scale, (e - s) / scale)], (y - 0.4, 0.8),
+                           color="0.9", zorder=0)
+        for phase, color in colors.items():
+            p = mine[mine["phase"] == phase]
+            if len(p):
+                ax.broken_barh(list(zip((p["start_ns"] - t0) / scale,
+                                        (p["end_ns"] - p["start_ns"]) / scale)),
+                               (y - 0.4, 0.8), color=color, label=phase if y == 0 else None)
+    ax.set_yticks(range(len(ranks)))
+    ax.set_yticklabels([f"rank {r} (stage {int(stage_of[r])})" for r in ranks],
+                       fontsize="small")
+    ax.invert_yaxis()
+    ax.set_xlim(0, (end - t0) / scale)
+    ax.set_xlabel(f"time from the iteration's start ({unit})")
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.set_title(f"Job {name}, iteration {it}: compute per rank")
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        legend_outside(ax)
+    shown = (f"{len(ranks)} of its {ranks_total} ranks, spread over the stages"
+             if len(ranks) < ranks_total else f"its {ranks_total} ranks")
+    caption = (f"Iteration {it} of job {name} ({shown}; job_timeline.csv): each rank's compute "
+               "tasks, by phase (forward, input gradient, weight gradient). The grey band is "
+               "the rank's iteration (jobs.csv); where it shows between the tasks, the rank "
+               "waited: for a blocking collective or its weight gradients (exposed "
+               "communication), or for a pipeline neighbour (bubble); jobs.csv has each part's "
+               "time.")
+    return fig, caption
+
+
 FIGURE_MAKERS = {"throughput": fig_throughput, "rate": fig_rate, "queue": fig_queue,
                  "pfc": fig_pfc, "fct_cdf": fig_fct_cdf, "fct_size": fig_fct_size,
                  "collective_iterations": fig_collective_iterations,
-                 "collective_late_flows": fig_collective_late_flows}
+                 "collective_late_flows": fig_collective_late_flows,
+                 "job_timeline": fig_job_timeline}
 
 
 # ---------------------------------------------------------------------------------------------

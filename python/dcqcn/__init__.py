@@ -54,10 +54,11 @@ class Result:
     """A run's output: summary (dict), flows (DataFrame), timeseries (dict of DataFrames, one
     per series the run recorded: rate, queue, pfc, throughput), resolved (dict: the scenario
     with every default), links (DataFrame), collectives (DataFrame of collectives.csv: one row per
-    collective and iteration; None without [[collective]]), jobs and job_collectives (DataFrames
-    of jobs.csv, one row per job, iteration and rank, and of job_collectives.csv, one row per
-    group's collective and pipeline transfer; None without [[job]]) and out (the folder, or None
-    when it was temporary)."""
+    collective and iteration; None without [[collective]]), jobs, job_collectives and
+    job_timeline (DataFrames of jobs.csv, one row per job, iteration and rank, of
+    job_collectives.csv, one row per group's collective and pipeline transfer, and of
+    job_timeline.csv, one row per compute task with its start and end; None without [[job]]) and
+    out (the folder, or None when it was temporary)."""
 
     def __init__(self, folder, out):
         self.out = out
@@ -68,6 +69,7 @@ class Result:
         self.collectives = _read_csv_if_there(os.path.join(folder, "collectives.csv"))
         self.jobs = _read_csv_if_there(os.path.join(folder, "jobs.csv"))
         self.job_collectives = _read_csv_if_there(os.path.join(folder, "job_collectives.csv"))
+        self.job_timeline = _read_csv_if_there(os.path.join(folder, "job_timeline.csv"))
         with open(os.path.join(folder, "resolved.toml"), "rb") as f:
             self.resolved = tomllib.load(f)
         self.timeseries = {}

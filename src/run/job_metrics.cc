@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 namespace dcqcn {
@@ -263,6 +264,27 @@ std::string JobsCsv(const Scenario& s, const std::vector<JobOutcome>& outcomes) 
                            Ns(r.exposed[1]), Ns(r.exposed[2]), Ns(r.exposed[3]), Ns(r.exposed_pp),
                            Ns(r.bubble));
       }
+    }
+  }
+  return out;
+}
+
+std::string JobTimelineCsv(const Scenario& s, const std::vector<JobOutcome>& outcomes) {
+  std::string out = "job,iteration,rank,host,stage,micro_batch,layer,phase,start_ns,end_ns\n";
+  for (size_t j = 0; j < outcomes.size(); ++j) {
+    const JobFlows& jf = s.job_flows[j];
+    const int per_stage = static_cast<int>(jf.hosts.size()) / s.jobs[j].pp;
+    for (size_t k = 0; k < jf.tasks.size(); ++k) {
+      const JobTask& t = jf.tasks[k];
+      const Time done = outcomes[j].task_done[k];
+      if (t.kind == JobTaskKind::kIssue || t.kind == JobTaskKind::kUpdate || done < 0) continue;
+      // The compute kinds are the phases, in the same order.
+      const auto phase = static_cast<JobPhaseKind>(static_cast<int>(t.kind));
+      const Time delay = s.flow_after.task(t.id).delay;
+      fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{:.3f},{:.3f}\n",
+                     s.jobs[j].name, t.iteration, t.rank, jf.hosts[t.rank], t.rank / per_stage,
+                     t.micro_batch, jf.layer_names[t.layer], Name(phase), Ns(done - delay),
+                     Ns(done));
     }
   }
   return out;

@@ -57,5 +57,9 @@ nlohmann::json JobsJson(const Scenario& s, const std::vector<JobOutcome>& outcom
 std::string JobsCsv(const Scenario& s, const std::vector<JobOutcome>& outcomes);
 // job_collectives.csv: one row per collective (and pipeline transfer) of every job.
 std::string JobCollectivesCsv(const Scenario& s, const std::vector<JobOutcome>& outcomes);
+// job_timeline.csv: one row per compute task that ran (job, iteration, rank, host, stage,
+// micro-batch, layer, phase, start and end): what a timeline of an iteration per rank draws;
+// the gaps between a rank's tasks are its exposed communication and bubble.
+std::string JobTimelineCsv(const Scenario& s, const std::vector<JobOutcome>& outcomes);
 
 }  // namespace dcqcn

@@ -133,6 +133,7 @@ class JobsSink : public OutputSink {
              const std::string& dir) override {
     WriteFileAtomic(dir + "/jobs.csv", JobsCsv(s_, outcomes_));
     WriteFileAtomic(dir + "/job_collectives.csv", JobCollectivesCsv(s_, outcomes_));
+    WriteFileAtomic(dir + "/job_timeline.csv", JobTimelineCsv(s_, outcomes_));
   }
 
  private:

@@ -82,6 +82,11 @@ def test_jobs_come_as_dataframes():
     assert ((r.jobs["compute_ns"] + parts + r.jobs["bubble_ns"] - r.jobs["time_ns"]).abs()
             < 0.01).all()
     assert set(r.job_collectives["group"]) == {"dp"}
+    # Two compute tasks per rank and iteration (forward and weight gradient; the input gradient's
+    # 0 us too: three), each as long as its layer says.
+    assert len(r.job_timeline) == 4 * 2 * 3
+    forward = r.job_timeline[r.job_timeline["phase"] == "forward"]
+    assert ((forward["end_ns"] - forward["start_ns"] - 10000).abs() < 0.01).all()
     assert r.summary["jobs"][0]["finished_iterations"] == 2
     assert dcqcn.run(INCAST).jobs is None
 

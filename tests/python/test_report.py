@@ -1449,6 +1449,80 @@ tag = "dp"
 """
 
 
+# A 2-stage pipeline of 4 ranks (tp 2) with 3 micro-batches: its timeline shows every rank.
+JOB_SCENARIO = """name = "job-test"
+duration = "20ms"
+[topology]
+type = "leaf_spine"
+leaves = 2
+spines = 1
+hosts_per_leaf = 2
+link_rate = "100Gbps"
+link_delay = "1us"
+[[job]]
+tp = 2
+pp = 2
+micro_batches = 3
+iterations = 2
+pp_size = "64KB"
+[[job.layer]]
+name = "block"
+repeat = 2
+forward_compute = "20us"
+input_grad_compute = "30us"
+weight_grad_compute = "30us"
+weight_grad_comm = "allreduce"
+weight_grad_size = "256KB"
+"""
+
+
+class JobTimelineReportTest(unittest.TestCase):
+    """A run with a training job: the timeline of its last finished iteration, a row per rank,
+    its compute tasks drawn as job_timeline.csv gives them."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="dcqcn_job_report_test_")
+        cls.run_dir = os.path.join(cls.tmp, "run")
+        if not os.path.exists(BINARY):
+            return
+        scenario = os.path.join(cls.tmp, "s.toml")
+        write_text(scenario, JOB_SCENARIO)
+        sim = run([BINARY, "run", scenario, "--out", cls.run_dir, "--quiet"])
+        assert sim.returncode == 0, sim.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        plt.close("all")
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def setUp(self):
+        require_binary(self)
+
+    def test_timeline_draws_each_ranks_compute_of_the_last_iteration(self):
+        page = read_text(dcqcn_run_report.build_report(self.run_dir))
+        self.assertIn('src="job_timeline.png"', page)
+        run_data = dcqcn_run_report.load_run(self.run_dir)
+        fig, caption = dcqcn_run_report.fig_job_timeline(run_data)
+        ax = fig.axes[0]
+        self.assertEqual([t.get_text() for t in ax.get_yticklabels()],
+                         ["rank 0 (stage 0)", "rank 1 (stage 0)", "rank 2 (stage 1)",
+                          "rank 3 (stage 1)"])
+        self.assertIn("Iteration 1", caption)
+        tasks = pd.read_csv(os.path.join(self.run_dir, "job_timeline.csv"))
+        last = tasks[tasks["iteration"] == 1]
+        # One bar per task (by phase), and one grey band per rank.
+        bars = sum(len(c.get_paths()) for c in ax.collections)
+        self.assertEqual(bars, len(last) + 4)
+        # 3 micro-batches x 1 layer per stage x 3 phases per rank.
+        self.assertEqual(len(last), 4 * 3 * 3)
+
+    def test_few_ranks_are_spread_over_the_stages(self):
+        self.assertEqual(dcqcn_run_report.timeline_ranks(list(range(64)), [r // 16 for r in
+                                                                            range(64)]),
+                         [0, 1, 2, 3, 16, 17, 18, 19, 32, 33, 34, 35, 48, 49, 50, 51])
+
+
 class CollectiveReportTest(unittest.TestCase):
     """A run with a collective: its iteration times against the ideal, the late flows of its
     slowest iteration with the busiest link each crossed, and its table; and a sweep of its size,

@@ -333,6 +333,17 @@ TEST_F(JobsRun, SummaryAndCsvsReportTheIterations) {
   while (std::getline(csv, row)) ++rows;
   EXPECT_EQ(rows, 2 * 8);
   EXPECT_TRUE(std::filesystem::exists(dir_ / "job_collectives.csv"));
+  // A row per compute task that ran (every one here), not the weight gradients' issue joins.
+  std::ifstream timeline(dir_ / "job_timeline.csv");
+  std::getline(timeline, header);
+  EXPECT_EQ(header, "job,iteration,rank,host,stage,micro_batch,layer,phase,start_ns,end_ns");
+  size_t tasks = 0;
+  while (std::getline(timeline, row)) ++tasks;
+  size_t compute = 0;
+  for (const JobTask& t : s.job_flows[0].tasks) {
+    compute += t.kind != JobTaskKind::kIssue && t.kind != JobTaskKind::kUpdate;
+  }
+  EXPECT_EQ(tasks, compute);
 }
 
 }  // namespace
