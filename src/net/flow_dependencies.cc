@@ -48,7 +48,6 @@ FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> spe
                                    std::function<Time(uint32_t)> ack_return)
     : sim_(sim),
       host_sims_(std::move(host_sims)),
-      ack_return_(std::move(ack_return)),
       specs_(specs),
       after_(after),
       start_(std::move(start)) {
@@ -119,8 +118,14 @@ FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> spe
     if (row_host_[r] == -1) continue;
     for (const uint32_t p : after.row(r)) dependents_[fill[Index(p)]++] = r;
   }
-  if (!after.receiver_sees_ack.empty() && !ack_return_) {
-    throw InvariantError("flow dependencies: receivers that see ACKs but no ACK return times");
+  if (!after.receiver_sees_ack.empty()) {
+    if (!ack_return) {
+      throw InvariantError("flow dependencies: receivers that see ACKs but no ACK return times");
+    }
+    receiver_lag_.assign(after.receiver_sees_ack.size(), 0);
+    for (uint32_t id = 0; id < receiver_lag_.size(); ++id) {
+      if (after.sees_ack(id)) receiver_lag_[id] = ack_return(id);
+    }
   }
   if (after.previous.size() > n) {
     throw InvariantError(fmt::format("flow dependencies: connections for {} flows, expected {}",

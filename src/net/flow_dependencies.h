@@ -113,7 +113,8 @@ class FlowDependencies final : public EventHandler {
   // `ack_return`: for a flow whose receiver sees the sender's ACK, the time from its delivery to
   // then. The receiver cannot observe the ACK's arrival at the sender (a run split over threads
   // could not tell it in time), so it counts the ACK's flight on an idle path from its own
-  // delivery; required when such flows exist.
+  // delivery; required when such flows exist, asked once per such flow here (on the routes the
+  // run starts with).
   FlowDependencies(Simulator* sim, std::span<const FlowSpec> specs, const FlowAfter& after,
                    std::function<void(uint32_t)> start, std::vector<Simulator*> host_sims = {},
                    std::function<Time(uint32_t)> ack_return = {});
@@ -129,9 +130,7 @@ class FlowDependencies final : public EventHandler {
   // Flow `id`'s last byte reached its receiver in order.
   void OnDelivered(uint32_t id);
   // How long after delivery flow `id`'s receiver sees it complete.
-  Time ReceiverLag(uint32_t id) const {
-    return after_.sees_ack(id) && ack_return_ ? ack_return_(id) : 0;
-  }
+  Time ReceiverLag(uint32_t id) const { return id < receiver_lag_.size() ? receiver_lag_[id] : 0; }
   // Flow `id`'s sender got the ACK of its last byte.
   void OnAcked(uint32_t id) { Complete(id, specs_[id].src); }
   // When waiting flow `id` started; kTimeNever until it has.
@@ -159,7 +158,7 @@ class FlowDependencies final : public EventHandler {
   static constexpr uint32_t kSeenByReceiver = 1;
   Simulator* sim_;
   std::vector<Simulator*> host_sims_;
-  std::function<Time(uint32_t)> ack_return_;
+  std::vector<Time> receiver_lag_;  // per flow whose receiver sees the ACK: ReceiverLag
   std::span<const FlowSpec> specs_;
   const FlowAfter& after_;
   std::function<void(uint32_t)> start_;

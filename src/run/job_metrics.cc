@@ -91,8 +91,7 @@ JobOutcome Replay(const Scenario& s, const Network& net, const JobConfig& job, c
     if (!complete) continue;  // it never ran, nor did anything after it on this rank
     o.task_done[k] = spec.row == FlowAfter::kNoRow ? spec.not_before + spec.delay
                                                    : std::max(spec.not_before, ready + spec.delay);
-    // Not on the compute stream.
-    if (t.kind == JobTaskKind::kIssue || t.kind == JobTaskKind::kUpdate) continue;
+    if (!IsCompute(t.kind)) continue;  // not on the compute stream
     const int g = t.rank;
     while (open[g] < t.iteration) close(g, open[g]++, ready);
     JobRankIteration& r = o.ranks[t.iteration][g];
@@ -277,14 +276,12 @@ std::string JobTimelineCsv(const Scenario& s, const std::vector<JobOutcome>& out
     for (size_t k = 0; k < jf.tasks.size(); ++k) {
       const JobTask& t = jf.tasks[k];
       const Time done = outcomes[j].task_done[k];
-      if (t.kind == JobTaskKind::kIssue || t.kind == JobTaskKind::kUpdate || done < 0) continue;
-      // The compute kinds are the phases, in the same order.
-      const auto phase = static_cast<JobPhaseKind>(static_cast<int>(t.kind));
+      if (!IsCompute(t.kind) || done < 0) continue;
       const Time delay = s.flow_after.task(t.id).delay;
       fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{:.3f},{:.3f}\n",
                      s.jobs[j].name, t.iteration, t.rank, jf.hosts[t.rank], t.rank / per_stage,
-                     t.micro_batch, jf.layer_names[t.layer], Name(phase), Ns(done - delay),
-                     Ns(done));
+                     t.micro_batch, jf.layer_names[t.layer], Name(PhaseOf(t.kind)),
+                     Ns(done - delay), Ns(done));
     }
   }
   return out;

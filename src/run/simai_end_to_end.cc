@@ -42,20 +42,11 @@ std::string SimaiEndToEndCsv(const Scenario& s, const Network& net, size_t job, 
     const JobTask& t = jf.tasks[k];
     if (t.rank != 0 || t.iteration != 0) continue;
     const Time done = o.task_done[k];
-    switch (t.kind) {
-      case JobTaskKind::kForward:
-        issued[t.layer][0] = done;
-        break;
-      case JobTaskKind::kInputGrad:
-        issued[t.layer][1] = done;
-        break;
-      case JobTaskKind::kIssue:
-        issued[t.layer][2] = done;
-        break;
-      default:
-        break;
-    }
-    if (t.kind != JobTaskKind::kIssue && t.kind != JobTaskKind::kUpdate) {
+    if (t.kind == JobTaskKind::kIssue) {
+      issued[t.layer][2] = done;
+    } else if (IsCompute(t.kind)) {
+      // A weight gradient's compute is not its collective's issue: the join after it is.
+      if (t.kind != JobTaskKind::kWeightGrad) issued[t.layer][static_cast<int>(t.kind)] = done;
       last_compute = std::max(last_compute, done);
     }
   }

@@ -37,6 +37,10 @@ namespace dcqcn {
 // collective once its compute and the collective before it on the stream are done.
 // kUpdate: the wait after a collective before it counts as done (JobLayer::update).
 enum class JobTaskKind : uint8_t { kForward, kInputGrad, kWeightGrad, kIssue, kUpdate };
+// Whether a task is a rank's compute (on its compute stream), and then its phase: the compute
+// kinds are the phases, in the same order.
+inline bool IsCompute(JobTaskKind k) { return k <= JobTaskKind::kWeightGrad; }
+inline JobPhaseKind PhaseOf(JobTaskKind k) { return static_cast<JobPhaseKind>(k); }
 
 struct JobTask {
   uint32_t id;  // FlowAfter::kTask | k

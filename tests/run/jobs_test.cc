@@ -341,7 +341,7 @@ TEST_F(JobsRun, SummaryAndCsvsReportTheIterations) {
   while (std::getline(timeline, row)) ++tasks;
   size_t compute = 0;
   for (const JobTask& t : s.job_flows[0].tasks) {
-    compute += t.kind != JobTaskKind::kIssue && t.kind != JobTaskKind::kUpdate;
+    compute += IsCompute(t.kind);
   }
   EXPECT_EQ(tasks, compute);
 }
