@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <vector>
 
 namespace dcqcn {
 namespace {
@@ -44,11 +45,16 @@ BaseRtt MaxBaseRtt(const Topology& topo, Bytes payload) {
   }
   // Hosts on the same node by links of the same rate and delay see every other host alike:
   // one search per such class.
-  std::map<std::tuple<int, Rate, Time>, int> classes;
+  // (A host with several ports is in a class by all of them.)
+  std::map<std::vector<std::tuple<int, Rate, Time>>, int> classes;
   for (int h = 0; h < topo.hosts; ++h) {
     if (links_of[h].empty()) continue;
-    const LinkSpec& l = topo.links[links_of[h][0]];
-    classes.emplace(std::make_tuple(l.a == h ? l.b : l.a, l.rate, l.delay), h);
+    std::vector<std::tuple<int, Rate, Time>> key;
+    for (const int li : links_of[h]) {
+      const LinkSpec& l = topo.links[li];
+      key.emplace_back(l.a == h ? l.b : l.a, l.rate, l.delay);
+    }
+    classes.emplace(std::move(key), h);
   }
   struct Reach {
     Time delay = 0;

@@ -56,6 +56,7 @@ struct Flow : CcFlow {
   uint32_t total_packets = 0;
   uint16_t sport = 0;  // UDP source port (ECMP entropy)
   uint8_t priority = 3;
+  uint8_t nic_port = 0;  // the sender's port its queue pair is bound to (a host may have several)
 
   // The egress port its packets take at each switch of their path, filled when it starts
   // (Network::FillRouteCache) and only read by the switches: routes are static and a switch's
@@ -77,6 +78,7 @@ struct Flow : CcFlow {
   alignas(64) uint32_t rcv_nxt = 0;  // next expected PSN
   uint32_t since_ack = 0;            // in-order packets since the last ACK
   bool nack_pending = false;         // a NACK for rcv_nxt was sent; wait for it to be filled
+  uint8_t reply_port = 0;            // the receiver's port its data came in on: ACKs leave there
   int32_t receiver_packets = 0;      // ACK, NACK and CNP sent less data taken in (sender_packets)
   Bytes bytes_delivered = 0;         // in-order payload at the receiver
 

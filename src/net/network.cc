@@ -89,8 +89,9 @@ Network::Network(NetworkConfig config)
   // Ports and links. A switch port's index is its order among the switch's cables.
   adjacency_.assign(num_nodes, {});
   auto add_port = [&](int node) -> EgressPort& {
-    if (node < num_hosts) return hosts_[node]->port();
-    return switches_[node - num_hosts]->AddPort();
+    if (node >= num_hosts) return switches_[node - num_hosts]->AddPort();
+    // A NIC has its first port from the start.
+    return adjacency_[node].empty() ? hosts_[node]->port() : hosts_[node]->AddPort();
   };
   auto node_at = [&](int node) -> Node* {
     return node < num_hosts ? static_cast<Node*>(hosts_[node].get())
@@ -145,7 +146,6 @@ Network::Network(NetworkConfig config)
     nvlink_ = std::make_unique<NvlinkFabric>(&parts_[0]->sim, s.nvlink, topo.hosts,
                                              [this](uint32_t id) { NvlinkDelivered(id); });
   }
-  BuildRoutes();
 
   for (int h = 0; h < num_hosts; ++h) {
     RdmaNic* nic = hosts_[h].get();
@@ -193,6 +193,8 @@ Network::Network(NetworkConfig config)
       if (hpcc_ecmp) hpcc_keys_.flow_ports[i] = hpcc_keys_.flow_ports[before];
     }
   }
+  // After the source ports: a host with several ports picks one by the flow's hash.
+  BuildRoutes();
   need_base_rtt_ = needs.base_rtt || s.host.window;
   if (need_base_rtt_ && s.host.base_rtt != HostConfig::BaseRtt::kPair) {
     max_base_rtt_ = MaxBaseRtt(topo, s.host.mtu);
@@ -278,6 +280,7 @@ Flow& Network::CreateFlow(uint32_t id) {
   f.size = spec.size;
   f.priority = static_cast<uint8_t>(spec.priority);
   f.sport = sports_[id];
+  f.nic_port = static_cast<uint8_t>(SenderPort(id));
   f.total_packets = static_cast<uint32_t>((spec.size + config_.host.mtu - 1) / config_.host.mtu);
   FillRouteCache(f);
   if (dependencies_ != nullptr) {
@@ -412,10 +415,14 @@ void Network::BuildRoutes() {
   for (size_t sw = 0; sw < switches_.size(); ++sw) {
     switches_[sw]->SetRoutes(routes_.get(), static_cast<int>(sw));
   }
+  for (int h = 0; h < num_hosts && nic_ports_.empty(); ++h) {
+    if (adjacency_[h].size() > 1) nic_ports_.assign(num_flows(), 0);
+  }
   for (uint32_t id = 0; id < num_flows(); ++id) {
     if (OverNvlink(id)) continue;
     const FlowSpec& f = config_.flows[id];
-    int first = adjacency_[f.src][0].first;
+    if (!nic_ports_.empty()) nic_ports_[id] = ChooseNicPort(id);
+    int first = adjacency_[f.src][SenderPort(id)].first;
     bool ok = first == f.dst ||
               (first >= num_hosts && routes_->Ports(first - num_hosts, f.dst).second > 0);
     if (!ok) {
@@ -423,6 +430,51 @@ void Network::BuildRoutes() {
                                    config_.source, f.src, f.dst));
     }
   }
+}
+
+uint8_t Network::ChooseNicPort(uint32_t id) const {
+  const FlowSpec& f = config_.flows[id];
+  const int num_hosts = config_.topology.hosts;
+  const auto& ports = adjacency_[f.src];
+  if (ports.size() == 1) return 0;
+  // The ports nearest the receiver (a cable straight to it first); among equals, the flow's
+  // hash picks, as a bonded NIC places each queue pair on one of its ports.
+  std::vector<uint8_t> nearest;
+  int best = INT32_MAX;
+  for (size_t p = 0; p < ports.size(); ++p) {
+    const int peer = ports[p].first;
+    int d = -1;
+    if (peer == f.dst) {
+      d = 0;
+    } else if (peer >= num_hosts) {
+      d = routes_->Distance(peer - num_hosts, f.dst);
+      if (d >= 0) ++d;
+    }
+    if (d < 0 || d > best) continue;
+    if (d < best) nearest.clear();
+    best = d;
+    nearest.push_back(static_cast<uint8_t>(p));
+  }
+  if (nearest.empty()) return 0;  // no route: BuildRoutes says so
+  uint64_t h = (static_cast<uint64_t>(f.src) << 32 | static_cast<uint32_t>(f.dst)) ^
+               static_cast<uint64_t>(sports_[id]) << 48;
+  h *= 0x9e3779b97f4a7c15ULL;
+  return nearest[(h >> 32) % nearest.size()];
+}
+
+int Network::StartPort(const Packet& probe) const {
+  if (adjacency_[probe.src].size() == 1) return 0;
+  if (probe.type == PacketType::kData) return SenderPort(probe.flow);
+  // The receiver answers on the port the data comes in on.
+  Packet data = RouteProbe(probe.flow, 0);
+  int last_node = -1;
+  int last_port = 0;
+  WalkPath(data, [&](int node, int port) {
+    last_node = node;
+    last_port = port;
+  });
+  if (last_node < 0 || adjacency_[last_node][last_port].first != probe.src) return 0;
+  return adjacency_[last_node][last_port].second;
 }
 
 std::vector<std::string> Network::RouteLoops() const {
@@ -467,13 +519,14 @@ std::vector<std::string> Network::RouteLoops() const {
 
 EgressPort& Network::EgressAt(int node, int port) const {
   const int hosts = config_.topology.hosts;
-  return node < hosts ? static_cast<EgressPort&>(hosts_[node]->port())
+  return node < hosts ? static_cast<EgressPort&>(hosts_[node]->port(port))
                       : switches_[node - hosts]->port(port);
 }
 
 Link& Network::LinkAt(int node, int port) const {
   const int hosts = config_.topology.hosts;
-  return node < hosts ? hosts_[node]->port().link() : switches_[node - hosts]->port(port).link();
+  return node < hosts ? hosts_[node]->port(port).link()
+                      : switches_[node - hosts]->port(port).link();
 }
 
 void Network::Tap(int node, int port, PacketTap* on_send, PacketTap* on_receive) {
@@ -512,7 +565,7 @@ template <class Visit>
 void Network::WalkPath(const Packet& probe, Visit&& visit) const {
   const int num_hosts = config_.topology.hosts;
   int node = probe.src;
-  int port = 0;
+  int port = StartPort(probe);
   for (size_t links = 0; node != probe.dst && links <= adjacency_.size(); ++links) {
     visit(node, port);
     node = adjacency_[node][port].first;
@@ -657,8 +710,12 @@ CcCounters Network::cc_counters() const {
 
 int64_t Network::PacketsInNetwork() {
   int64_t n = 0;
-  for (auto& h : hosts_)
-    n += static_cast<int64_t>(h->port().link().in_flight() + h->control_queued() + h->held());
+  for (auto& h : hosts_) {
+    n += static_cast<int64_t>(h->control_queued() + h->held());
+    for (int p = 0; p < h->num_ports(); ++p) {
+      n += static_cast<int64_t>(h->port(p).link().in_flight());
+    }
+  }
   for (auto& sw : switches_) {
     for (int p = 0; p < sw->num_ports(); ++p) {
       SwitchPort& port = sw->port(p);

@@ -102,6 +102,8 @@ class Network {
   Time flow_sent_at(uint32_t id) const { return sent_at_.empty() ? -1 : sent_at_[id]; }
   // Flow `id`'s UDP source port (ECMP entropy; a connection's transfers share their first's).
   uint16_t flow_sport(uint32_t id) const { return sports_[id]; }
+  // The port of its sender's NIC flow `id` is bound to (0 unless the host has several).
+  int SenderPort(uint32_t id) const { return nic_ports_.empty() ? 0 : nic_ports_[id]; }
   // A finished flow stays in flight until `hold` after its finish (and until its last packet
   // is gone): the time series samples a flow one interval past its finish.
   void HoldFinishedFlows(Time hold) { hold_ = std::max(hold_, hold); }
@@ -119,8 +121,8 @@ class Network {
   // Headroom the MMU of switch `sw` reserves on `port` per lossless priority.
   Bytes headroom(int sw, int port) const { return switches_[sw]->mmu().headroom(port); }
 
-  // Node `node`'s ports (a host has one): the (peer node, peer port) each is cabled to, and the
-  // link it sends on.
+  // Node `node`'s ports (a host's NIC has one per cable): the (peer node, peer port) each is
+  // cabled to, and the link it sends on.
   int num_ports(int node) const { return static_cast<int>(adjacency_[node].size()); }
   std::pair<int, int> peer(int node, int port) const { return adjacency_[node][port]; }
   const Link& link(int node, int port) const { return LinkAt(node, port); }
@@ -240,6 +242,11 @@ class Network {
   // A packet of flow `id` as the switches route it: its data (direction 0) or what its receiver
   // sends back (1).
   Packet RouteProbe(uint32_t id, int direction) const;
+  // Of flow `id`'s sender's ports, those nearest its receiver; among them, one by its hash.
+  uint8_t ChooseNicPort(uint32_t id) const;
+  // The port `probe` leaves its host by: its flow's sender port for data, for what the
+  // receiver sends back the port the data comes in on.
+  int StartPort(const Packet& probe) const;
   // Calls visit(node, port) for each link `probe` takes from its source host to its
   // destination: the host's own, then the port each switch routes it to.
   template <class Visit>
@@ -277,6 +284,7 @@ class Network {
   FlowTable flows_;
   // Per flow: its UDP source port, and the outcome of a retired flow.
   std::vector<uint16_t> sports_;
+  std::vector<uint8_t> nic_ports_;  // per flow, when a host has several ports: SenderPort
   std::vector<Outcome> outcomes_;
   bool adopted_ = false;  // AdoptOutcomes has run: outcomes_ holds every flow's
   CcCounters adopted_cc_;

@@ -1,6 +1,7 @@
 // A NIC's pause storm: begin, refresh, recovery.
 #include "net/pause_storm.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "net/headers.h"
@@ -20,8 +21,11 @@ PauseStorm::PauseStorm(Simulator* sim, RdmaNic* nic, Time at, Time until, std::v
 
 void PauseStorm::Pause() {
   for (int c : classes_) nic_->SendPfcFrame(c, kStormQuanta);
-  // Refreshed at half its time, as switches refresh theirs: the pause never lapses.
-  const Time refresh = sim_->Now() + PauseQuantaToTime(kStormQuanta, nic_->port().rate()) / 2;
+  // Refreshed at half its time, as switches refresh theirs: the pause never lapses (on the
+  // fastest port, whose quanta are the shortest, either).
+  Rate fastest = 0;
+  for (int p = 0; p < nic_->num_ports(); ++p) fastest = std::max(fastest, nic_->port(p).rate());
+  const Time refresh = sim_->Now() + PauseQuantaToTime(kStormQuanta, fastest) / 2;
   if (refresh < until_) sim_->Schedule(refresh, this, kRefresh, 0);
 }
 

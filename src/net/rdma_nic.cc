@@ -9,8 +9,10 @@
 
 namespace dcqcn {
 
-Packet* NicPort::NextPacket(Time now, Time* wake_at) { return nic_->NextPacket(now, wake_at); }
-Time NicPort::NextReadyTime(Time now) const { return nic_->NextReadyTime(now); }
+Packet* NicPort::NextPacket(Time now, Time* wake_at) {
+  return nic_->NextPacket(index(), now, wake_at);
+}
+Time NicPort::NextReadyTime(Time now) const { return nic_->NextReadyTime(index(), now); }
 
 bool RdmaNic::WindowBound(const Flow& f) const {
   if (f.window == 0) return false;
@@ -52,10 +54,24 @@ void RdmaNic::EndConnection(const Flow& f) {
   if (it != connections_.end() && it->second.newest == f.id) connections_.erase(it);
 }
 
-Time RdmaNic::NextReadyTime(Time now) const {
-  if (!control_.empty()) return now;
-  if (ready_mask_ != 0) return now;
-  return pacer_.empty() ? kTimeNever : pacer_.top().time;
+Time RdmaNic::NextReadyTime(int port, Time now) const {
+  const PortQueues& q = ports_[port];
+  if (!q.control.empty()) return now;
+  if (q.ready_mask != 0) return now;
+  return q.pacer.empty() ? kTimeNever : q.pacer.top().time;
+}
+
+size_t RdmaNic::control_queued() const {
+  size_t n = 0;
+  for (const PortQueues& q : ports_) n += q.control.size();
+  return n;
+}
+
+NicPort& RdmaNic::AddPort() {
+  const int index = static_cast<int>(ports_.size());
+  ports_.emplace_back();
+  ports_.back().port = std::make_unique<NicPort>(sim_, stats_, this, host_id_, index);
+  return *ports_.back().port;
 }
 
 RdmaNic::RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostConfig& config,
@@ -67,12 +83,13 @@ RdmaNic::RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostCo
       wire_(wire),
       flows_(flows),
       pause_until_resume_(pause_until_resume),
-      port_(sim, stats, this, host_id) {
+      host_id_(host_id) {
   sim->Enroll(*this);
+  AddPort();
 }
 
 void RdmaNic::StartFlow(Flow& f) {
-  f.line_rate = port_.rate();
+  f.line_rate = port(f.nic_port).rate();
   f.next_avail = sim_->Now();
   const auto [it, fresh] = f.connection == Flow::kNoConnection
                                ? std::pair{connections_.end(), true}
@@ -126,19 +143,21 @@ void RdmaNic::Activate(Flow& f) {
   if (f.sched != Flow::kIdle || f.sender_done || f.snd_nxt >= f.total_packets) return;
   if (WindowBound(f)) return;  // an ACK re-activates it
   Time now = sim_->Now();
+  PortQueues& q = QueuesOf(f);
   if (f.next_avail <= now) {
     MakeReady(f);
   } else {
     f.sched = Flow::kPacing;
-    pacer_.push({f.next_avail, f.id});
+    q.pacer.push({f.next_avail, f.id});
   }
-  port_.Kick();
+  q.port->Kick();
 }
 
 void RdmaNic::MakeReady(Flow& f) {
   f.sched = Flow::kReady;
-  ready_[f.priority].push_back(f.id);
-  ready_mask_ |= 1u << f.priority;
+  PortQueues& q = QueuesOf(f);
+  q.ready[f.priority].push_back(f.id);
+  q.ready_mask |= 1u << f.priority;
 }
 
 void RdmaNic::SetRate(CcFlow& cc_flow, Rate rate) {
@@ -151,52 +170,55 @@ void RdmaNic::SetRate(CcFlow& cc_flow, Rate rate) {
   Time t = std::max(sim_->Now(), f.last_tx + wire_.TxTime(f.last_frame, rate));
   if (t == f.next_avail) return;
   f.next_avail = t;
-  pacer_.push({t, f.id});
-  port_.Kick();
+  PortQueues& q = QueuesOf(f);
+  q.pacer.push({t, f.id});
+  q.port->Kick();
 }
 
-Packet* RdmaNic::NextPacket(Time now, Time* wake_at) {
-  if (!control_.empty()) {
+Packet* RdmaNic::NextPacket(int port_index, Time now, Time* wake_at) {
+  PortQueues& queues = ports_[port_index];
+  const NicPort& port = *queues.port;
+  if (!queues.control.empty()) {
     // With pause_acks, the ACK queue waits while its head's data class is paused (as HPCC
     // ns-3's NIC, whose one ACK queue obeys the pause of one class).
-    if (!config_.pause_acks) return control_.pop_front();
-    const Packet* head = control_.front();
+    if (!config_.pause_acks) return queues.control.pop_front();
+    const Packet* head = queues.control.front();
     if (head->type == PacketType::kCnp || head->type == PacketType::kPause) {
-      return control_.pop_front();
+      return queues.control.pop_front();
     }
     const int cls = (*flows_)[head->flow].priority;
-    if (!port_.paused(cls)) return control_.pop_front();
-    *wake_at = std::min(*wake_at, port_.paused_until(cls));
+    if (!port.paused(cls)) return queues.control.pop_front();
+    *wake_at = std::min(*wake_at, port.paused_until(cls));
   }
-  while (!pacer_.empty() && pacer_.top().time <= now) {
-    PacerEntry e = pacer_.top();
-    pacer_.pop();
+  while (!queues.pacer.empty() && queues.pacer.top().time <= now) {
+    PacerEntry e = queues.pacer.top();
+    queues.pacer.pop();
     Flow* f = flows_->find(e.flow);
     if (f == nullptr || f->sched != Flow::kPacing || f->next_avail != e.time)
       continue;  // stale entry
     MakeReady(*f);
   }
   Flow* chosen = nullptr;
-  int q = RoundRobin(ready_mask_, rr_next_, [&](int q) {
-    if (port_.paused(q)) {
-      *wake_at = std::min(*wake_at, port_.paused_until(q));
+  int q = RoundRobin(queues.ready_mask, queues.rr_next, [&](int q) {
+    if (port.paused(q)) {
+      *wake_at = std::min(*wake_at, port.paused_until(q));
       return false;
     }
-    Ring<uint32_t>& ring = ready_[q];
+    Ring<uint32_t>& ring = queues.ready[q];
     while (!ring.empty() && chosen == nullptr) {
       Flow& f = (*flows_)[ring.pop_front()];
       f.sched = Flow::kIdle;
       // Else finished, acknowledged, or held by its window until an ACK.
       if (!f.sender_done && f.snd_nxt < f.total_packets && !WindowBound(f)) chosen = &f;
     }
-    if (ring.empty()) ready_mask_ &= ~(1u << q);
+    if (ring.empty()) queues.ready_mask &= ~(1u << q);
     return chosen != nullptr;
   });
   if (chosen != nullptr) {
-    rr_next_ = RoundRobinAfter(q);
+    queues.rr_next = RoundRobinAfter(q);
     return MakeDataPacket(*chosen, now);
   }
-  if (!pacer_.empty()) *wake_at = std::min(*wake_at, pacer_.top().time);
+  if (!queues.pacer.empty()) *wake_at = std::min(*wake_at, queues.pacer.top().time);
   return nullptr;
 }
 
@@ -240,7 +262,7 @@ Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
   cc_->OnPacketSent(CcOwner(f), p->size);
   if (f.snd_nxt < f.total_packets && !WindowBound(f)) {
     f.sched = Flow::kPacing;
-    pacer_.push({f.next_avail, f.id});
+    QueuesOf(f).pacer.push({f.next_avail, f.id});
   }
   return p;
 }
@@ -261,20 +283,24 @@ void RdmaNic::SendControl(PacketType type, Flow& f, uint32_t psn, Packet* data) 
     p->cc_header = data->cc_header;  // the ACK takes the header over
     data->cc_header = 0;
   }
-  control_.push_back(p);
-  port_.Kick();
+  // The receiver answers on the port the flow's data comes in on.
+  PortQueues& q = ports_[f.reply_port];
+  q.control.push_back(p);
+  q.port->Kick();
 }
 
 void RdmaNic::Release() {
   holding_ = false;
-  std::vector<Packet*> held;
+  std::vector<std::pair<Packet*, int>> held;
   held.swap(held_);
-  for (Packet* p : held) Receive(p, 0);
+  for (const auto& [p, port] : held) Receive(p, port);
 }
 
 void RdmaNic::SendPfcFrame(int priority, int quanta) {
-  control_.push_back(NewPfcFrame(*pool_, *stats_, priority, quanta, port_.pause_hops()));
-  port_.Kick();
+  for (PortQueues& q : ports_) {
+    q.control.push_back(NewPfcFrame(*pool_, *stats_, priority, quanta, q.port->pause_hops()));
+    q.port->Kick();
+  }
 }
 
 void RdmaNic::SendCnp(CcFlow& cc_flow) {
@@ -282,20 +308,22 @@ void RdmaNic::SendCnp(CcFlow& cc_flow) {
   SendControl(PacketType::kCnp, static_cast<Flow&>(cc_flow), 0);
 }
 
-void RdmaNic::Receive(Packet* p, int) {
+void RdmaNic::Receive(Packet* p, int port_index) {
   if (p->type == PacketType::kPause) {
-    port_.OnPauseFrame(p->pause_class, p->pause_quanta, pause_until_resume_, p->switch_hops);
+    port(port_index)
+        .OnPauseFrame(p->pause_class, p->pause_quanta, pause_until_resume_, p->switch_hops);
     pool_->Free(p);
     return;
   }
   if (holding_) [[unlikely]] {
-    held_.push_back(p);
+    held_.emplace_back(p, port_index);
     return;
   }
   Flow& f = (*flows_)[p->flow];  // in flight: this packet is one of its packets out
   --(p->type == PacketType::kData ? f.receiver_packets : f.sender_packets);
   switch (p->type) {
     case PacketType::kData:
+      f.reply_port = static_cast<uint8_t>(port_index);
       ReceiveData(f, p);
       break;
     case PacketType::kAck:

@@ -1,6 +1,7 @@
-// A host's RDMA NIC: queue pairs with per-QP pacers, a scheduler that finds the next QP to
-// send without scanning, RoCEv2 RC transport (PSN, ACK every N, NACK and go-back-N, timeout),
-// PFC pause honoured per priority, and the congestion-control hooks.
+// A host's RDMA NIC: queue pairs with per-QP pacers, a scheduler per port that finds the next QP
+// to send without scanning (a QP is bound to one port: its flow's nic_port), RoCEv2 RC transport
+// (PSN, ACK every N, NACK and go-back-N, timeout), PFC pause honoured per priority, and the
+// congestion-control hooks.
 #pragma once
 
 #include <array>
@@ -26,8 +27,8 @@ class RdmaNic;
 
 class NicPort : public EgressPort {
  public:
-  NicPort(Simulator* sim, NetStats* stats, RdmaNic* nic, int node_id)
-      : EgressPort(sim, stats, node_id, 0), nic_(nic) {}
+  NicPort(Simulator* sim, NetStats* stats, RdmaNic* nic, int node_id, int index)
+      : EgressPort(sim, stats, node_id, index), nic_(nic) {}
 
  protected:
   Packet* NextPacket(Time now, Time* wake_at) override;
@@ -42,8 +43,12 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   RdmaNic(Simulator* sim, NetStats* stats, PacketPool* pool, const HostConfig& config, int host_id,
           FlowTable* flows, bool pause_until_resume, const WireFormat& wire = {});
 
-  NicPort& port() { return port_; }
-  const NicPort& port() const { return port_; }
+  // Its ports, one per cable (a GPU's NIC port and its NVLink port, a dual-ToR NIC's two):
+  // port 0 exists from the start, the network adds the others.
+  NicPort& AddPort();
+  int num_ports() const { return static_cast<int>(ports_.size()); }
+  NicPort& port(int i = 0) { return *ports_[i].port; }
+  const NicPort& port(int i = 0) const { return *ports_[i].port; }
   void SetCongestionControl(std::unique_ptr<CongestionControl> cc, const CcNeeds& needs) {
     cc_ = std::move(cc);
     needs_ = needs;
@@ -69,17 +74,17 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   void SetRateAfterNextPacket(CcFlow& f, Rate rate) override { f.rate = rate; }
   void SendCnp(CcFlow& f) override;
 
-  size_t control_queued() const { return control_.size(); }
+  size_t control_queued() const;
 
   // A malfunctioning NIC (net/pause_storm.h). While holding, what arrives waits unreceived
   // (PFC frames still act on the port); Release receives it, in arrival order.
   void Hold() { holding_ = true; }
   void Release();
   size_t held() const { return held_.size(); }
-  // Sends a PFC frame for `priority` (`quanta` 0: RESUME) ahead of the data.
+  // Sends a PFC frame for `priority` (`quanta` 0: RESUME) ahead of the data, on every port.
   void SendPfcFrame(int priority, int quanta);
-  Packet* NextPacket(Time now, Time* wake_at);
-  Time NextReadyTime(Time now) const;
+  Packet* NextPacket(int port, Time now, Time* wake_at);
+  Time NextReadyTime(int port, Time now) const;
 
  private:
   enum Kind : uint32_t { kRto = 1 };
@@ -90,6 +95,17 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
       return time > o.time || (time == o.time && flow > o.flow);
     }
   };
+
+  // One port's scheduler: what it sends next.
+  struct PortQueues {
+    std::unique_ptr<NicPort> port;
+    Ring<Packet*> control;                             // ACK, NACK, CNP: strict priority
+    std::array<Ring<uint32_t>, kNumPriorities> ready;  // flows eligible now, per class
+    std::priority_queue<PacerEntry, std::vector<PacerEntry>, std::greater<>> pacer;
+    int rr_next = 1;
+    uint32_t ready_mask = 0;  // bit q set: ready[q] is not empty
+  };
+  PortQueues& QueuesOf(const Flow& f) { return ports_[f.nic_port]; }
 
   void Activate(Flow& f);
   void MakeReady(Flow& f);  // eligible to send now: into its class's ready ring
@@ -120,7 +136,8 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   FlowTable* flows_;
   bool pause_until_resume_;
   bool holding_ = false;  // a pause storm: see Hold
-  NicPort port_;
+  int host_id_;
+  std::vector<PortQueues> ports_;
   std::unique_ptr<CongestionControl> cc_;
   CcNeeds needs_;
   std::function<void(Flow&)> on_flow_done_;
@@ -133,12 +150,7 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
     std::vector<uint32_t> earlier;
   };
   std::unordered_map<uint32_t, Connection> connections_;
-  Ring<Packet*> control_;                             // ACK, NACK, CNP: strict priority
-  std::array<Ring<uint32_t>, kNumPriorities> ready_;  // flows eligible now, per class
-  std::priority_queue<PacerEntry, std::vector<PacerEntry>, std::greater<>> pacer_;
-  int rr_next_ = 1;
-  uint32_t ready_mask_ = 0;  // bit q set: ready_[q] is not empty
-  std::vector<Packet*> held_;
+  std::vector<std::pair<Packet*, int>> held_;  // and the port each came in on
 };
 
 }  // namespace dcqcn

@@ -9,6 +9,8 @@ namespace dcqcn {
 
 // Most ports one switch may have: port numbers are 16-bit in routes and packets.
 inline constexpr int kMaxSwitchPorts = 65535;
+// Most ports one host's NIC may have (a GPU's NIC and NVLink ports, a dual-ToR NIC's two).
+inline constexpr int kMaxHostPorts = 255;
 
 // The shape of a network: hosts, switches and the cables between them. Node ids: hosts
 // 0..hosts-1, then switches hosts..hosts+switches-1.

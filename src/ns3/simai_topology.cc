@@ -1,4 +1,4 @@
-// SimAI topology files: GPUs, NVSwitches (as each server's NVLink domain) and switches.
+// SimAI topology files: GPUs, NVSwitches (each server's NVLink domain, or switches) and switches.
 #include "ns3/simai_topology.h"
 
 #include <fmt/format.h>
@@ -42,10 +42,12 @@ void ReadSimaiTopology(const std::string& path, TopologyConfig& topo,
     }
   }
 
+  // Packet-level NVLink keeps the NVSwitches as switches, each GPU's link to one a second port.
+  const bool packet = topo.nvlink_model == TopologyConfig::NvlinkModel::kPacket;
   topo.type = "simai_file";
   topo.file = path;
   topo.hosts = gpus;
-  topo.switches = switches;
+  topo.switches = switches + (packet ? nvswitches : 0);
   topo.gpus_per_server = gps;
   topo.hpcc_ids.clear();
   std::vector<int> ours(nodes, -1);
@@ -54,7 +56,7 @@ void ReadSimaiTopology(const std::string& path, TopologyConfig& topo,
     topo.hpcc_ids.push_back(id);
   }
   for (int id = gpus; id < nodes; ++id) {
-    if (!is_switch[id]) continue;
+    if (!is_switch[id] && !(packet && is_nvswitch[id])) continue;
     ours[id] = static_cast<int>(topo.hpcc_ids.size());
     topo.hpcc_ids.push_back(id);
   }
@@ -81,16 +83,23 @@ void ReadSimaiTopology(const std::string& path, TopologyConfig& topo,
                                     "NVSwitch joins the GPUs of one server",
                                     nvswitch, gpu));
       }
+      if (packet) {
+        nvlink_line[gpu] = l.line;
+        topo.links.push_back(LinkSpec{ours[l.a], ours[l.b], l.rate, l.delay});
+        continue;
+      }
       if (nvlink_line[gpu] != 0) {
         in.Fail(l.line, fmt::format("GPU {} has a second NVSwitch link (the first is on line "
-                                    "{}): dcqcn's NVLink domain is one NVSwitch per server",
+                                    "{}): the fluid NVLink domain is one NVSwitch per server "
+                                    "(topology.nvlink_model = \"packet\" takes any)",
                                     gpu, nvlink_line[gpu]));
       }
       nvlink_line[gpu] = l.line;
       if (server_of_nvswitch[nvswitch] == -1) server_of_nvswitch[nvswitch] = gpu / gps;
       if (server_of_nvswitch[nvswitch] != gpu / gps) {
         in.Fail(l.line, fmt::format("NVSwitch {} joins GPU {} (server {}) to GPUs of server {}: "
-                                    "an NVSwitch joins the GPUs g of one server g / {}",
+                                    "the fluid NVLink domain is the GPUs g of one server g / {} "
+                                    "(topology.nvlink_model = \"packet\" takes any)",
                                     nvswitch, gpu, gpu / gps, server_of_nvswitch[nvswitch], gps));
       }
       if (first_nvlink == nullptr) {
@@ -98,21 +107,15 @@ void ReadSimaiTopology(const std::string& path, TopologyConfig& topo,
       } else if (l.rate != first_nvlink->rate || l.delay != first_nvlink->delay) {
         in.Fail(l.line,
                 fmt::format("an NVSwitch link of {} and {}, but the one on line {} has {} "
-                            "and {}: dcqcn's NVLink domain has one rate and delay",
+                            "and {}: the fluid NVLink domain has one rate and delay "
+                            "(topology.nvlink_model = \"packet\" takes any)",
                             FormatRate(l.rate), FormatTime(l.delay), first_nvlink->line,
                             FormatRate(first_nvlink->rate), FormatTime(first_nvlink->delay)));
       }
       continue;
     }
-    if (a_gpu || b_gpu) {
-      const int gpu = a_gpu ? l.a : l.b;
-      if (nic_line[gpu] != 0) {
-        in.Fail(l.line, fmt::format("GPU {} has a second NIC link (the first is on line {}): "
-                                    "dual-ToR hosts (Alibaba HPN) are not modelled yet (issue 45)",
-                                    gpu, nic_line[gpu]));
-      }
-      nic_line[gpu] = l.line;
-    }
+    // A GPU with a second NIC link (dual-ToR, Alibaba HPN) has a NIC with two ports.
+    if (a_gpu || b_gpu) nic_line[a_gpu ? l.a : l.b] = l.line;
     topo.links.push_back(LinkSpec{ours[l.a], ours[l.b], l.rate, l.delay});
   }
   for (int g = 0; g < gpus; ++g) {
@@ -125,7 +128,7 @@ void ReadSimaiTopology(const std::string& path, TopologyConfig& topo,
   // Each server's GPUs on one NVSwitch, or none on any.
   topo.nvlink_rate = 0;
   topo.nvlink_delay = 0;
-  if (first_nvlink != nullptr && gps > 1) {
+  if (first_nvlink != nullptr && gps > 1 && !packet) {
     for (int g = 0; g < gpus; ++g) {
       if (nvlink_line[g] == 0) {
         throw InputError(fmt::format(

@@ -8,15 +8,18 @@
 // GPUs, so they must be the file's first ids, and routes traffic between two GPUs of a server
 // through their NVSwitch and everything else through the NICs.
 //
-// What dcqcn makes of it: hosts are the GPUs (host g = file id g), each with one NIC link to a
-// switch; switches follow in the file's order (Topology::hpcc_ids keeps the file's ids for the
-// output files). Each server's NVSwitch and its links become the server's NVLink domain
-// (net/nvlink_fabric.h): the GPU links' rate per GPU and direction, and two links' delay from
-// GPU to GPU (the NVSwitch's store-and-forward of a frame is left out: 25 ns for a 9 KB frame at
-// 2880 Gb/s). So the NVSwitch links must all have one rate and one delay, and each NVSwitch must
-// join exactly the GPUs g with the same g / gpus_per_server.
-// Refused, naming the file and line: a GPU with a second NIC link (dual-ToR, Alibaba HPN: issue
-// 45), a GPU with no NIC link, an NVSwitch cabled to a switch, a GPU id at or above the GPU count.
+// What dcqcn makes of it: hosts are the GPUs (host g = file id g), each with a NIC link to a
+// switch (two for a dual-ToR GPU: a NIC with two ports); switches follow in the file's order
+// (Topology::hpcc_ids keeps the file's ids for the output files). With topology.nvlink_model =
+// "packet" the NVSwitches are switches among them and each GPU's NVSwitch link a port of its
+// NIC, as SimAI runs them. With "fluid" (the default) each server's NVSwitch and its links
+// become the server's NVLink domain (net/nvlink_fabric.h): the GPU links' rate per GPU and
+// direction, and two links' delay from GPU to GPU (the NVSwitch's store-and-forward of a frame
+// is left out: 25 ns for a 9 KB frame at 2880 Gb/s). So the NVSwitch links must then all have
+// one rate and one delay, and each NVSwitch must join exactly the GPUs g with the same
+// g / gpus_per_server.
+// Refused, naming the file and line: a GPU with no NIC link, an NVSwitch cabled to a switch, a
+// GPU id at or above the GPU count.
 #pragma once
 
 #include <string>
@@ -27,8 +30,9 @@
 namespace dcqcn {
 
 // Reads SimAI topology file `path` into `topo` (type "simai_file", file = path, hosts, switches,
-// links, hpcc_ids, gpus_per_server, nvlink_rate, nvlink_delay). Throws InputError "PATH:LINE:
-// topology: ..."; appends to `warnings` what is not modelled (a link error rate > 0).
+// links, hpcc_ids, gpus_per_server, nvlink_rate, nvlink_delay) as topo.nvlink_model says. Throws
+// InputError "PATH:LINE: topology: ..."; appends to `warnings` what is not modelled (a link error
+// rate > 0).
 void ReadSimaiTopology(const std::string& path, TopologyConfig& topo,
                        std::vector<std::string>* warnings);
 

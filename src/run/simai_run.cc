@@ -80,8 +80,10 @@ SimaiCommandResult RunSimaiCommand(const SimaiCommandOptions& options) {
     if (writes) {
       result.out_dir = options.out_dir.empty() ? "results/" + s.name : options.out_dir;
       folder.emplace(result.out_dir, options.force, options.stop);
-      const int servers_nvswitches =
-          s.topology.nvlink_rate > 0 ? s.topology.hosts / s.topology.gpus_per_server : 0;
+      const bool nvswitches = s.topology.nvlink_rate > 0 ||
+                              (s.topology.nvlink_model == TopologyConfig::NvlinkModel::kPacket &&
+                               s.topology.gpus_per_server > 1);
+      const int servers_nvswitches = nvswitches ? s.topology.hosts / s.topology.gpus_per_server : 0;
       const std::vector<std::string> names = {
           "ncclFlowModel_EndToEnd.csv",
           fmt::format("ncclFlowModel_detailed_{}.csv", s.topology.hosts + servers_nvswitches),

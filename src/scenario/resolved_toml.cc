@@ -165,6 +165,8 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
              row->doc.type == "rate" ? FormatRate(t.*(*quantity)) : FormatTime(t.*(*quantity)));
     } else if (auto* number = std::get_if<double TopologyConfig::*>(&row->field)) {
       if (t.*(*number) > 0 || !row->omitted_at_zero) line(row->doc.name, TomlFloat(t.*(*number)));
+    } else if (auto* choice = std::get_if<EnumField<TopologyConfig>>(&row->field)) {
+      quoted(row->doc.name, choice->names[choice->get(t)]);
     }
   }
   if (t.reconvergence >= 0) quoted("reconvergence", FormatTime(t.reconvergence));

@@ -728,6 +728,11 @@ void Loader::ReadTopologyKey(const Section& sec, const TopologyKey& row,
       Fail(sec.Key(name), sec.Get(name),
            fmt::format("expected {}, got {}", row.expected, Got(*sec.Get(name))));
     }
+  } else if (auto* choice = std::get_if<EnumField<TopologyConfig>>(&row.field)) {
+    const std::vector<std::string_view> names(choice->names.begin(), choice->names.end());
+    const std::string value = ReadString(sec, name, std::string(names[choice->get(topo)]), names);
+    choice->set(topo,
+                static_cast<int>(std::find(names.begin(), names.end(), value) - names.begin()));
   }
 }
 
@@ -747,7 +752,7 @@ void Loader::ReadLinks(const Section& sec, TopologyConfig& topo) const {
   const std::string nodes_text = fmt::format(
       "h0..h{}{}", topo.hosts - 1,
       topo.switches > 0 ? fmt::format(" or s0..s{}", topo.switches - 1) : std::string());
-  std::vector<int> host_link(topo.hosts, -1);  // index of each host's link
+  std::vector<int> host_links(topo.hosts, 0);  // each host's links so far (its NIC's ports)
   topo.links.clear();
   for (size_t i = 0; i < links->size(); ++i) {
     const toml::node& item = *links->get(i);
@@ -785,20 +790,18 @@ void Loader::ReadLinks(const Section& sec, TopologyConfig& topo) const {
     }
     for (int e : ends) {
       if (!topo.is_host(e)) continue;
-      if (host_link[e] >= 0) {
+      if (++host_links[e] > kMaxHostPorts) {
         Fail(item_key, &item,
-             fmt::format("host h{} already has a link ({}[{}]); a host has exactly one link "
-                         "(a NIC has one port)",
-                         e, key, host_link[e]));
+             fmt::format("host h{} has more than {} links (a NIC has at most {} ports)", e,
+                         kMaxHostPorts, kMaxHostPorts));
       }
-      host_link[e] = static_cast<int>(i);
     }
     topo.links.push_back(link);
   }
   for (int h = 0; h < topo.hosts; ++h) {
-    if (host_link[h] < 0) {
+    if (host_links[h] == 0) {
       Fail(key, node,
-           fmt::format("host h{} has no link; every host needs exactly one (hosts = {})", h,
+           fmt::format("host h{} has no link; every host needs at least one (hosts = {})", h,
                        topo.hosts));
     }
   }
@@ -1792,9 +1795,19 @@ std::string Loader::ResolvePath(std::string_view key, const std::string& path) c
 // the file's id order, then switches, so [[flow]] src/dst name the i-th host of the file.
 // simai_file: from a SimAI topology file, whose GPUs are its first ids (ns3/simai_topology.h).
 void Loader::ReadTopologyFile(const Section& sec, TopologyConfig& topo) const {
-  const bool simai = FindTopologyType(topo.type)->file_format == TopologyType::FileFormat::kSimai;
+  const TopologyType& type = *FindTopologyType(topo.type);
+  const bool simai = type.file_format == TopologyType::FileFormat::kSimai;
+  for (const TopologyKey* row : type.keys) {
+    if (row->doc.name != "file" && sec.Get(row->doc.name) != nullptr) {
+      ReadTopologyKey(sec, *row, topo);
+    }
+  }
   for (auto&& [key, value] : *sec.table) {
-    if (key.str() == "type" || key.str() == "file" || key.str() == "reconvergence") continue;
+    if (key.str() == "type" || key.str() == "reconvergence") continue;
+    if (std::any_of(type.keys.begin(), type.keys.end(),
+                    [&](const TopologyKey* r) { return r->doc.name == key.str(); })) {
+      continue;
+    }
     Fail(sec.Key(key.str()), &value,
          fmt::format("not used when topology.type = \"{}\": the file gives every node and link",
                      topo.type));

@@ -11,7 +11,7 @@
 namespace dcqcn {
 
 std::unique_ptr<const CcFactory> ResolveCc(const Scenario& s) {
-  // A host's line rate is its cable's (hosts have one NIC port).
+  // A host's line rate is its cable's (the slowest, for a NIC with several ports).
   SlowestNic nic;
   for (const LinkSpec& l : s.topology.links) {
     for (int end : {l.a, l.b}) {
@@ -25,6 +25,8 @@ std::unique_ptr<const CcFactory> ResolveCc(const Scenario& s) {
 
 NvlinkConfig NvlinkOf(const Scenario& s) {
   if (GpusPerServer(s.topology) == 0) return {};
+  // Packet-level NVLink: the NVSwitches are switches of the topology.
+  if (s.topology.nvlink_model == TopologyConfig::NvlinkModel::kPacket) return {};
   return {s.topology.gpus_per_server, s.topology.nvlink_rate, s.topology.nvlink_delay};
 }
 
@@ -47,9 +49,10 @@ void CheckBuildable(const NetworkConfig& c) {
     }
   }
   for (int h = 0; h < topo.hosts; ++h) {
-    if (num_ports[h] > 1) {
-      throw InputError(fmt::format(
-          "{}: topology: host h{} has more than one link (a NIC has one port)", c.source, h));
+    if (num_ports[h] > kMaxHostPorts) {
+      throw InputError(
+          fmt::format("{}: topology: host h{} has {} links; a NIC has at most {} ports", c.source,
+                      h, num_ports[h], kMaxHostPorts));
     }
   }
   for (int h = 0; h < topo.hosts; ++h) {

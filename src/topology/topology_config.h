@@ -38,6 +38,10 @@ struct TopologyConfig : Topology {
   // (NVSwitch port-to-port latency is not published; NCCL's own model uses ~1 us per step).
   Rate nvlink_rate = 3600 * kGbps;
   Time nvlink_delay = 1 * kMicrosecond;
+  // rail and simai_file: NVLink as a fluid crossbar (net/nvlink_fabric.h), or packet by packet
+  // through an NVSwitch per server (a switch; each GPU's NIC has a second port cabled to it).
+  enum class NvlinkModel : uint8_t { kFluid, kPacket };
+  NvlinkModel nvlink_model = NvlinkModel::kFluid;
   // switch_ring: `switches` switches in a ring, each with this many hosts.
   int hosts_per_switch = 2;
   // fat_tree: the k-ary three-tier fat tree of Al-Fares et al. (SIGCOMM'08), k^3/4 hosts.

@@ -43,6 +43,18 @@ inline constexpr TopologyKey kTopologyFileKey{
      "(simai_file: its GPUs, NVSwitches and switches, docs/training-jobs.md); it gives every "
      "node and link, so no other [topology] key is allowed (but `reconvergence`)."}};
 
+// rail's and simai_file's.
+inline constexpr std::string_view kNvlinkModelNames[] = {"fluid", "packet"};
+inline constexpr TopologyKey kNvlinkModelKey{
+    {"nvlink_model", KeyKind::kValue, "string", "", "\"fluid\"",
+     "How a server's NVLink is modelled. \"fluid\": a crossbar of max-min fair shares per GPU "
+     "(no packets, queues, ECN or PFC; fast). \"packet\": packet by packet through an NVSwitch "
+     "per server, a switch like the others (its buffer, ECN and PFC), each GPU's NIC with a "
+     "second port cabled to it (rail: at nvlink_rate, nvlink_delay / 2 each way; simai_file: "
+     "the file's NVSwitch links), as SimAI's ns-3 backend runs it; the transfers inside a server "
+     "then run DCQCN too."},
+    ByName<&TopologyConfig::nvlink_model>(kNvlinkModelNames)};
+
 inline constexpr TopologyKey kSwitchesKey{
     {"switches", KeyKind::kValue, "integer", "switches", "1",
      "Number of switches s0..s(N-1) (star: 1, dumbbell: 2, the fabrics: derived; switch_ring: "

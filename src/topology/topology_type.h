@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/key_row.h"
 #include "core/key_schema.h"
 #include "topology/topology_config.h"
 
@@ -22,7 +23,7 @@ namespace dcqcn {
 struct TopologyKey {
   KeySchema doc;
   std::variant<std::monostate, int TopologyConfig::*, int64_t TopologyConfig::*,
-               double TopologyConfig::*>
+               double TopologyConfig::*, EnumField<TopologyConfig>>
       field = {};
   int64_t min = 1;  // integers: the range; rates and times: > 0, or >= 0 with min = 0
   int64_t max = 0;

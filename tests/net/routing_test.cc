@@ -100,6 +100,36 @@ TEST(RouteTableTest, VisitRankOrdersNextHopsAsTheSearchReachedThem) {
   EXPECT_EQ(ranked.Ports(2, 3).first[0], 1);
 }
 
+// Hosts with two ports. Nodes: hosts 0..3, then s0 = 4, s1 = 5 (leaves), s2 = 6 (spine), s3 = 7
+// (a switch of hosts only, as an NVSwitch). h0 is dual-homed to both leaves and to s3; h1 hangs
+// off s0 and s3, h2 off s1 and s3, h3 off s1 alone.
+TEST(RouteTableTest, HostsWithSeveralPortsAreReachedByEachOfTheirSwitches) {
+  auto adj =
+      Cables(8, {{0, 4}, {0, 5}, {0, 7}, {1, 4}, {1, 7}, {2, 5}, {2, 7}, {3, 5}, {4, 6}, {5, 6}});
+  RouteTable routes(4, adj);
+  // Each switch a host is cabled to reaches it directly, at the port of that cable.
+  EXPECT_EQ(routes.Ports(0, 0).second, 1u);
+  EXPECT_EQ(adj[4][routes.Ports(0, 0).first[0]].first, 0);
+  EXPECT_EQ(adj[5][routes.Ports(1, 0).first[0]].first, 0);
+  EXPECT_EQ(adj[7][routes.Ports(3, 0).first[0]].first, 0);
+  EXPECT_EQ(adj[7][routes.Ports(3, 2).first[0]].first, 2);
+  // The spine has both leaves as equal-cost ways to the dual-homed h0, one to each other host.
+  EXPECT_EQ(routes.Ports(2, 0).second, 2u);
+  EXPECT_EQ(routes.Ports(2, 1).second, 1u);
+  EXPECT_EQ(adj[6][routes.Ports(2, 1).first[0]].first, 4);
+  // s3 carries no transit: it reaches its own hosts only.
+  EXPECT_EQ(routes.Ports(3, 3).second, 0u);
+  EXPECT_EQ(routes.Distance(3, 3), -1);
+  // Distances from each switch to the last switch before a host.
+  EXPECT_EQ(routes.Distance(0, 1), 0);
+  EXPECT_EQ(routes.Distance(1, 1), 2);  // s1 -> s2 -> s0
+  EXPECT_EQ(routes.Distance(2, 1), 1);
+  EXPECT_EQ(routes.Distance(3, 1), 0);  // the NVSwitch is cabled to h1
+  EXPECT_EQ(routes.Distance(1, 0), 0);
+  // Leaves route to the other leaf's hosts over the spine.
+  EXPECT_EQ(adj[4][routes.Ports(0, 3).first[0]].first, 6);
+}
+
 TEST(RouteTableTest, UnreachableHostHasNoPorts) {
   auto adj = Cables(4, {{0, 2}, {1, 3}});  // two islands
   RouteTable routes(2, adj);

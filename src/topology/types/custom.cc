@@ -14,7 +14,8 @@ namespace {
 constexpr TopologyKey kLinks{
     {"links", KeyKind::kValue, "list of links", "", "required for custom",
      "`[\"A\", \"B\"]` or `[\"A\", \"B\", RATE, DELAY]` per cable, A and B named `\"h3\"` or "
-     "`\"s0\"`; every host has exactly one link."}};
+     "`\"s0\"`; every host has at least one link, one per port of its NIC (a GPU's NVLink "
+     "port to its server's NVSwitch, a dual-ToR NIC's two ports to two leaves)."}};
 
 }  // namespace
 

@@ -87,6 +87,22 @@ void Build(TopologyConfig& topo, const std::string& source) {
       topo.links.push_back({leaf0 + l, spine0 + s, topo.fabric_rate, topo.link_delay});
     }
   }
+  if (topo.nvlink_model != TopologyConfig::NvlinkModel::kPacket || topo.gpus_per_server < 2) {
+    return;
+  }
+  // Packet-level NVLink: an NVSwitch per server after the spines, each GPU's second port cabled
+  // to it; GPU to GPU is two links, so each takes half of nvlink_delay.
+  if (int64_t{topo.hosts} + topo.switches + topo.servers > kMaxTopologyNodes) {
+    TopologyFail(source, fmt::format("{} hosts, {} switches and {} NVSwitches are more than {} "
+                                     "nodes",
+                                     topo.hosts, topo.switches, topo.servers, kMaxTopologyNodes));
+  }
+  const int nvswitch0 = topo.hosts + topo.switches;
+  topo.switches += topo.servers;
+  for (int h = 0; h < topo.hosts; ++h) {
+    topo.links.push_back({h, nvswitch0 + h / topo.gpus_per_server, topo.nvlink_rate,
+                          std::max<Time>(topo.nvlink_delay / 2, 1)});
+  }
 }
 
 }  // namespace
@@ -102,7 +118,7 @@ const TopologyType& RailTopology() {
           "rail-optimized servers of GPUs, one NIC per GPU, GPU g of every server on "
           "rail g's leaves, NVLink inside each server",
       .keys = {&kServers, &kGpusPerServer, &kServersPerLeaf, &kNvlinkRate, &kNvlinkDelay,
-               &kSpinesKey, &kOversubscriptionKey, &kFabricRateKey},
+               &kNvlinkModelKey, &kSpinesKey, &kOversubscriptionKey, &kFabricRateKey},
       .derive = Derive,
       .build = Build,
       .hosts_from_shape = true,
