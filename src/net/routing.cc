@@ -125,12 +125,7 @@ RouteTable::RouteTable(int hosts, const std::vector<std::vector<std::pair<int, i
 }
 
 int RouteTable::Distance(int sw, int dst) const {
-  if (host_switch_[dst] == sw) return 0;
-  if (!extra_attachments_.empty()) {
-    for (uint32_t i = extra_begin_[dst]; i < extra_begin_[dst + 1]; ++i) {
-      if (extra_attachments_[i].first == sw) return 0;
-    }
-  }
+  if (CabledPort(sw, dst) != nullptr) return 0;
   const int group = group_of_host_[dst];
   if (group < 0) return -1;
   const size_t slot = static_cast<size_t>(group) * num_switches_ + sw;

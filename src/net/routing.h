@@ -37,12 +37,7 @@ class RouteTable {
       const auto it = overrides_.find(OverrideKey(sw, dst));
       if (it != overrides_.end()) return {ports_.data() + it->second.first, it->second.second};
     }
-    if (host_switch_[dst] == sw) return {&host_port_[dst], 1};
-    if (!extra_attachments_.empty()) [[unlikely]] {
-      for (uint32_t i = extra_begin_[dst]; i < extra_begin_[dst + 1]; ++i) {
-        if (extra_attachments_[i].first == sw) return {&extra_attachments_[i].second, 1};
-      }
-    }
+    if (const uint16_t* port = CabledPort(sw, dst)) return {port, 1};
     const int group = group_of_host_[dst];
     if (group < 0) return {nullptr, 0};
     const uint32_t list = list_of_slot_[static_cast<size_t>(group) * num_switches_ + sw];
@@ -51,6 +46,16 @@ class RouteTable {
   // Switches from switch `sw` to the last switch before host `dst` (0: `sw` is cabled to it;
   // -1: unreachable). A host with several ports sends on those whose switch is nearest.
   int Distance(int sw, int dst) const;
+  // Switch `sw`'s port cabled to host `dst`, or nullptr when none is.
+  const uint16_t* CabledPort(int sw, int dst) const {
+    if (host_switch_[dst] == sw) return &host_port_[dst];
+    if (!extra_attachments_.empty()) [[unlikely]] {
+      for (uint32_t i = extra_begin_[dst]; i < extra_begin_[dst + 1]; ++i) {
+        if (extra_attachments_[i].first == sw) return &extra_attachments_[i].second;
+      }
+    }
+    return nullptr;
+  }
   // Distinct next-hop lists stored (for memory reports and tests).
   size_t distinct_lists() const { return list_begin_.size() - 1; }
   // Bytes the table occupies (for memory reports).
