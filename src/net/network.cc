@@ -195,6 +195,7 @@ Network::Network(NetworkConfig config)
   }
   // After the source ports: a host with several ports picks one by the flow's hash.
   BuildRoutes();
+  SetLoadBalancers();
   need_base_rtt_ = needs.base_rtt || s.host.window;
   if (need_base_rtt_ && s.host.base_rtt != HostConfig::BaseRtt::kPair) {
     max_base_rtt_ = MaxBaseRtt(topo, s.host.mtu);
@@ -430,6 +431,34 @@ void Network::BuildRoutes() {
                                    config_.source, f.src, f.dst));
     }
   }
+}
+
+void Network::SetLoadBalancers() {
+  const SwitchConfig& sw = config_.sw;
+  if (sw.load_balancing == SwitchConfig::LoadBalancing::kEcmp) return;
+  const int num_hosts = config_.topology.hosts;
+  bool any_choice = false;
+  for (size_t i = 0; i < switches_.size(); ++i) {
+    const int node = num_hosts + static_cast<int>(i);
+    const bool leaf = std::any_of(adjacency_[node].begin(), adjacency_[node].end(),
+                                  [&](const auto& peer) { return peer.first < num_hosts; });
+    if ((sw.load_balancing_at == SwitchConfig::LoadBalancingAt::kLeaves && !leaf) ||
+        (sw.load_balancing_at == SwitchConfig::LoadBalancingAt::kAboveLeaves && leaf)) {
+      continue;
+    }
+    switches_[i]->SetLoadBalancer(std::make_unique<LoadBalancer>(sw, config_.seed, node));
+    for (int h = 0; h < num_hosts && !any_choice; ++h) {
+      any_choice = routes_->Ports(static_cast<int>(i), h).second > 1;
+    }
+  }
+  if (!any_choice) {
+    throw InputError(fmt::format(
+        "{}: switch.load_balancing: no switch it applies to (load_balancing_at) has two "
+        "equal-cost ports towards any host: there is one path, nothing to balance",
+        config_.source));
+  }
+  // A flow's packets may now take any of the equal-cost paths: its route cache holds one.
+  flows_.StopRouteCaches();
 }
 
 uint8_t Network::ChooseNicPort(uint32_t id) const {

@@ -213,6 +213,8 @@ class Network {
   // Shortest-path routes over the cables of `live`, with the static routes' live next hops.
   std::unique_ptr<RouteTable> ComputeRoutes(const Adjacency& live) const;
   void BuildRoutes();
+  // switch.load_balancing other than "ecmp": a balancer on each switch it applies to.
+  void SetLoadBalancers();
   // Link events ([[event]] link_down, link_up) and the reconvergence after each: an observer,
   // so that in a run split over threads they run between windows, every thread stopped, and at
   // an instant after every node's events, split or not (network_links.cc).

@@ -1,4 +1,4 @@
-// A switch's buffer, PFC, ECN and ECMP settings (the MMU and the ports read them).
+// A switch's buffer, PFC, ECN, ECMP and load-balancing settings (the MMU and the ports read them).
 #pragma once
 
 #include <vector>
@@ -63,6 +63,23 @@ struct SwitchConfig {
   //          its addresses and source ports (docs/validation.md).
   enum class EcmpHash { kDcqcn, kHpcc };
   EcmpHash ecmp_hash = EcmpHash::kDcqcn;
+  // How data packets are spread over the equal-cost ports (net/load_balancer.h):
+  //  kEcmp:     per flow, by the hash above (every packet of a flow takes one path);
+  //  kFlowlet:  per flowlet: a flow's packet after a gap over `flowlet_timeout` starts a new
+  //             flowlet on a port drawn at random (LetFlow, NSDI'17);
+  //  kAdaptive: per packet, the port with the fewest data bytes queued (Spectrum-X's adaptive
+  //             routing), ties to the first from the flow's ECMP port on;
+  //  kSpray:    per packet, a port at random or in turn (`spray_order`), blind to load
+  //             (oblivious spraying, as UEC's transport allows).
+  enum class LoadBalancing { kEcmp, kFlowlet, kAdaptive, kSpray };
+  LoadBalancing load_balancing = LoadBalancing::kEcmp;
+  // Which switches balance that way; the others hash per flow. kLeaves: those cabled to hosts
+  // (a two-tier fabric's only choice, the ToR's uplinks); kAboveLeaves: the others.
+  enum class LoadBalancingAt { kAll, kLeaves, kAboveLeaves };
+  LoadBalancingAt load_balancing_at = LoadBalancingAt::kAll;
+  Time flowlet_timeout = 500 * kMicrosecond;  // CONGA's (SIGCOMM'14) flowlet gap
+  enum class SprayOrder { kRandom, kRoundRobin };
+  SprayOrder spray_order = SprayOrder::kRandom;
   PfcConfig pfc;
   EcnConfig ecn;
 };

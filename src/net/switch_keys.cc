@@ -7,6 +7,10 @@ using K = KeyKind;
 
 constexpr std::string_view kEcmpHashNames[] = {"dcqcn", "hpcc"};  // by SwitchConfig::EcmpHash
 constexpr std::string_view kWatchdogActionNames[] = {"drop", "forward"};  // by Action
+// By SwitchConfig::LoadBalancing, LoadBalancingAt and SprayOrder.
+constexpr std::string_view kLoadBalancingNames[] = {"ecmp", "flowlet", "adaptive", "spray"};
+constexpr std::string_view kLoadBalancingAtNames[] = {"all", "leaves", "above_leaves"};
+constexpr std::string_view kSprayOrderNames[] = {"random", "round_robin"};
 
 constexpr KeyRow<SwitchConfig> kSwitchKeys[] = {
     {.doc = {"buffer", K::kValue, "size", "", "\"12MB\"",
@@ -24,6 +28,30 @@ constexpr KeyRow<SwitchConfig> kSwitchKeys[] = {
              "ports, seeded with the switch's node id, over next hops in that simulator's order; "
              "source ports count from 10000 per host pair)."},
      .field = ByName<&SwitchConfig::ecmp_hash>(kEcmpHashNames)},
+    {.doc = {"load_balancing", K::kValue, "string", "", "\"ecmp\"",
+             "How a switch spreads data packets over the equal-cost ports: \"ecmp\" (per flow, "
+             "by ecmp_hash: a flow keeps one path), \"flowlet\" (a flow's packet after a gap "
+             "over flowlet_timeout starts a new flowlet on a port drawn at random, LetFlow's "
+             "rule; a 16K-slot table indexed by the 5-tuple hash), \"adaptive\" (per packet, the "
+             "port with the fewest data bytes queued, ties to the first from the flow's ECMP port "
+             "on: NVIDIA Spectrum-X's adaptive routing) or \"spray\" (per packet, blind to load, "
+             "in spray_order: UEC's oblivious spraying). ACKs, NACKs and CNPs keep their flow's "
+             "ECMP path. Packets that overtake each other are losses to a go-back-N NIC."},
+     .field = ByName<&SwitchConfig::load_balancing>(kLoadBalancingNames)},
+    {.doc = {"load_balancing_at", K::kValue, "string", "", "\"all\"",
+             "The switches that balance as load_balancing says; the others hash per flow: "
+             "\"all\", \"leaves\" (those cabled to hosts: a two-tier fabric's only choice is "
+             "there, the ToR's uplinks) or \"above_leaves\" (a fat tree's aggregation and core)."},
+     .field = ByName<&SwitchConfig::load_balancing_at>(kLoadBalancingAtNames)},
+    {.doc = {"flowlet_timeout", K::kValue, "time", "", "\"500us\"",
+             "The gap after which a flow's next packet starts a new flowlet "
+             "(load_balancing = \"flowlet\"). CONGA (SIGCOMM'14): 500 us."},
+     .field = &SwitchConfig::flowlet_timeout,
+     .min = 1},
+    {.doc = {"spray_order", K::kValue, "string", "", "\"random\"",
+             "load_balancing = \"spray\": each packet's port \"random\" (uniform among the "
+             "equal-cost ports) or \"round_robin\" (the switch's ports in turn)."},
+     .field = ByName<&SwitchConfig::spray_order>(kSprayOrderNames)},
 };
 
 constexpr KeyRow<PfcConfig> kPfcKeys[] = {

@@ -44,6 +44,9 @@ struct SwitchNodeLayout {
   static_assert(offsetof(SwitchNode, push_telemetry_) + sizeof(SwitchNode::push_telemetry_) <= 128);
   static_assert(offsetof(SwitchNode, sim_) + sizeof(SwitchNode::sim_) <= 128);
   static_assert(offsetof(SwitchNode, pool_) + sizeof(SwitchNode::pool_) <= 128);
+  // A packet's arrival reads the balancer's address too: in the line every packet's departure
+  // reads anyway.
+  static_assert(offsetof(SwitchNode, balancer_) + sizeof(SwitchNode::balancer_) <= 128);
 };
 #pragma GCC diagnostic pop
 
@@ -187,27 +190,44 @@ void SwitchNode::InitMmu(int lossless_classes, Bytes mtu_frame, std::vector<Byte
   refresh_lead_ = PauseRefreshLeadBytes(mtu_frame);
 }
 
-int SwitchNode::RoutePort(const Packet& p) const {
-  auto [ports, n] = routes_->Ports(index_, p.dst);
-  if (n == 1) return ports[0];
-  if (n == 0) [[unlikely]]
-    return kNoRoute;
+uint64_t SwitchNode::FlowHash(const Packet& p) const {
   if (hpcc_keys_ != nullptr) {
     // ACKs, NACKs and CNPs travel back with the addresses and the ports swapped.
     uint32_t udp = hpcc_keys_->flow_ports[p.flow];
     if (p.type != PacketType::kData) udp = udp >> 16 | udp << 16;
     const uint32_t key[3] = {hpcc_keys_->host_ip[p.src], hpcc_keys_->host_ip[p.dst], udp};
-    return ports[HpccEcmpHash(key, hpcc_seed_) % n];
+    return HpccEcmpHash(key, hpcc_seed_);
   }
-  // ECMP: hash of the 5-tuple (protocol and destination port are fixed for RoCEv2) with a
-  // per-switch seed, so that consecutive tiers do not make the same choice.
+  // Hash of the 5-tuple (protocol and destination port are fixed for RoCEv2) with a per-switch
+  // seed, so that consecutive tiers do not make the same choice.
   uint64_t h = hash_seed_ ^ (static_cast<uint64_t>(p.src) << 32) ^ static_cast<uint32_t>(p.dst);
   h ^= static_cast<uint64_t>(p.sport) << 16 ^ kRoceUdpPort;
   h *= 0x9e3779b97f4a7c15ULL;
   h ^= h >> 29;
   h *= 0xbf58476d1ce4e5b9ULL;
   h ^= h >> 32;
-  return ports[h % n];
+  return h;
+}
+
+int SwitchNode::RoutePort(const Packet& p) const {
+  auto [ports, n] = routes_->Ports(index_, p.dst);
+  if (n == 1) return ports[0];
+  if (n == 0) [[unlikely]]
+    return kNoRoute;
+  return ports[FlowHash(p) % n];
+}
+
+int SwitchNode::BalancedPort(Packet& p) {
+  const int hop = p.switch_hops;
+  if (hop < UINT8_MAX) ++p.switch_hops;
+  if (hop >= kTtlHops) [[unlikely]]
+    return kNoRoute;
+  auto [ports, n] = routes_->Ports(index_, p.dst);
+  if (n == 1) return ports[0];
+  if (n == 0) [[unlikely]]
+    return kNoRoute;
+  return balancer_->Choose(FlowHash(p), sim_->Now(), ports, n,
+                           [this](int port) { return ports_[port].queued_bytes(); });
 }
 
 int SwitchNode::CachedRoutePort(Packet& p) {
@@ -231,7 +251,10 @@ void SwitchNode::Receive(Packet* p, int in_port) {
     pool_->Free(p);
     return;
   }
-  int out = CachedRoutePort(*p);
+  // Control packets (ACK, NACK, CNP) keep their flow's ECMP path: balancing spreads the data
+  // classes, as Spectrum-X enables adaptive routing per lossless class.
+  const int out =
+      balancer_ != nullptr && p->priority != kControlQueue ? BalancedPort(*p) : CachedRoutePort(*p);
   if (out == kNoRoute) [[unlikely]] {
     DiscardUnroutable(p);
     return;

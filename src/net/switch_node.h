@@ -12,6 +12,7 @@
 #include "net/egress_port.h"
 #include "net/flow_table.h"
 #include "net/hpcc_ecmp.h"
+#include "net/load_balancer.h"
 #include "net/mmu.h"
 #include "net/node.h"
 #include "net/packet.h"
@@ -121,6 +122,11 @@ class alignas(64) SwitchNode : public Node {
     hpcc_seed_ = static_cast<uint32_t>(hpcc_node_id);
   }
 
+  // Spread data packets per flowlet or per packet (switch.load_balancing) instead of per flow;
+  // the network then stops its flows' route caches, whose paths no longer hold.
+  void SetLoadBalancer(std::unique_ptr<LoadBalancer> balancer) { balancer_ = std::move(balancer); }
+  const LoadBalancer* load_balancer() const { return balancer_.get(); }
+
   // Push HPCC's in-band telemetry onto data packets as they leave (CcNeeds::telemetry).
   void SetPushTelemetry(bool on) { push_telemetry_ = on; }
 
@@ -141,6 +147,8 @@ class alignas(64) SwitchNode : public Node {
   // the table has none (a destination cut off by a failed link).
   static constexpr int kNoRoute = -1;
   int RoutePort(const Packet& p) const;
+  // The hash of `p`'s 5-tuple that ECMP takes modulo the number of equal-cost ports.
+  uint64_t FlowHash(const Packet& p) const;
   // RoutePort, read from the flow's route cache (filled at its start) within its first
   // FlowTable::route_cache_hops() switches; counts the hop on the packet. kNoRoute also for a
   // packet that has passed kTtlHops switches (a routing loop: its TTL ran out).
@@ -165,6 +173,9 @@ class alignas(64) SwitchNode : public Node {
   // A refresh timer expired: pause again if still congested.
   void Refresh(uint64_t arg);
   void SendPfc(int port, int prio, bool pause);
+  // The port the load balancer picks for data packet `p` (kNoRoute as CachedRoutePort);
+  // counts the hop.
+  int BalancedPort(Packet& p);
   // Drops `p`: counted, and its flow's count of packets left corrected.
   void Discard(Packet* p);
   // Drops `p`, which has no route (kNoRoute): its TTL ran out or a link failure cut it off.
@@ -189,6 +200,7 @@ class alignas(64) SwitchNode : public Node {
   bool push_telemetry_ = false;
   Simulator* sim_;
   PacketPool* pool_;
+  std::unique_ptr<LoadBalancer> balancer_;  // unless switch.load_balancing = "ecmp"
   SwitchConfig config_;
   int node_id_;
   uint64_t hash_seed_;
