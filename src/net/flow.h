@@ -30,7 +30,10 @@ struct Flow : CcFlow {
   enum Sched : uint8_t { kIdle = 0, kReady = 1, kPacing = 2 };
   Sched sched = kIdle;    // idle, in the NIC's ready ring, or in its pacer heap
   uint32_t high_psn = 0;  // one past the highest PSN ever sent (retransmission count)
-  Bytes window = 0;       // most bytes in flight at line rate (host.window); 0 = no limit
+  // host.reorder = "selective": the PSN a NACK asked for, sent before new data (kNoResend: none).
+  static constexpr uint32_t kNoResend = UINT32_MAX;
+  uint32_t resend_psn = kNoResend;
+  Bytes window = 0;  // most bytes in flight at line rate (host.window); 0 = no limit
   // Its packets (data, ACK, NACK, CNP) in queues, on links or in the NICs' control queues are
   // counted in two halves, each written by one side only: data sent less ACK, NACK and CNP
   // taken in (here), and the receiver's receiver_packets. Their sum less what switches dropped

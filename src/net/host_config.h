@@ -25,6 +25,19 @@ struct HostConfig {
   // (kMax, HPCC ns-3 GLOBAL_T 1) or its own pair's (kPair, GLOBAL_T 0).
   enum class BaseRtt { kMax, kPair };
   BaseRtt base_rtt = BaseRtt::kMax;
+  // What the receiver does with a data packet that arrives ahead of the next one expected
+  // (packets a switch spreads over several paths overtake each other):
+  //  kGoBackN:   discards it and NACKs the PSN expected; the sender resends from there (RoCE's
+  //              reliable connection, the NICs before out-of-order support);
+  //  kSelective: keeps it when it is within `reorder_window` packets of the PSN expected, NACKs
+  //              that PSN once, and the sender resends only the PSN a NACK names (selective
+  //              repeat with a bitmap, IRN: Mittal et al., SIGCOMM'18);
+  //  kPlacement: places it directly whatever its order and never NACKs; the transfer is done
+  //              when every byte is in, and only a timeout resends (ConnectX's out-of-order
+  //              placement, which Spectrum-X's adaptive routing relies on).
+  enum class Reorder { kGoBackN, kSelective, kPlacement };
+  Reorder reorder = Reorder::kGoBackN;
+  int reorder_window = 256;  // packets; IRN sizes its bitmap to a BDP (an assumption here)
 };
 
 }  // namespace dcqcn

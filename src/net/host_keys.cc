@@ -8,6 +8,8 @@ namespace {
 using K = KeyKind;
 
 constexpr std::string_view kBaseRttNames[] = {"max", "pair"};  // by HostConfig::BaseRtt
+constexpr std::string_view kReorderNames[] = {"go_back_n", "selective",
+                                              "placement"};  // by HostConfig::Reorder
 
 constexpr KeyRow<HostConfig> kHostKeys[] = {
     {.doc = {"mtu", K::kValue, "integer", "bytes", "1000",
@@ -27,6 +29,23 @@ constexpr KeyRow<HostConfig> kHostKeys[] = {
              "Go-back-N retransmission timeout. InfiniBand: 4.096 us x 2^10."},
      .field = &HostConfig::rto,
      .min = 1},
+    {.doc = {"reorder", K::kValue, "string", "", "\"go_back_n\"",
+             "What the receiving NIC does with a data packet that overtook the one expected "
+             "(switch.load_balancing other than ecmp reorders): \"go_back_n\" (discard it and "
+             "NACK the PSN expected; the sender resends from there: RoCE's reliable connection), "
+             "\"selective\" (keep it within reorder_window packets, NACK the hole once; the "
+             "sender resends only the PSN NACKed: IRN's selective repeat) or \"placement\" "
+             "(place it whatever its order, never NACK; done when every byte is in, only a "
+             "timeout resends: ConnectX's out-of-order placement for adaptive routing). "
+             "summary.json counts out_of_order_packets and duplicate_packets."},
+     .field = ByName<&HostConfig::reorder>(kReorderNames)},
+    {.doc = {"reorder_window", K::kValue, "integer", "packets", "256",
+             "reorder = \"selective\": how far ahead of the PSN expected a packet may be and "
+             "still be kept (the receiver's bitmap); beyond it, it is discarded and NACKed."},
+     .field = &HostConfig::reorder_window,
+     .min = 1,
+     .max = 1 << 24,
+     .expected = "an integer number of packets"},
     {.doc = {"ack_in_data_class", K::kValue, "boolean", "", "false",
              "ACKs and NACKs cross switches in their flow's data class (queued behind data, "
              "counted in the shared buffer, paused by PFC) instead of the strict-priority control "

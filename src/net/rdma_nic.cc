@@ -140,8 +140,8 @@ void RdmaNic::ArmRto(Flow& f) {
 }
 
 void RdmaNic::Activate(Flow& f) {
-  if (f.sched != Flow::kIdle || f.sender_done || f.snd_nxt >= f.total_packets) return;
-  if (WindowBound(f)) return;  // an ACK re-activates it
+  if (f.sched != Flow::kIdle || !HasToSend(f)) return;
+  if (WindowBound(f) && f.resend_psn == Flow::kNoResend) return;  // an ACK re-activates it
   Time now = sim_->Now();
   PortQueues& q = QueuesOf(f);
   if (f.next_avail <= now) {
@@ -209,7 +209,7 @@ Packet* RdmaNic::NextPacket(int port_index, Time now, Time* wake_at) {
       Flow& f = (*flows_)[ring.pop_front()];
       f.sched = Flow::kIdle;
       // Else finished, acknowledged, or held by its window until an ACK.
-      if (!f.sender_done && f.snd_nxt < f.total_packets && !WindowBound(f)) chosen = &f;
+      if (HasToSend(f) && (f.resend_psn != Flow::kNoResend || !WindowBound(f))) chosen = &f;
     }
     if (ring.empty()) queues.ready_mask &= ~(1u << q);
     return chosen != nullptr;
@@ -233,8 +233,11 @@ Packet* RdmaNic::NewPacket(PacketType type, Flow& f) {
 
 Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
   Packet* p = NewPacket(PacketType::kData, f);
-  p->psn = f.snd_nxt;
-  p->payload = static_cast<uint32_t>(f.PayloadOf(f.snd_nxt, config_.mtu));
+  // A PSN a selective NACK asked for goes first; it leaves snd_nxt where it is.
+  const bool resend = f.resend_psn != Flow::kNoResend;
+  p->psn = resend ? f.resend_psn : f.snd_nxt;
+  f.resend_psn = Flow::kNoResend;
+  p->payload = static_cast<uint32_t>(f.PayloadOf(p->psn, config_.mtu));
   p->size = static_cast<uint32_t>(wire_.DataFrame(p->payload));
   p->src = f.src;
   p->dst = f.dst;
@@ -246,21 +249,23 @@ Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
   }
   ++stats_->data_packets_sent;
   stats_->payload_sent += p->payload;
-  if (f.snd_nxt < f.high_psn) {
+  if (resend || f.snd_nxt < f.high_psn) {
     ++stats_->retransmitted_packets;
   } else {
     f.high_psn = f.snd_nxt + 1;
     if (f.high_psn == f.total_packets && f.awaiting_successor && on_flow_sent_) on_flow_sent_(f);
   }
-  if (f.snd_una == f.snd_nxt) f.rto_deadline = now + config_.rto;
-  ++f.snd_nxt;
+  if (!resend) {
+    if (f.snd_una == f.snd_nxt) f.rto_deadline = now + config_.rto;
+    ++f.snd_nxt;
+  }
   ArmRto(f);
   // Pace: the next packet may leave one packet time at rate Rc after this one starts.
   f.last_tx = now;
   f.last_frame = p->size;
   f.next_avail = now + wire_.TxTime(p->size, f.rate);
   cc_->OnPacketSent(CcOwner(f), p->size);
-  if (f.snd_nxt < f.total_packets && !WindowBound(f)) {
+  if (HasToSend(f) && !WindowBound(f)) {
     f.sched = Flow::kPacing;
     QueuesOf(f).pacer.push({f.next_avail, f.id});
   }
@@ -348,7 +353,11 @@ void RdmaNic::ReceiveAck(Flow& f, Packet* p) {
   OnAckProgress(f, p->psn);
   const bool nack = p->type == PacketType::kNack;
   if (nack && f.snd_nxt > p->psn && !f.sender_done) {
-    f.snd_nxt = p->psn;  // go back N
+    if (config_.reorder == HostConfig::Reorder::kSelective) {
+      f.resend_psn = p->psn;  // only the PSN asked for; new data follows it
+    } else {
+      f.snd_nxt = p->psn;  // go back N
+    }
     Activate(f);
   }
   // ACK-driven congestion control runs last, as in HPCC ns-3's ReceiveAck.
@@ -380,6 +389,7 @@ void RdmaNic::RunAckCc(Flow& f, const Packet* p, bool nack) {
 void RdmaNic::OnAckProgress(Flow& f, uint32_t acked) {
   if (acked <= f.snd_una || f.sender_done) return;
   f.snd_una = acked;
+  if (f.resend_psn != Flow::kNoResend && f.resend_psn < acked) f.resend_psn = Flow::kNoResend;
   if (f.snd_nxt < acked) f.snd_nxt = acked;
   f.rto_deadline = sim_->Now() + config_.rto;
   if (f.snd_una >= f.total_packets) {
@@ -396,27 +406,78 @@ void RdmaNic::OnAckProgress(Flow& f, uint32_t acked) {
   }
 }
 
+void RdmaNic::DeliverNext(Flow& f, Bytes payload) {
+  ++f.rcv_nxt;
+  f.bytes_delivered += payload;
+  stats_->payload_delivered += payload;
+}
+
+bool RdmaNic::Place(Flow& f, uint32_t psn) {
+  Placed& placed = placed_[f.id];
+  if (placed.bits.empty()) placed.bits.assign((f.total_packets + 63) / 64, 0);
+  uint64_t& word = placed.bits[psn / 64];
+  const uint64_t bit = uint64_t{1} << (psn % 64);
+  if ((word & bit) != 0) return false;
+  word |= bit;
+  ++placed.count;
+  return true;
+}
+
+bool RdmaNic::DeliverPlaced(Flow& f) {
+  const auto it = placed_.find(f.id);
+  if (it == placed_.end()) return false;
+  Placed& placed = it->second;
+  bool any = false;
+  while (f.rcv_nxt < f.total_packets &&
+         (placed.bits[f.rcv_nxt / 64] >> (f.rcv_nxt % 64) & 1) != 0) {
+    --placed.count;
+    DeliverNext(f, f.PayloadOf(f.rcv_nxt, config_.mtu));
+    any = true;
+  }
+  if (placed.count == 0) placed_.erase(it);  // no hole left
+  return any;
+}
+
 void RdmaNic::ReceiveData(Flow& f, Packet* p) {
   stats_->payload_received += p->payload;
   cc_->OnDataArrival(f, p->ce);
+  using Reorder = HostConfig::Reorder;
   if (p->psn == f.rcv_nxt) {
-    ++f.rcv_nxt;
-    f.bytes_delivered += p->payload;
-    stats_->payload_delivered += p->payload;
+    DeliverNext(f, p->payload);
     f.nack_pending = false;
-    if (++f.since_ack >= static_cast<uint32_t>(config_.ack_interval) ||
+    // A filled hole releases what was placed behind it: acknowledged at once.
+    const bool released = config_.reorder != Reorder::kGoBackN && DeliverPlaced(f);
+    if (++f.since_ack >= static_cast<uint32_t>(config_.ack_interval) || released ||
         f.rcv_nxt == f.total_packets) {
       f.since_ack = 0;
       SendControl(PacketType::kAck, f, f.rcv_nxt, p);
     }
+    // Selective repeat: the next hole, with packets placed beyond it, is asked for now.
+    if (config_.reorder == Reorder::kSelective && placed_.count(f.id) != 0) {
+      f.nack_pending = true;
+      ++stats_->nacks;
+      SendControl(PacketType::kNack, f, f.rcv_nxt, nullptr);
+    }
     if (f.rcv_nxt == f.total_packets && on_flow_delivered_) on_flow_delivered_(f);
   } else if (p->psn > f.rcv_nxt) {
-    if (!f.nack_pending) {
+    ++stats_->out_of_order_packets;
+    const bool keep = config_.reorder == Reorder::kPlacement ||
+                      (config_.reorder == Reorder::kSelective &&
+                       p->psn - f.rcv_nxt < static_cast<uint32_t>(config_.reorder_window));
+    if (keep && !Place(f, p->psn)) ++stats_->duplicate_packets;
+    if (config_.reorder == Reorder::kPlacement) {
+      // Placed: the ACK clock keeps its interval, with the cumulative PSN unchanged.
+      if (++f.since_ack >= static_cast<uint32_t>(config_.ack_interval)) {
+        f.since_ack = 0;
+        SendControl(PacketType::kAck, f, f.rcv_nxt, p);
+      }
+    } else if (!f.nack_pending) {
       f.nack_pending = true;
       ++stats_->nacks;
       SendControl(PacketType::kNack, f, f.rcv_nxt, p);
     }
   } else {
+    ++stats_->duplicate_packets;
     SendControl(PacketType::kAck, f, f.rcv_nxt, p);  // duplicate: re-acknowledge
   }
 }

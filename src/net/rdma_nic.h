@@ -123,6 +123,17 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   void OnAckProgress(Flow& f, uint32_t acked);
   void ArmRto(Flow& f);
   void ReceiveData(Flow& f, Packet* p);
+  // A data packet ahead of the one expected, kept (host.reorder selective or placement): false
+  // when it was there already.
+  bool Place(Flow& f, uint32_t psn);
+  // Takes the packets placed from rcv_nxt on as delivered; true if any were.
+  bool DeliverPlaced(Flow& f);
+  // Accepts PSN rcv_nxt (`payload` bytes).
+  void DeliverNext(Flow& f, Bytes payload);
+  // The sender has something to send: new data, or a PSN a selective NACK asked for.
+  static bool HasToSend(const Flow& f) {
+    return !f.sender_done && (f.snd_nxt < f.total_packets || f.resend_psn != Flow::kNoResend);
+  }
   // The transfer whose congestion-control state acts for `f`: the newest of its connection.
   Flow& CcOwner(Flow& f);
   // The bytes in flight of the transfers before `f` on its connection.
@@ -151,6 +162,13 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   };
   std::unordered_map<uint32_t, Connection> connections_;
   std::vector<std::pair<Packet*, int>> held_;  // and the port each came in on
+  // Receiver: per flow with packets placed ahead of rcv_nxt, a bitmap by PSN (host.reorder
+  // selective or placement); a flow leaves it when its holes are filled.
+  struct Placed {
+    std::vector<uint64_t> bits;
+    uint32_t count = 0;  // bits set: packets placed beyond rcv_nxt
+  };
+  std::unordered_map<uint32_t, Placed> placed_;
 };
 
 }  // namespace dcqcn

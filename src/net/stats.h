@@ -37,6 +37,11 @@ struct NetStats {
   uint64_t retransmitted_packets = 0;
   uint64_t timeouts = 0;
   uint64_t nacks = 0;
+  // Data packets that arrived ahead of the one expected (whatever host.reorder does with them),
+  // and copies of ones the receiver already had (a resend that the original overtook, or one
+  // that go-back-N sent again): spurious retransmissions.
+  uint64_t out_of_order_packets = 0;
+  uint64_t duplicate_packets = 0;
   uint64_t pfc_pause_frames = 0;  // PAUSE frames with non-zero time (refreshes included)
   uint64_t pfc_resume_frames = 0;
   uint64_t ecn_marked_packets = 0;
@@ -82,6 +87,8 @@ struct NetStats {
     count(&NetStats::retransmitted_packets);
     count(&NetStats::timeouts);
     count(&NetStats::nacks);
+    count(&NetStats::out_of_order_packets);
+    count(&NetStats::duplicate_packets);
     count(&NetStats::pfc_pause_frames);
     count(&NetStats::pfc_resume_frames);
     count(&NetStats::ecn_marked_packets);

@@ -310,6 +310,8 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
   j["retransmitted_packets"] = st.retransmitted_packets;
   j["timeouts"] = st.timeouts;
   j["nacks"] = st.nacks;
+  j["out_of_order_packets"] = st.out_of_order_packets;
+  j["duplicate_packets"] = st.duplicate_packets;
   j["pfc_pause_frames"] = st.pfc_pause_frames;
   j["pfc_resume_frames"] = st.pfc_resume_frames;
   j["ecn_marked_packets"] = st.ecn_marked_packets;

@@ -627,6 +627,95 @@ TEST_F(RdmaNicTest, ReceiverAcksEveryNthNacksAGapOnceAndReacksDuplicates) {
   EXPECT_EQ(f.sender_packets + f.receiver_packets, 0);  // every ACK reached the peer
 }
 
+// host.reorder = "selective": packets ahead within the window are kept and the hole NACKed
+// once; a filled hole releases them, and one still open behind kept packets is NACKed at once.
+TEST_F(RdmaNicTest, SelectiveReceiverKeepsPacketsAheadWithinItsWindowAndNacksEachHole) {
+  config.reorder = HostConfig::Reorder::kSelective;
+  config.reorder_window = 3;
+  Build();
+  Flow& f = AddFlow(0, 8000, 3, /*src=*/1);
+  DataAt(1 * kUs, 0, 0);   // ACK 1
+  DataAt(2 * kUs, 0, 2);   // kept: NACK 1
+  DataAt(3 * kUs, 0, 3);   // kept, NACK pending
+  DataAt(4 * kUs, 0, 1);   // fills the hole: 1, 2, 3 delivered, ACK 4
+  DataAt(5 * kUs, 0, 7);   // 3 ahead of 4: beyond the window, discarded; NACK 4
+  DataAt(6 * kUs, 0, 6);   // kept
+  DataAt(7 * kUs, 0, 4);   // ACK 5, and 5 is a hole behind 6: NACK 5 at once
+  DataAt(8 * kUs, 0, 5);   // 5 and 6: ACK 7
+  DataAt(9 * kUs, 0, 3);   // a copy: ACK 7 again
+  DataAt(10 * kUs, 0, 7);  // the last: ACK 8
+  sim.RunUntil(kTimeNever);
+  auto control = [](Time at, PacketType type, uint32_t psn) {
+    return Sent{at, type, 0, psn, static_cast<uint32_t>(kAckFrameBytes), kControlQueue};
+  };
+  EXPECT_EQ(log.sent, (std::vector<Sent>{
+                          control(1 * kUs, PacketType::kAck, 1),
+                          control(2 * kUs, PacketType::kNack, 1),
+                          control(4 * kUs, PacketType::kAck, 4),
+                          control(5 * kUs, PacketType::kNack, 4),
+                          control(7 * kUs, PacketType::kAck, 5),
+                          // behind the ACK: 90 bytes on the wire, 7.2 ns at 100 Gb/s
+                          control(7 * kUs + 7200, PacketType::kNack, 5),
+                          control(8 * kUs, PacketType::kAck, 7),
+                          control(9 * kUs, PacketType::kAck, 7),
+                          control(10 * kUs, PacketType::kAck, 8),
+                      }));
+  EXPECT_EQ(f.rcv_nxt, 8u);
+  EXPECT_EQ(stats.payload_delivered, 8000);
+  EXPECT_EQ(stats.payload_received, 10000);
+  EXPECT_EQ(stats.nacks, 3u);
+  EXPECT_EQ(stats.out_of_order_packets, 4u);
+  EXPECT_EQ(stats.duplicate_packets, 1u);
+}
+
+// host.reorder = "placement": any order is placed, nothing is NACKed, the ACK clock keeps its
+// interval with the cumulative PSN, and the transfer is delivered when every byte is in.
+TEST_F(RdmaNicTest, PlacementReceiverTakesAnyOrderAndNeverNacks) {
+  config.reorder = HostConfig::Reorder::kPlacement;
+  Build();
+  Flow& f = AddFlow(0, 4000, 3, /*src=*/1);
+  int delivered = 0;
+  nic->SetOnFlowDelivered([&](Flow&) { ++delivered; });
+  DataAt(1 * kUs, 0, 1);  // placed: ACK 0
+  DataAt(2 * kUs, 0, 3);  // placed: ACK 0
+  DataAt(3 * kUs, 0, 3);  // a copy: ACK 0
+  DataAt(4 * kUs, 0, 0);  // 0 and 1: ACK 2
+  sim.RunUntil(5 * kUs);
+  EXPECT_EQ(delivered, 0);
+  DataAt(6 * kUs, 0, 2);  // 2 and 3: ACK 4, delivered
+  sim.RunUntil(kTimeNever);
+  auto ack = [](Time at, uint32_t psn) {
+    return Sent{at, PacketType::kAck, 0, psn, static_cast<uint32_t>(kAckFrameBytes), kControlQueue};
+  };
+  EXPECT_EQ(log.sent, (std::vector<Sent>{ack(1 * kUs, 0), ack(2 * kUs, 0), ack(3 * kUs, 0),
+                                         ack(4 * kUs, 2), ack(6 * kUs, 4)}));
+  EXPECT_EQ(delivered, 1);
+  EXPECT_EQ(f.rcv_nxt, 4u);
+  EXPECT_EQ(f.bytes_delivered, 4000);
+  EXPECT_EQ(stats.nacks, 0u);
+  EXPECT_EQ(stats.out_of_order_packets, 3u);
+  EXPECT_EQ(stats.duplicate_packets, 1u);
+}
+
+// host.reorder = "selective" at the sender: a NACK resends only the PSN it names, at the pacer's
+// next departure, and new data goes on after it.
+TEST_F(RdmaNicTest, SelectiveSenderResendsOnlyTheNackedPsn) {
+  config.reorder = HostConfig::Reorder::kSelective;
+  Build(10 * kGbps);
+  Flow& f = AddFlow(0, 6000);
+  StartAt(0, f);
+  NackAt(2 * kTx10G + 100 * kNanosecond, 0, 1);
+  AckAt(15 * kUs, 0, 6);
+  sim.RunUntil(kTimeNever);
+  Departures expected;
+  const uint32_t psn[] = {0, 1, 2, 1, 3, 4, 5};
+  for (int k = 0; k < 7; ++k) expected.push_back({k * kTx10G, psn[k]});
+  EXPECT_EQ(DataSent(0), expected);
+  EXPECT_EQ(stats.retransmitted_packets, 1u);
+  EXPECT_EQ(stats.data_packets_sent, 7u);
+  EXPECT_TRUE(f.sender_done);
+}
+
 TEST_F(RdmaNicTest, WithCnpOnAckOnlyAPacketThatTriggersAnAckReportsItsMark) {
   config.ack_interval = 2;
   needs.acks = true;
