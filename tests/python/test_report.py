@@ -1131,7 +1131,8 @@ class ScriptCommandLineTest(unittest.TestCase):
 SWEEP_METRICS = [
     "flows_total", "flows_finished", "sim_time_ns", "max_link_utilisation",
     "bottleneck.utilisation", "bottleneck.mean_queue_bytes", "bottleneck.std_queue_bytes",
-    "max_queue_bytes", "pfc_pause_frames", "drops", "ecn_marked_packets", "cnps", "cc.rate_cuts",
+    "max_queue_bytes", "pfc_pause_frames", "drops", "nacks", "retransmitted_packets",
+    "out_of_order_packets", "ecn_marked_packets", "cnps", "cc.rate_cuts",
     "fct_slowdown.p50", "fct_slowdown.p99", "flow_throughput_gbps.min",
     "flow_throughput_gbps.mean", "flow_throughput_gbps.max", "jain_fairness",
     "convergence_time_ns", "wall_time_s"]

@@ -104,6 +104,50 @@ TEST_F(AiExamples, EcmpCollisionsShrinkWithMoreChannels) {
   }
 }
 
+// examples/ai/load_balancing_ring.toml as shipped (under a second a run): ECMP's collisions
+// make the AllReduce over 4x its ideal; adaptive routing and spraying with NICs that place
+// packets out of order take under 40% and 55% of ECMP's time; spraying with go-back-N NICs
+// resends over half as many packets as the AllReduce needs and loses most of the gain.
+TEST_F(AiExamples, LoadBalancingRingPerPacketChoicesNeedNicsThatTakePacketsOutOfOrder) {
+  const nlohmann::json ecmp = RunExample("load_balancing_ring.toml", {});
+  const auto with = [](const std::string& lb, const std::string& reorder) {
+    return RunExample("load_balancing_ring.toml",
+                      {"switch.load_balancing=" + lb, "host.reorder=" + reorder});
+  };
+  const nlohmann::json adaptive = with("adaptive", "placement");
+  const nlohmann::json spray = with("spray", "placement");
+  const nlohmann::json spray_gbn = with("spray", "go_back_n");
+  EXPECT_GT(MeanSlowdown(ecmp), 4);
+  EXPECT_EQ(ecmp["out_of_order_packets"], 0);
+  EXPECT_LT(MeanTime(adaptive), 0.40 * MeanTime(ecmp));
+  EXPECT_LT(MeanTime(spray), 0.55 * MeanTime(ecmp));
+  for (const nlohmann::json* j : {&adaptive, &spray}) {
+    EXPECT_GT((*j)["out_of_order_packets"].get<int64_t>(), 10000);
+    EXPECT_EQ((*j)["retransmitted_packets"], 0);
+  }
+  const int64_t needed = ecmp["data_packets_sent"].get<int64_t>();
+  EXPECT_GT(spray_gbn["retransmitted_packets"].get<int64_t>(), needed / 2);
+  EXPECT_GT(MeanTime(spray_gbn), 2 * MeanTime(spray));
+}
+
+// examples/ai/load_balancing_alltoall.toml as shipped: ECMP's hash already spreads the many
+// flows of an all-to-all; every mode with placement NICs is within 10% of it, and spraying with
+// go-back-N NICs is slower.
+TEST_F(AiExamples, LoadBalancingAllToAllGainsLittleOverEcmp) {
+  const nlohmann::json ecmp = RunExample("load_balancing_alltoall.toml", {});
+  for (const char* lb : {"flowlet", "adaptive", "spray"}) {
+    SCOPED_TRACE(lb);
+    const nlohmann::json j =
+        RunExample("load_balancing_alltoall.toml",
+                   {std::string("switch.load_balancing=") + lb, "host.reorder=placement"});
+    EXPECT_GT(MeanTime(j), 0.9 * MeanTime(ecmp));
+    EXPECT_LT(MeanTime(j), 1.1 * MeanTime(ecmp));
+  }
+  const nlohmann::json spray_gbn =
+      RunExample("load_balancing_alltoall.toml", {"switch.load_balancing=spray"});
+  EXPECT_GT(MeanTime(spray_gbn), 1.5 * MeanTime(ecmp));
+}
+
 // A job's iteration, as summary.json's jobs[0].iterations[i] gives it.
 struct JobIteration {
   double time, compute, bubble, tp, dp, ep, pp;
