@@ -38,6 +38,9 @@ struct HostConfig {
   enum class Reorder { kGoBackN, kSelective, kPlacement };
   Reorder reorder = Reorder::kGoBackN;
   int reorder_window = 256;  // packets; IRN sizes its bitmap to a BDP (an assumption here)
+  // Queue pairs per connection of collectives and jobs (NCCL_IB_QPS_PER_CONNECTION, NCCL's
+  // default 1), unless one sets its own: read where they expand into flows (workload/).
+  int qps_per_connection = 1;
 };
 
 }  // namespace dcqcn

@@ -46,6 +46,14 @@ constexpr KeyRow<HostConfig> kHostKeys[] = {
      .min = 1,
      .max = 1 << 24,
      .expected = "an integer number of packets"},
+    {.doc = {"qps_per_connection", K::kValue, "integer", "", "1",
+             "Queue pairs per connection of every collective and job that does not set its own "
+             "(NCCL_IB_QPS_PER_CONNECTION, NCCL's default 1): each transfer split over them, "
+             "each its own UDP source port and congestion-control state."},
+     .field = &HostConfig::qps_per_connection,
+     .min = 1,
+     .max = 16,
+     .expected = "an integer number of queue pairs"},
     {.doc = {"ack_in_data_class", K::kValue, "boolean", "", "false",
              "ACKs and NACKs cross switches in their flow's data class (queued behind data, "
              "counted in the shared buffer, paused by PFC) instead of the strict-priority control "

@@ -58,6 +58,7 @@ void WriteRows(
       if (by_hand) by_hand(row);
       continue;
     } else if (auto* field = std::get_if<int Config::*>(&row.field)) {
+      if (row.written == Written::kUnlessZero && config.*(*field) == 0) continue;
       value = std::to_string(config.*(*field));
     } else if (auto* quantity = std::get_if<int64_t Config::*>(&row.field)) {
       const int64_t v = config.*(*quantity);

@@ -1621,6 +1621,7 @@ void Loader::ReadJobs(const Section& root, Scenario& s) {
       }
       j.layers.push_back(std::move(layer));
     }
+    if (j.qps_per_connection == 0) j.qps_per_connection = s.host.qps_per_connection;
     if (const CollectiveProblem p = CheckJob(j, where); !p.key.empty()) {
       const toml::node* at = sec.table;
       Section key_sec = sec;
@@ -1681,6 +1682,7 @@ void Loader::ReadCollectives(const Section& root, Scenario& s) {
         c.tag = ReadTag(sec);
       }
     });
+    if (c.qps_per_connection == 0) c.qps_per_connection = s.host.qps_per_connection;
     if (const CollectiveProblem p = CheckCollective(c, where); !p.key.empty()) {
       Fail(sec.Key(p.key), sec.Get(p.key) != nullptr ? sec.Get(p.key) : sec.table, p.message);
     }

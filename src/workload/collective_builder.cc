@@ -1,5 +1,6 @@
 #include "workload/collective_builder.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -99,24 +100,45 @@ uint32_t CollectiveBuilder::Add(int src_host, int dst_host, Bytes bytes, Wait wa
       wait.first = it->second;
     }
   }
-  FlowSpec f = proto_;
-  f.src = src_host;
-  f.dst = dst_host;
-  f.size = bytes;
-  flows_.push_back(f);
-  after_.Assign(id, wait.first, wait.second);
-  if (c_.connection == CollectiveConnection::kPersistent) {
-    // Hosts below 2^24, channels (at most 64) and sets below 2^8 make the key unique.
-    const uint64_t key = static_cast<uint64_t>(channel_) << 56 |
-                         static_cast<uint64_t>(connection_set_) << 48 |
-                         static_cast<uint64_t>(src_host) << 24 | static_cast<uint64_t>(dst_host);
-    const auto [it, fresh] = last_on_connection_.try_emplace(key, id);
-    if (!fresh) {
-      after_.SetPrevious(id, it->second);
-      it->second = id;
+  // Split evenly over the queue pairs (the first ones take a byte more), never an empty one.
+  const Bytes qps = std::min<Bytes>(std::max(1, c_.qps_per_connection), bytes);
+  for (Bytes q = 0; q < qps; ++q) {
+    const auto flow = static_cast<uint32_t>(flows_.size());
+    FlowSpec f = proto_;
+    f.src = src_host;
+    f.dst = dst_host;
+    f.size = bytes / qps + (q < bytes % qps ? 1 : 0);
+    flows_.push_back(f);
+    after_.Assign(flow, wait.first, wait.second);
+    if (c_.connection == CollectiveConnection::kPersistent) {
+      // Hosts below 2^24, channels (at most 64), sets below 2^8 and queue pairs (at most 16)
+      // make the key unique: the queue pair in the top 4 bits, the channel's 6 below.
+      const uint64_t key = static_cast<uint64_t>(q) << 60 | static_cast<uint64_t>(channel_) << 54 |
+                           static_cast<uint64_t>(connection_set_) << 48 |
+                           static_cast<uint64_t>(src_host) << 24 | static_cast<uint64_t>(dst_host);
+      const auto [it, fresh] = last_on_connection_.try_emplace(key, flow);
+      if (!fresh) {
+        after_.SetPrevious(flow, it->second);
+        it->second = flow;
+      }
     }
   }
+  if (qps > 1) queue_pairs_[id] = static_cast<uint32_t>(qps);
   return id;
+}
+
+std::vector<uint32_t> CollectiveBuilder::WithQueuePairs(const std::vector<uint32_t>& ids) const {
+  if (queue_pairs_.empty()) return ids;
+  std::vector<uint32_t> all;
+  for (const uint32_t id : ids) {
+    const auto it = queue_pairs_.find(id);
+    const uint32_t n = it == queue_pairs_.end() ? 1 : it->second;
+    for (uint32_t k = 0; k < n; ++k) all.push_back(id + k);
+  }
+  // A list that already held a transfer's further flows holds them once.
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  return all;
 }
 
 void CollectiveBuilder::Run(const Step& step) {
@@ -136,8 +158,8 @@ void CollectiveBuilder::Run(const Step& step) {
 void CollectiveBuilder::Commit(std::vector<std::vector<uint32_t>>& received,
                                std::vector<std::vector<uint32_t>>& sent) {
   for (size_t r = 0; r < hosts_.size(); ++r) {
-    if (!received[r].empty()) in_[r] = std::move(received[r]);
-    if (!sent[r].empty()) out_[r] = std::move(sent[r]);
+    if (!received[r].empty()) in_[r] = WithQueuePairs(received[r]);
+    if (!sent[r].empty()) out_[r] = WithQueuePairs(sent[r]);
   }
 }
 

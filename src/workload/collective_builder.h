@@ -68,9 +68,11 @@ class CollectiveBuilder {
   // before it received anything, the iteration's gate.
   Wait LastReceived(int r);
   // Waiting for `ids` (delivered, or acknowledged where the waiting flow sent them).
-  Wait After(const std::vector<uint32_t>& ids) { return {after_.AddRow(ids), 0}; }
-  // A flow from host to host; with persistent connections (CollectiveConfig::connection), the
-  // next transfer on the queue pair of this channel (and connection set) between the two hosts.
+  Wait After(const std::vector<uint32_t>& ids) { return {after_.AddRow(WithQueuePairs(ids)), 0}; }
+  // A transfer from host to host; with persistent connections (CollectiveConfig::connection),
+  // the next transfer on the queue pairs of this channel (and connection set) between the two
+  // hosts. Its id stands for all of its queue pairs' flows (qps_per_connection), which After
+  // and Commit wait for and record.
   uint32_t Add(int src_host, int dst_host, Bytes bytes, Wait wait);
   // The flows added from now on travel on connection set `set` (0 to 255) of the channel: an
   // algorithm whose parts NCCL runs on channels of their own (the double binary tree's two
@@ -95,8 +97,14 @@ class CollectiveBuilder {
   std::vector<std::vector<uint32_t>> final_;  // per rank: its last flows, over the channels
   int channel_ = 0;                           // the channel being expanded
   int connection_set_ = 0;
-  // The last transfer on each connection (channel, set, source host, destination host).
+  // The last transfer on each connection (channel, set, source host, destination host), and
+  // with several queue pairs, on each queue pair (its index in the key's top bits).
   std::unordered_map<uint64_t, uint32_t> last_on_connection_;
+  // Transfers split over several queue pairs: the first flow's id -> the number of flows (the
+  // others follow it). Empty with one queue pair per connection.
+  std::unordered_map<uint32_t, uint32_t> queue_pairs_;
+  // `ids` with every transfer's further queue pairs' flows, each flow once.
+  std::vector<uint32_t> WithQueuePairs(const std::vector<uint32_t>& ids) const;
   // GateEveryFlow: each rank's gate, the rank of each host, and the rows made with a gate added
   // ((row, rank) -> row).
   std::vector<uint32_t> gates_;

@@ -47,6 +47,10 @@ struct CollectiveConfig {
   // contributes size / n) and of the buffer reduced for reducescatter (each keeps size / n).
   Bytes size = 0;
   int channels = 1;  // parallel rings or queue pairs, each carrying size / channels
+  // Queue pairs per connection (NCCL_IB_QPS_PER_CONNECTION): each transfer of a channel split
+  // evenly over them, each its own source port (ECMP hash) and congestion-control state; the
+  // transfer is done when all are. 0: host.qps_per_connection (the loader resolves it).
+  int qps_per_connection = 0;
   // ring: channel c's ring visits each server's ranks rotated by c (in the order given, servers
   // in order of their first rank), as SimAI's MockNccl builds its channels' rings; false: every
   // channel the same ring.

@@ -60,7 +60,8 @@ uint64_t CollectiveFlowCount(const CollectiveConfig& c, const CollectiveHosts& w
   const uint64_t per_channel =
       FindCollectiveAlgorithm(c.algorithm)
           ->flows_per_channel(c, CeilDiv(c.size, c.channels), RankHosts(c, where), where);
-  return per_channel * static_cast<uint64_t>(c.channels) * static_cast<uint64_t>(c.iterations);
+  return per_channel * static_cast<uint64_t>(c.channels) * static_cast<uint64_t>(c.iterations) *
+         static_cast<uint64_t>(std::max(1, c.qps_per_connection));
 }
 
 CollectiveFlows ExpandCollective(const CollectiveConfig& c, const CollectiveHosts& where,

@@ -126,6 +126,7 @@ CollectiveConfig ConfigFor(const JobConfig& j, CollectiveOp op, Bytes size,
                      : 1;
   }
   c.rotate_rings = j.rotate_rings;
+  c.qps_per_connection = j.qps_per_connection;
   c.connection = j.connection;
   c.priority = j.priority;
   c.start = j.start;
@@ -256,7 +257,8 @@ uint64_t JobFlowCount(const JobConfig& j, const CollectiveHosts& where) {
       const uint64_t one =
           FindCollectiveAlgorithm(c.algorithm)
               ->flows_per_channel(c, CeilDiv(c.size, c.channels), group_hosts, where) *
-          static_cast<uint64_t>(c.channels);
+          static_cast<uint64_t>(c.channels) *
+          static_cast<uint64_t>(std::max(1, c.qps_per_connection));
       // Every stage's groups run it: n / group_size groups over the job, each stage its share.
       const uint64_t groups =
           static_cast<uint64_t>(n / l.GroupSize(p.group)) / static_cast<uint64_t>(l.pp);

@@ -74,6 +74,7 @@ struct JobConfig {
   // How its collectives run (as [[collective]]'s keys of the same names); channels 0: per group,
   // its ranks in one server (SimAI's MockNccl).
   int channels = 1;
+  int qps_per_connection = 0;  // as [[collective]]'s; 0: host.qps_per_connection
   bool rotate_rings = false;
   // Each flow of its collectives starts this long after it is ready (SimAI's AS_SEND_LAT, a
   // proxy's or launch's latency per transfer).

@@ -98,6 +98,16 @@ constexpr KeyRow<CollectiveConfig> kCollectiveKeys[] = {
      .min = 1,
      .max = 64,
      .expected = "an integer number of channels"},
+    {.doc = {"qps_per_connection", K::kValue, "integer", "", "host.qps_per_connection",
+             "Queue pairs per connection (NCCL_IB_QPS_PER_CONNECTION): each channel's transfer "
+             "split evenly over them, each with its own UDP source port (so its own ECMP hash) "
+             "and congestion-control state; the transfer is done when all are. Channels are "
+             "parallel rings with chunks of their own; queue pairs split one chunk."},
+     .field = &CollectiveConfig::qps_per_connection,
+     .min = 1,
+     .max = 16,
+     .expected = "an integer number of queue pairs",
+     .written = Written::kUnlessZero},
     {.doc = {"rotate_rings", K::kValue, "boolean", "", "false",
              "ring on a topology of servers: channel c's ring visits each server's ranks rotated "
              "by c (servers in the order of their first rank), as SimAI's MockNccl builds its "
@@ -188,6 +198,14 @@ constexpr KeyRow<JobConfig> kJobKeys[] = {
      .min = 0,
      .max = 64,
      .expected = "an integer number of channels"},
+    {.doc = {"qps_per_connection", K::kValue, "integer", "", "host.qps_per_connection",
+             "Queue pairs per connection of each collective (as [[collective]] "
+             "qps_per_connection)."},
+     .field = &JobConfig::qps_per_connection,
+     .min = 1,
+     .max = 16,
+     .expected = "an integer number of queue pairs",
+     .written = Written::kUnlessZero},
     {.doc = {"rotate_rings", K::kValue, "boolean", "", "false", "As [[collective]] rotate_rings."},
      .field = &JobConfig::rotate_rings},
     {.doc = {"send_latency", K::kValue, "time", "", "\"0ps\"",

@@ -106,8 +106,9 @@ TEST_F(AiExamples, EcmpCollisionsShrinkWithMoreChannels) {
 
 // examples/ai/load_balancing_ring.toml as shipped (under a second a run): ECMP's collisions
 // make the AllReduce over 4x its ideal; adaptive routing and spraying with NICs that place
-// packets out of order take under 40% and 55% of ECMP's time; spraying with go-back-N NICs
-// resends over half as many packets as the AllReduce needs and loses most of the gain.
+// packets out of order take under 40% and 55% of ECMP's time, four queue pairs per connection
+// under 50%; spraying with go-back-N NICs resends over half as many packets as the AllReduce
+// needs and loses most of the gain.
 TEST_F(AiExamples, LoadBalancingRingPerPacketChoicesNeedNicsThatTakePacketsOutOfOrder) {
   const nlohmann::json ecmp = RunExample("load_balancing_ring.toml", {});
   const auto with = [](const std::string& lb, const std::string& reorder) {
@@ -125,6 +126,11 @@ TEST_F(AiExamples, LoadBalancingRingPerPacketChoicesNeedNicsThatTakePacketsOutOf
     EXPECT_GT((*j)["out_of_order_packets"].get<int64_t>(), 10000);
     EXPECT_EQ((*j)["retransmitted_packets"], 0);
   }
+  // Four queue pairs per connection hash apart: under half of one queue pair's time, nothing
+  // out of order.
+  const nlohmann::json qps = RunExample("load_balancing_ring.toml", {"host.qps_per_connection=4"});
+  EXPECT_LT(MeanTime(qps), 0.5 * MeanTime(ecmp));
+  EXPECT_EQ(qps["out_of_order_packets"], 0);
   const int64_t needed = ecmp["data_packets_sent"].get<int64_t>();
   EXPECT_GT(spray_gbn["retransmitted_packets"].get<int64_t>(), needed / 2);
   EXPECT_GT(MeanTime(spray_gbn), 2 * MeanTime(spray));

@@ -78,6 +78,34 @@ TEST(Collectives, RingHalvesAndChannelsAndChunksRoundUp) {
   EXPECT_EQ(Expand(c, {4, 0}).flows.size(), 24u);
 }
 
+TEST(Collectives, QueuePairsSplitEachTransferAndTheNextStepWaitsForAllOfThem) {
+  // A ring of 3 with 2 queue pairs per connection: each transfer of 1000 bytes is two flows of
+  // 500 (one of 1001 bytes: 501 and 500), each on its own connection, and each flow of a step
+  // waits for both of the previous step's flows into its rank.
+  CollectiveConfig c = Config(CollectiveOp::kAllReduce, "ring", {0, 1, 2}, 3000);
+  c.qps_per_connection = 2;
+  const Expanded e = Expand(c, {3, 0});
+  ASSERT_EQ(e.flows.size(), 24u);  // 4 steps x 3 transfers x 2 queue pairs
+  EXPECT_EQ(CollectiveFlowCount(c, {3, 0}), 24u);
+  for (uint32_t id = 0; id < 24; ++id) EXPECT_EQ(e.flows[id].size, 500) << id;
+  // Step 1, rank 0 -> 1 (flows 0, 1); step 2, rank 1 -> 2 (flows 8, 9): both wait for 0 and 1.
+  EXPECT_EQ(e.flows[8].src, 1);
+  EXPECT_EQ(Of(e.after, 8), (std::vector<uint32_t>{0, 1}));
+  EXPECT_EQ(Of(e.after, 9), (std::vector<uint32_t>{0, 1}));
+  // Each queue pair is a connection of its own: step 2's rank 0 -> 1 follows step 1's on the
+  // same queue pair (flow 0 then 6, flow 1 then 7).
+  EXPECT_EQ(e.flows[6].src, 0);
+  EXPECT_EQ(e.after.previous_of(6), 0u);
+  EXPECT_EQ(e.after.previous_of(7), 1u);
+  // Uneven bytes: the first queue pairs take a byte more; a transfer smaller than the queue
+  // pairs uses as many as it has bytes.
+  CollectiveConfig odd = Config(CollectiveOp::kAllToAll, "direct", {0, 1}, 6);
+  odd.qps_per_connection = 4;
+  const Expanded small = Expand(odd, {2, 0});
+  ASSERT_EQ(small.flows.size(), 6u);  // 3 bytes per peer: 3 flows of 1 byte each way
+  for (const FlowSpec& f : small.flows) EXPECT_EQ(f.size, 1);
+}
+
 TEST(Collectives, HalvingDoublingExchangesWithPartnersAtHalvingThenDoublingSizes) {
   const Expanded e = Expand(
       Config(CollectiveOp::kAllReduce, "halving_doubling", {0, 1, 2, 3, 4, 5, 6, 7}, 8000), {8, 0});
