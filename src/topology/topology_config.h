@@ -25,6 +25,9 @@ struct TopologyConfig : Topology {
   int spines = 2;
   int hosts_per_leaf = 4;
   double oversubscription = 0;  // > 0: fabric_rate = hosts_per_leaf * link_rate / (spines * it)
+  // leaf_spine: each host's NIC has this many ports, each cabled to one leaf of its rack (dual-ToR:
+  // 2, as Alibaba HPN); the leaves form racks of ports_per_host.
+  int ports_per_host = 1;
   // rail: a rail-optimized fabric of multi-GPU servers with one NIC (one host) per GPU, as in
   // NVIDIA's DGX SuperPOD: host = server * gpus_per_server + gpu; rail g (GPU g of every server)
   // has its own leaves, servers_per_leaf servers each, and every leaf is cabled to every spine.
@@ -32,6 +35,9 @@ struct TopologyConfig : Topology {
   int servers = 4;
   int gpus_per_server = 8;  // DGX H100: 8 GPUs, 8 ConnectX-7 NICs for the compute fabric
   int servers_per_leaf = 4;
+  // rail: parallel planes, each a whole rail fabric (its leaves and spines); each GPU's NIC has a
+  // port in every plane (HPN 7.0's dual plane: 2).
+  int planes = 1;
   // rail: each server's NVLink domain (net/nvlink_fabric.h): what one GPU sends (and receives)
   // per direction, and a byte's time across it. H100 NVLink 4: 18 links of 50 GB/s, 900 GB/s
   // both directions together, 450 GB/s (3.6 Tb/s) each way. The delay is an assumption

@@ -122,5 +122,47 @@ TEST(NetworkMultiPortTest, ThreadsGiveTheSameRunAsOne) {
   EXPECT_EQ(one.stats.ecn_marked_packets, two.stats.ecn_marked_packets);
 }
 
+// Dual-ToR (topology.ports_per_host = 2): each queue pair's hash picks one of its host's two
+// ports, so a host's flows use both leaves, and the run is the same over threads.
+constexpr const char* kDualTor = R"(
+duration = "1s"
+[topology]
+type = "leaf_spine"
+leaves = 4
+spines = 2
+hosts_per_leaf = 4
+ports_per_host = 2
+link_rate = "100Gbps"
+[[collective]]
+op = "alltoall"
+size = "8MB"
+)";
+
+TEST(NetworkMultiPortTest, DualTorQueuePairsSpreadOverBothPortsAndThreadsAgree) {
+  const Scenario s = LoadScenarioText(kDualTor, "dual_tor.toml");
+  std::vector<std::vector<Time>> finish;
+  for (const int parts : {1, 2}) {
+    NetworkConfig config = ToNetworkConfig(s);
+    config.parts = parts;
+    Network net(std::move(config));
+    EXPECT_EQ(net.hosts()[0]->num_ports(), 2);
+    int on_port[2] = {0, 0};
+    for (uint32_t id = 0; id < net.num_flows(); ++id) {
+      if (net.config().flows[id].src == 0) ++on_port[net.SenderPort(id)];
+    }
+    // h0 sends 7 flows; both ports carry some.
+    EXPECT_GT(on_port[0], 0);
+    EXPECT_GT(on_port[1], 0);
+    std::unique_ptr<Engine> engine = MakeEngine(net);
+    engine->RunUntil(kSecond);
+    EXPECT_TRUE(engine->all_done());
+    net.CheckInvariants(engine->pending() == 0);
+    EXPECT_EQ(net.stats().drops, 0u);
+    finish.emplace_back();
+    for (uint32_t id = 0; id < net.num_flows(); ++id) finish.back().push_back(net.flow_finish(id));
+  }
+  EXPECT_EQ(finish[0], finish[1]);
+}
+
 }  // namespace
 }  // namespace dcqcn

@@ -137,6 +137,54 @@ TEST(Builders, ImpossibleTopologiesAreInputErrors) {
   EXPECT_EQ(ErrorOf(unknown).rfind("topo.toml: topology:", 0), 0u);
 }
 
+TEST(Builders, DualTorHostsHaveAPortOnEachLeafOfTheirRack) {
+  // 4 leaves in racks of 2, 3 hosts a rack: 6 hosts, each cabled to both leaves of its rack.
+  TopologyConfig t = Make("leaf_spine", 0);
+  t.leaves = 4;
+  t.spines = 2;
+  t.hosts_per_leaf = 3;
+  t.ports_per_host = 2;
+  BuildTopology(t, "x");
+  EXPECT_EQ(t.hosts, 6);
+  EXPECT_EQ(t.switches, 6);
+  ASSERT_EQ(t.links.size(), 6u * 2 + 4 * 2);
+  for (int h = 0; h < 6; ++h) {
+    const int rack = h / 3;
+    EXPECT_EQ(t.links[h].a, h);  // the first port: link h
+    EXPECT_EQ(t.links[h].b, 6 + rack * 2);
+    EXPECT_EQ(t.links[6 + h].a, h);  // the second: link hosts + h, the rack's other leaf
+    EXPECT_EQ(t.links[6 + h].b, 6 + rack * 2 + 1);
+  }
+  // A dual-ToR rack needs its two leaves.
+  TopologyConfig odd = t;
+  odd.leaves = 3;
+  EXPECT_NE(ErrorOf(odd).find("leaves = 3 is not a multiple of ports_per_host = 2"),
+            std::string::npos);
+}
+
+TEST(Builders, RailPlanesAreWholeFabricsSideBySide) {
+  // 2 servers x 2 GPUs, one leaf per rail, 2 spines, 2 planes: 2 x (2 leaves + 2 spines).
+  TopologyConfig t = Make("rail", 0);
+  t.servers = 2;
+  t.gpus_per_server = 2;
+  t.servers_per_leaf = 2;
+  t.spines = 2;
+  t.planes = 2;
+  BuildTopology(t, "x");
+  EXPECT_EQ(t.hosts, 4);
+  EXPECT_EQ(t.switches, 8);
+  ASSERT_EQ(t.links.size(), 4u * 2 + 2 * (2 * 2));
+  // Leaves: plane 0's rails 0 and 1 are nodes 4 and 5, plane 1's 6 and 7; spines 8, 9 and 10, 11.
+  for (int h = 0; h < 4; ++h) {
+    EXPECT_EQ(t.links[h].b, 4 + h % 2);
+    EXPECT_EQ(t.links[4 + h].b, 6 + h % 2);
+  }
+  for (size_t i = 8; i < t.links.size(); ++i) {
+    const bool plane1 = t.links[i].a >= 6;
+    EXPECT_EQ(t.links[i].b >= 10, plane1) << i;  // a leaf only reaches its own plane's spines
+  }
+}
+
 TEST(Builders, ConnectedComponentsSeparateIslands) {
   TopologyConfig t = Make("custom", 4);
   t.switches = 2;  // h0 h1 on s0=4; h2 h3 on s1=5; no s0-s1 link

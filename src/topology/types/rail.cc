@@ -1,9 +1,12 @@
 // rail: a rail-optimized fabric of multi-GPU servers with one NIC (one host) per GPU, as in
 // NVIDIA's DGX SuperPOD: host = server x gpus_per_server + gpu; rail g (GPU g of every server)
 // has RailLeaves leaves of its own, servers_per_leaf servers each, and every leaf is cabled to
-// every spine. Node ids: hosts, then the leaves rail by rail (server s is on its rails' leaf
-// s / servers_per_leaf), then the spines. Links: host h's cable is link h, then every leaf to
-// every spine, leaf by leaf. Each server's GPUs also share its NVLink domain
+// every spine. With planes = P (HPN 7.0's dual plane: 2) that fabric is built P times side by
+// side, each plane its own leaves and spines, and each GPU's NIC has a port in every plane.
+// Node ids: hosts, then the leaves plane by plane and rail by rail (server s is on its rails'
+// leaf s / servers_per_leaf), then the spines plane by plane, then (nvlink_model = "packet")
+// the NVSwitches. Links: host h's cable in plane p is link p x hosts + h, then every leaf to
+// every spine of its plane, leaf by leaf. Each server's GPUs also share its NVLink domain
 // (net/nvlink_fabric.h).
 #include "topology/types/rail.h"
 
@@ -40,6 +43,15 @@ constexpr TopologyKey kServersPerLeaf{
     1,
     kMaxSwitchPorts,
     "an integer number of servers per leaf"};
+constexpr TopologyKey kPlanes{
+    {"planes", KeyKind::kValue, "integer", "planes", "1",
+     "Parallel planes, each a whole rail fabric with its own leaves and spines; each GPU's NIC "
+     "has a port in every plane (HPN 7.0's dual plane: 2). A flow leaves by one plane, its hash "
+     "choosing (one per queue pair); its ACKs come back by the plane it arrived on."},
+    &TopologyConfig::planes,
+    1,
+    16,
+    "an integer number of planes"};
 constexpr TopologyKey kNvlinkRate{
     {"nvlink_rate", KeyKind::kValue, "rate", "", "3600Gbps",
      "What one GPU sends, and receives, over its server's NVLink crossbar, each way (H100 "
@@ -64,27 +76,38 @@ void Build(TopologyConfig& topo, const std::string& source) {
   CheckAtLeastOne(source, "gpus_per_server", topo.gpus_per_server);
   CheckAtLeastOne(source, "servers_per_leaf", topo.servers_per_leaf);
   CheckAtLeastOne(source, "spines", topo.spines);
+  CheckAtLeastOne(source, "planes", topo.planes);
   const int64_t hosts = static_cast<int64_t>(topo.servers) * topo.gpus_per_server;
-  const int64_t leaves = RailLeaves(topo) * int64_t{topo.gpus_per_server};
+  const int64_t leaves = RailLeaves(topo) * int64_t{topo.gpus_per_server};  // per plane
   SizeTwoTier(topo, source, leaves, hosts, std::min(topo.servers_per_leaf, topo.servers),
               "servers_per_leaf",
               fmt::format("servers x gpus_per_server = {} x {} = {}", topo.servers,
                           topo.gpus_per_server, hosts));
+  const int planes = topo.planes;
+  CheckNodeCount(topo, source, "switches", (leaves + topo.spines) * planes);
+  topo.switches = static_cast<int>((leaves + topo.spines) * planes);
 
   const int per_rail = RailLeaves(topo);
   const int leaf0 = topo.hosts;
-  const int spine0 = topo.hosts + static_cast<int>(leaves);
+  const int spine0 = topo.hosts + static_cast<int>(leaves) * planes;
   topo.links.clear();
-  topo.links.reserve(topo.hosts + static_cast<size_t>(leaves) * topo.spines);
-  for (int h = 0; h < topo.hosts; ++h) {
-    const int server = h / topo.gpus_per_server;
-    const int rail = h % topo.gpus_per_server;
-    topo.links.push_back({h, leaf0 + rail * per_rail + server / topo.servers_per_leaf,
-                          topo.link_rate, topo.link_delay});
+  topo.links.reserve((static_cast<size_t>(topo.hosts) + static_cast<size_t>(leaves) * topo.spines) *
+                     planes);
+  for (int p = 0; p < planes; ++p) {
+    const int plane_leaf0 = leaf0 + p * static_cast<int>(leaves);
+    for (int h = 0; h < topo.hosts; ++h) {
+      const int server = h / topo.gpus_per_server;
+      const int rail = h % topo.gpus_per_server;
+      topo.links.push_back({h, plane_leaf0 + rail * per_rail + server / topo.servers_per_leaf,
+                            topo.link_rate, topo.link_delay});
+    }
   }
-  for (int l = 0; l < leaves; ++l) {
-    for (int s = 0; s < topo.spines; ++s) {
-      topo.links.push_back({leaf0 + l, spine0 + s, topo.fabric_rate, topo.link_delay});
+  for (int p = 0; p < planes; ++p) {
+    for (int l = 0; l < leaves; ++l) {
+      for (int s = 0; s < topo.spines; ++s) {
+        topo.links.push_back({leaf0 + p * static_cast<int>(leaves) + l,
+                              spine0 + p * topo.spines + s, topo.fabric_rate, topo.link_delay});
+      }
     }
   }
   if (topo.nvlink_model != TopologyConfig::NvlinkModel::kPacket || topo.gpus_per_server < 2) {
@@ -117,7 +140,7 @@ const TopologyType& RailTopology() {
       .description =
           "rail-optimized servers of GPUs, one NIC per GPU, GPU g of every server on "
           "rail g's leaves, NVLink inside each server",
-      .keys = {&kServers, &kGpusPerServer, &kServersPerLeaf, &kNvlinkRate, &kNvlinkDelay,
+      .keys = {&kServers, &kGpusPerServer, &kServersPerLeaf, &kPlanes, &kNvlinkRate, &kNvlinkDelay,
                &kNvlinkModelKey, &kSpinesKey, &kOversubscriptionKey, &kFabricRateKey},
       .derive = Derive,
       .build = Build,
