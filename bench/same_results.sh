@@ -5,8 +5,8 @@
 # examples, the paper's scenarios, WebSearch on a k = 4 fat tree under DCQCN, DCTCP, TIMELY, HPCC
 # and none, with a slow CNP generator, without PFC (drops and timeouts), with time series, with
 # packet captures (at a host and an edge switch, and at core switches), PFC deadlocks, a watchdog
-# and a pause storm (examples/pfc), and HPCC ns-3's fat-tree benchmark (its first 0.5 ms,
-# `dcqcn ns3`).
+# and a pause storm (examples/pfc), load balancing (adaptive, spraying, flowlets, queue pairs,
+# dual-ToR), and HPCC ns-3's fat-tree benchmark (its first 0.5 ms, `dcqcn ns3`).
 # Prints one line per case; exits 1 if any differs or fails. NEW_ARGS (environment) are added to
 # NEW's runs: `NEW_ARGS="--threads 2" bench/same_results.sh B B` checks a split run against one loop.
 # ONLY (environment), a regular expression, runs only the cases whose names match it; SKIP, one
@@ -78,6 +78,13 @@ case_run ws_none "${ws[@]}" --set cc.algorithm=none
 case_run ws_slow_cnp "${ws[@]}" --set cc.cnp_service_time=4us
 case_run ws_lossy "${ws[@]}" --set switch.pfc.enabled=false --set switch.buffer=300KB
 case_run ws_timeseries "${ws[@]}" --set 'output.timeseries=["rate","queue","throughput","pfc"]'
+# Load balancing (issue 45): per-packet choices at the switches, NICs that take packets out of
+# order, several queue pairs per connection and dual-ToR hosts.
+case_run ws_adaptive "${ws[@]}" --set switch.load_balancing=adaptive --set host.reorder=selective
+case_run ws_spray "${ws[@]}" --set switch.load_balancing=spray --set host.reorder=placement
+case_run lb_flowlet_dual_tor "$here/examples/ai/load_balancing_ring.toml" \
+  --set switch.load_balancing=flowlet --set switch.flowlet_timeout=5us \
+  --set host.qps_per_connection=2 --set topology.leaves=8 --set topology.ports_per_host=2
 case_run ws_pcap "${ws[@]}" --set 'output.pcap.points=["h1","s0:1"]'
 # A core switch's ports: captured where the links cross between threads of a split run.
 case_run ws_pcap_core "${ws[@]}" --set 'output.pcap.points=["s19:0","s16:1"]'

@@ -52,9 +52,10 @@ TopologyProblem Derive(TopologyConfig& topo, const std::vector<std::string>& giv
   }
   if (!Given(given, "hosts_per_leaf") && Given(given, "hosts")) {
     if (topo.hosts % Racks(topo) != 0) {
-      return {"hosts", fmt::format("expected a multiple of leaves / ports_per_host = {} (or give "
-                                   "hosts_per_leaf), got {}",
-                                   Racks(topo), topo.hosts)};
+      return {"hosts",
+              fmt::format("expected a multiple of {} = {} (or give hosts_per_leaf), got {}",
+                          topo.ports_per_host == 1 ? "leaves" : "leaves / ports_per_host",
+                          Racks(topo), topo.hosts)};
     }
     topo.hosts_per_leaf = topo.hosts / Racks(topo);
   }
