@@ -412,7 +412,7 @@ void RdmaNic::DeliverNext(Flow& f, Bytes payload) {
   stats_->payload_delivered += payload;
 }
 
-bool RdmaNic::Place(Flow& f, uint32_t psn) {
+[[gnu::noinline]] bool RdmaNic::Place(Flow& f, uint32_t psn) {
   Placed& placed = placed_[f.id];
   if (placed.bits.empty()) placed.bits.assign((f.total_packets + 63) / 64, 0);
   uint64_t& word = placed.bits[psn / 64];
@@ -423,7 +423,7 @@ bool RdmaNic::Place(Flow& f, uint32_t psn) {
   return true;
 }
 
-bool RdmaNic::DeliverPlaced(Flow& f) {
+[[gnu::noinline]] bool RdmaNic::DeliverPlaced(Flow& f) {
   const auto it = placed_.find(f.id);
   if (it == placed_.end()) return false;
   Placed& placed = it->second;
@@ -438,44 +438,55 @@ bool RdmaNic::DeliverPlaced(Flow& f) {
   return any;
 }
 
+[[gnu::noinline]] void RdmaNic::ReceiveAhead(Flow& f, Packet* p) {
+  using Reorder = HostConfig::Reorder;
+  ++stats_->out_of_order_packets;
+  const bool keep = config_.reorder == Reorder::kPlacement ||
+                    (config_.reorder == Reorder::kSelective &&
+                     p->psn - f.rcv_nxt < static_cast<uint32_t>(config_.reorder_window));
+  if (keep && !Place(f, p->psn)) ++stats_->duplicate_packets;
+  if (config_.reorder == Reorder::kPlacement) {
+    // Placed: the ACK clock keeps its interval, with the cumulative PSN unchanged.
+    if (++f.since_ack >= static_cast<uint32_t>(config_.ack_interval)) {
+      f.since_ack = 0;
+      SendControl(PacketType::kAck, f, f.rcv_nxt, p);
+    }
+  } else if (!f.nack_pending) {
+    f.nack_pending = true;
+    ++stats_->nacks;
+    SendControl(PacketType::kNack, f, f.rcv_nxt, p);
+  }
+}
+
 void RdmaNic::ReceiveData(Flow& f, Packet* p) {
   stats_->payload_received += p->payload;
   cc_->OnDataArrival(f, p->ce);
   using Reorder = HostConfig::Reorder;
-  if (p->psn == f.rcv_nxt) {
+  if (p->psn == f.rcv_nxt) [[likely]] {
     DeliverNext(f, p->payload);
     f.nack_pending = false;
-    // A filled hole releases what was placed behind it: acknowledged at once.
-    const bool released = config_.reorder != Reorder::kGoBackN && DeliverPlaced(f);
+    // A filled hole releases what was placed behind it: acknowledged at once; with selective
+    // repeat, a hole still open behind placed packets is NACKed at once. (Go-back-N places
+    // nothing: placed_ stays empty.)
+    bool released = false;
+    bool hole_behind = false;
+    if (!placed_.empty()) [[unlikely]] {
+      released = DeliverPlaced(f);
+      hole_behind = config_.reorder == Reorder::kSelective && placed_.count(f.id) != 0;
+    }
     if (++f.since_ack >= static_cast<uint32_t>(config_.ack_interval) || released ||
         f.rcv_nxt == f.total_packets) {
       f.since_ack = 0;
       SendControl(PacketType::kAck, f, f.rcv_nxt, p);
     }
-    // Selective repeat: the next hole, with packets placed beyond it, is asked for now.
-    if (config_.reorder == Reorder::kSelective && placed_.count(f.id) != 0) {
+    if (hole_behind) {
       f.nack_pending = true;
       ++stats_->nacks;
       SendControl(PacketType::kNack, f, f.rcv_nxt, nullptr);
     }
     if (f.rcv_nxt == f.total_packets && on_flow_delivered_) on_flow_delivered_(f);
   } else if (p->psn > f.rcv_nxt) {
-    ++stats_->out_of_order_packets;
-    const bool keep = config_.reorder == Reorder::kPlacement ||
-                      (config_.reorder == Reorder::kSelective &&
-                       p->psn - f.rcv_nxt < static_cast<uint32_t>(config_.reorder_window));
-    if (keep && !Place(f, p->psn)) ++stats_->duplicate_packets;
-    if (config_.reorder == Reorder::kPlacement) {
-      // Placed: the ACK clock keeps its interval, with the cumulative PSN unchanged.
-      if (++f.since_ack >= static_cast<uint32_t>(config_.ack_interval)) {
-        f.since_ack = 0;
-        SendControl(PacketType::kAck, f, f.rcv_nxt, p);
-      }
-    } else if (!f.nack_pending) {
-      f.nack_pending = true;
-      ++stats_->nacks;
-      SendControl(PacketType::kNack, f, f.rcv_nxt, p);
-    }
+    ReceiveAhead(f, p);
   } else {
     ++stats_->duplicate_packets;
     SendControl(PacketType::kAck, f, f.rcv_nxt, p);  // duplicate: re-acknowledge

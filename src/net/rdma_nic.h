@@ -123,6 +123,9 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   void OnAckProgress(Flow& f, uint32_t acked);
   void ArmRto(Flow& f);
   void ReceiveData(Flow& f, Packet* p);
+  // A data packet ahead of the one expected, as host.reorder says (out of line: the in-order
+  // path stays as small as it was).
+  void ReceiveAhead(Flow& f, Packet* p);
   // A data packet ahead of the one expected, kept (host.reorder selective or placement): false
   // when it was there already.
   bool Place(Flow& f, uint32_t psn);

@@ -217,11 +217,12 @@ int SwitchNode::RoutePort(const Packet& p) const {
   return ports[FlowHash(p) % n];
 }
 
-int SwitchNode::BalancedPort(Packet& p) {
-  const int hop = p.switch_hops;
-  if (hop < UINT8_MAX) ++p.switch_hops;
-  if (hop >= kTtlHops) [[unlikely]]
-    return kNoRoute;
+// Out of line, and reached only where route caches are off, as they are whenever a switch
+// balances (Network::SetLoadBalancers): the per-flow path costs nothing more.
+[[gnu::noinline]] int SwitchNode::UncachedRoutePort(const Packet& p) {
+  // Control packets (ACK, NACK, CNP) keep their flow's ECMP path: balancing spreads the data
+  // classes, as Spectrum-X enables adaptive routing per lossless class.
+  if (balancer_ == nullptr || p.priority == kControlQueue) return RoutePort(p);
   auto [ports, n] = routes_->Ports(index_, p.dst);
   if (n == 1) return ports[0];
   if (n == 0) [[unlikely]]
@@ -235,7 +236,7 @@ int SwitchNode::CachedRoutePort(Packet& p) {
   if (hop < UINT8_MAX) ++p.switch_hops;
   const Flow* f = flows_->find(p.flow);
   if (hop >= flows_->route_cache_hops() || f == nullptr) [[unlikely]]
-    return hop < kTtlHops ? RoutePort(p) : kNoRoute;
+    return hop < kTtlHops ? UncachedRoutePort(p) : kNoRoute;
   return f->route_cache[p.type == PacketType::kData ? 0 : 1][hop];
 }
 
@@ -251,10 +252,7 @@ void SwitchNode::Receive(Packet* p, int in_port) {
     pool_->Free(p);
     return;
   }
-  // Control packets (ACK, NACK, CNP) keep their flow's ECMP path: balancing spreads the data
-  // classes, as Spectrum-X enables adaptive routing per lossless class.
-  const int out =
-      balancer_ != nullptr && p->priority != kControlQueue ? BalancedPort(*p) : CachedRoutePort(*p);
+  const int out = CachedRoutePort(*p);
   if (out == kNoRoute) [[unlikely]] {
     DiscardUnroutable(p);
     return;

@@ -150,7 +150,8 @@ class alignas(64) SwitchNode : public Node {
   // The hash of `p`'s 5-tuple that ECMP takes modulo the number of equal-cost ports.
   uint64_t FlowHash(const Packet& p) const;
   // RoutePort, read from the flow's route cache (filled at its start) within its first
-  // FlowTable::route_cache_hops() switches; counts the hop on the packet. kNoRoute also for a
+  // FlowTable::route_cache_hops() switches (none when a switch balances per packet: then the
+  // balancer's choice); counts the hop on the packet. kNoRoute also for a
   // packet that has passed kTtlHops switches (a routing loop: its TTL ran out).
   int CachedRoutePort(Packet& p);
   // IP's TTL as NICs set it (Linux and ConnectX default: 64): the switches a packet may pass.
@@ -173,9 +174,9 @@ class alignas(64) SwitchNode : public Node {
   // A refresh timer expired: pause again if still congested.
   void Refresh(uint64_t arg);
   void SendPfc(int port, int prio, bool pause);
-  // The port the load balancer picks for data packet `p` (kNoRoute as CachedRoutePort);
-  // counts the hop.
-  int BalancedPort(Packet& p);
+  // RoutePort, or for a data packet the balancer's choice when the switch has one (kNoRoute as
+  // RoutePort): where no route cache holds the packet's port.
+  int UncachedRoutePort(const Packet& p);
   // Drops `p`: counted, and its flow's count of packets left corrected.
   void Discard(Packet* p);
   // Drops `p`, which has no route (kNoRoute): its TTL ran out or a link failure cut it off.

@@ -128,7 +128,6 @@ uint32_t CollectiveBuilder::Add(int src_host, int dst_host, Bytes bytes, Wait wa
 }
 
 std::vector<uint32_t> CollectiveBuilder::WithQueuePairs(const std::vector<uint32_t>& ids) const {
-  if (queue_pairs_.empty()) return ids;
   std::vector<uint32_t> all;
   for (const uint32_t id : ids) {
     const auto it = queue_pairs_.find(id);
@@ -158,8 +157,13 @@ void CollectiveBuilder::Run(const Step& step) {
 void CollectiveBuilder::Commit(std::vector<std::vector<uint32_t>>& received,
                                std::vector<std::vector<uint32_t>>& sent) {
   for (size_t r = 0; r < hosts_.size(); ++r) {
-    if (!received[r].empty()) in_[r] = WithQueuePairs(received[r]);
-    if (!sent[r].empty()) out_[r] = WithQueuePairs(sent[r]);
+    // One queue pair per connection: the lists as they are, moved.
+    if (!received[r].empty()) {
+      in_[r] = queue_pairs_.empty() ? std::move(received[r]) : WithQueuePairs(received[r]);
+    }
+    if (!sent[r].empty()) {
+      out_[r] = queue_pairs_.empty() ? std::move(sent[r]) : WithQueuePairs(sent[r]);
+    }
   }
 }
 

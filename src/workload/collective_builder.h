@@ -68,7 +68,10 @@ class CollectiveBuilder {
   // before it received anything, the iteration's gate.
   Wait LastReceived(int r);
   // Waiting for `ids` (delivered, or acknowledged where the waiting flow sent them).
-  Wait After(const std::vector<uint32_t>& ids) { return {after_.AddRow(WithQueuePairs(ids)), 0}; }
+  Wait After(const std::vector<uint32_t>& ids) {
+    if (queue_pairs_.empty()) return {after_.AddRow(ids), 0};
+    return {after_.AddRow(WithQueuePairs(ids)), 0};
+  }
   // A transfer from host to host; with persistent connections (CollectiveConfig::connection),
   // the next transfer on the queue pairs of this channel (and connection set) between the two
   // hosts. Its id stands for all of its queue pairs' flows (qps_per_connection), which After
@@ -103,7 +106,8 @@ class CollectiveBuilder {
   // Transfers split over several queue pairs: the first flow's id -> the number of flows (the
   // others follow it). Empty with one queue pair per connection.
   std::unordered_map<uint32_t, uint32_t> queue_pairs_;
-  // `ids` with every transfer's further queue pairs' flows, each flow once.
+  // `ids` with every transfer's further queue pairs' flows, each flow once (queue_pairs_ not
+  // empty).
   std::vector<uint32_t> WithQueuePairs(const std::vector<uint32_t>& ids) const;
   // GateEveryFlow: each rank's gate, the rank of each host, and the rows made with a gate added
   // ((row, rank) -> row).
