@@ -471,6 +471,8 @@ uint8_t Network::ChooseNicPort(uint32_t id) const {
   std::vector<uint8_t> nearest;
   int best = INT32_MAX;
   for (size_t p = 0; p < ports.size(); ++p) {
+    // A port whose link is down takes no queue pair (see MoveOffDeadPorts).
+    if (LinkAt(f.src, static_cast<int>(p)).receiving_half().down()) continue;
     const int peer = ports[p].first;
     int d = -1;
     if (peer == f.dst) {
@@ -489,6 +491,21 @@ uint8_t Network::ChooseNicPort(uint32_t id) const {
                static_cast<uint64_t>(sports_[id]) << 48;
   h *= 0x9e3779b97f4a7c15ULL;
   return nearest[(h >> 32) % nearest.size()];
+}
+
+void Network::MoveOffDeadPorts() {
+  if (nic_ports_.empty()) return;
+  for (uint32_t id = 0; id < num_flows(); ++id) {
+    if (OverNvlink(id)) continue;
+    const int src = config_.flows[id].src;
+    if (!LinkAt(src, nic_ports_[id]).receiving_half().down()) continue;
+    nic_ports_[id] = ChooseNicPort(id);
+    Flow* f = flows_.find(id);
+    if (f == nullptr || f->sender_done) continue;
+    RdmaNic& nic = *hosts_[src];
+    Simulator::ActingAs as(part_of(src).sim, nic);
+    nic.MoveToPort(*f, nic_ports_[id]);
+  }
 }
 
 int Network::StartPort(const Packet& probe) const {

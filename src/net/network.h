@@ -215,6 +215,10 @@ class Network {
   void BuildRoutes();
   // switch.load_balancing other than "ecmp": a balancer on each switch it applies to.
   void SetLoadBalancers();
+  // At a reconvergence: the queue pairs bound to a NIC port whose link is down move to a live
+  // port of their host (a bond's failover, once the routes have followed), and so do the flows
+  // yet to start.
+  void MoveOffDeadPorts();
   // Link events ([[event]] link_down, link_up) and the reconvergence after each: an observer,
   // so that in a run split over threads they run between windows, every thread stopped, and at
   // an instant after every node's events, split or not (network_links.cc).

@@ -127,6 +127,7 @@ void Network::Reconverge() {
   // Packets in flight count their hops along the paths their flows' caches hold, which may
   // have changed: from now on every switch reads its table.
   flows_.StopRouteCaches();
+  MoveOffDeadPorts();
   Reconvergence r{sim().Now(), 0, 0};
   const std::vector<FlowPaths> after = paths(true);
   for (size_t i = 0; i < after.size(); ++i) {

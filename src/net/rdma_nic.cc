@@ -153,6 +153,24 @@ void RdmaNic::Activate(Flow& f) {
   q.port->Kick();
 }
 
+void RdmaNic::MoveToPort(Flow& f, uint8_t port) {
+  if (f.nic_port == port) return;
+  if (f.sched == Flow::kReady) {
+    // Out of the old port's ready ring. (An entry in its pacer may stay: whichever port's pacer
+    // takes it first makes it ready on the new port, whose own entry wakes it at that time.)
+    PortQueues& old = ports_[f.nic_port];
+    Ring<uint32_t>& ring = old.ready[f.priority];
+    for (size_t n = ring.size(); n > 0; --n) {
+      const uint32_t id = ring.pop_front();
+      if (id != f.id) ring.push_back(id);
+    }
+    if (ring.empty()) old.ready_mask &= ~(1u << f.priority);
+  }
+  f.nic_port = port;
+  f.sched = Flow::kIdle;
+  Activate(f);
+}
+
 void RdmaNic::MakeReady(Flow& f) {
   f.sched = Flow::kReady;
   PortQueues& q = QueuesOf(f);

@@ -60,6 +60,9 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   // Called once for every flow whose sender saw its last ACK.
   void SetOnFlowDone(std::function<void(Flow&)> cb) { on_flow_done_ = std::move(cb); }
   // Called once for every flow this NIC receives, when its last byte arrives in order.
+  // Sender: flow `f`'s queue pair leaves by port `port` from now on (its port's link failed);
+  // what the old port's scheduler still holds of it is skipped there.
+  void MoveToPort(Flow& f, uint8_t port);
   void SetOnFlowDelivered(std::function<void(Flow&)> cb) { on_flow_delivered_ = std::move(cb); }
   // Called once for every transfer a later one follows on its connection (awaiting_successor),
   // when its last packet leaves the first time.

@@ -164,5 +164,39 @@ TEST(NetworkMultiPortTest, DualTorQueuePairsSpreadOverBothPortsAndThreadsAgree) 
   EXPECT_EQ(finish[0], finish[1]);
 }
 
+// One port of a dual-ToR NIC fails: what is sent into it is lost until the routes reconverge;
+// then its queue pairs move to the other port (a bond's failover) and every flow finishes, the
+// same over threads.
+TEST(NetworkMultiPortTest, QueuePairsOfAFailedPortMoveToTheOtherAndFinish) {
+  const std::string text =
+      std::string(kDualTor) +
+      "[[event]]\nat = \"20us\"\nkind = \"link_down\"\nlink = [\"h0\", \"s0\"]\n";
+  const Scenario s = LoadScenarioText(text, "failover.toml",
+                                      std::vector<std::string>{"topology.reconvergence=10us"});
+  std::vector<std::vector<Time>> finish;
+  for (const int parts : {1, 2}) {
+    NetworkConfig config = ToNetworkConfig(s);
+    config.parts = parts;
+    Network net(std::move(config));
+    std::vector<uint32_t> on_port0;  // h0's flows bound to the port that fails
+    for (uint32_t id = 0; id < net.num_flows(); ++id) {
+      if (net.config().flows[id].src == 0 && net.SenderPort(id) == 0) on_port0.push_back(id);
+    }
+    ASSERT_FALSE(on_port0.empty());
+    std::unique_ptr<Engine> engine = MakeEngine(net);
+    engine->RunUntil(kSecond);
+    EXPECT_TRUE(engine->all_done());
+    net.CheckInvariants(engine->pending() == 0);
+    EXPECT_GT(net.stats().link_drops, 0u);  // sent into the dead link before the failover
+    for (const uint32_t id : on_port0) EXPECT_EQ(net.SenderPort(id), 1) << id;
+    finish.emplace_back();
+    for (uint32_t id = 0; id < net.num_flows(); ++id) {
+      EXPECT_GT(net.flow_finish(id), 0) << id;
+      finish.back().push_back(net.flow_finish(id));
+    }
+  }
+  EXPECT_EQ(finish[0], finish[1]);
+}
+
 }  // namespace
 }  // namespace dcqcn
