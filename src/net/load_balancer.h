@@ -15,8 +15,8 @@ namespace dcqcn {
 
 class LoadBalancer {
  public:
-  // Flowlet table slots, indexed by the flow's 5-tuple hash as a switch's is (CONGA's and
-  // LetFlow's hardware tables hold 64K); flows whose hashes share a slot share a flowlet.
+  // Flowlet table slots, indexed by the flow's 5-tuple hash as a switch's hardware table is;
+  // flows whose hashes share a slot share a flowlet. 16K: an assumption, stated in the docs.
   static constexpr int kFlowletSlotBits = 14;
 
   LoadBalancer(const SwitchConfig& config, uint64_t seed, int node_id);

@@ -44,9 +44,6 @@ struct SwitchNodeLayout {
   static_assert(offsetof(SwitchNode, push_telemetry_) + sizeof(SwitchNode::push_telemetry_) <= 128);
   static_assert(offsetof(SwitchNode, sim_) + sizeof(SwitchNode::sim_) <= 128);
   static_assert(offsetof(SwitchNode, pool_) + sizeof(SwitchNode::pool_) <= 128);
-  // A packet's arrival reads the balancer's address too: in the line every packet's departure
-  // reads anyway.
-  static_assert(offsetof(SwitchNode, balancer_) + sizeof(SwitchNode::balancer_) <= 128);
 };
 #pragma GCC diagnostic pop
 
@@ -221,7 +218,7 @@ int SwitchNode::RoutePort(const Packet& p) const {
 // balances (Network::SetLoadBalancers): the per-flow path costs nothing more.
 [[gnu::noinline]] int SwitchNode::UncachedRoutePort(const Packet& p) {
   // Control packets (ACK, NACK, CNP) keep their flow's ECMP path: balancing spreads the data
-  // classes, as Spectrum-X enables adaptive routing per lossless class.
+  // classes (our choice: control frames are small, and their order is what a sender reads).
   if (balancer_ == nullptr || p.priority == kControlQueue) return RoutePort(p);
   auto [ports, n] = routes_->Ports(index_, p.dst);
   if (n == 1) return ports[0];
