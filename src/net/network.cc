@@ -472,7 +472,7 @@ uint8_t Network::ChooseNicPort(uint32_t id) const {
   int best = INT32_MAX;
   for (size_t p = 0; p < ports.size(); ++p) {
     // A port whose link is down takes no queue pair (see MoveOffDeadPorts).
-    if (LinkAt(f.src, static_cast<int>(p)).receiving_half().down()) continue;
+    if (PortDown(f.src, static_cast<int>(p))) continue;
     const int peer = ports[p].first;
     int d = -1;
     if (peer == f.dst) {
@@ -498,7 +498,7 @@ void Network::MoveOffDeadPorts() {
   for (uint32_t id = 0; id < num_flows(); ++id) {
     if (OverNvlink(id)) continue;
     const int src = config_.flows[id].src;
-    if (!LinkAt(src, nic_ports_[id]).receiving_half().down()) continue;
+    if (!PortDown(src, nic_ports_[id])) continue;
     nic_ports_[id] = ChooseNicPort(id);
     Flow* f = flows_.find(id);
     if (f == nullptr || f->sender_done) continue;

@@ -248,6 +248,8 @@ class Network {
   // A packet of flow `id` as the switches route it: its data (direction 0) or what its receiver
   // sends back (1).
   Packet RouteProbe(uint32_t id, int direction) const;
+  // Node `node`'s port `port` leads nowhere: its link is down ([[event]] link_down).
+  bool PortDown(int node, int port) const { return LinkAt(node, port).receiving_half().down(); }
   // Of flow `id`'s sender's ports, those nearest its receiver; among them, one by its hash.
   uint8_t ChooseNicPort(uint32_t id) const;
   // The port `probe` leaves its host by: its flow's sender port for data, for what the

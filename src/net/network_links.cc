@@ -115,7 +115,7 @@ void Network::Reconverge() {
   Adjacency live = adjacency_;
   for (size_t node = 0; node < live.size(); ++node) {
     for (size_t port = 0; port < live[node].size(); ++port) {
-      if (LinkAt(static_cast<int>(node), static_cast<int>(port)).receiving_half().down()) {
+      if (PortDown(static_cast<int>(node), static_cast<int>(port))) {
         live[node][port].first = -1;
       }
     }

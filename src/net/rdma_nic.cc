@@ -140,8 +140,7 @@ void RdmaNic::ArmRto(Flow& f) {
 }
 
 void RdmaNic::Activate(Flow& f) {
-  if (f.sched != Flow::kIdle || !HasToSend(f)) return;
-  if (WindowBound(f) && f.resend_psn == Flow::kNoResend) return;  // an ACK re-activates it
+  if (f.sched != Flow::kIdle || !MaySend(f)) return;
   Time now = sim_->Now();
   PortQueues& q = QueuesOf(f);
   if (f.next_avail <= now) {
@@ -227,7 +226,7 @@ Packet* RdmaNic::NextPacket(int port_index, Time now, Time* wake_at) {
       Flow& f = (*flows_)[ring.pop_front()];
       f.sched = Flow::kIdle;
       // Else finished, acknowledged, or held by its window until an ACK.
-      if (HasToSend(f) && (f.resend_psn != Flow::kNoResend || !WindowBound(f))) chosen = &f;
+      if (MaySend(f)) chosen = &f;
     }
     if (ring.empty()) queues.ready_mask &= ~(1u << q);
     return chosen != nullptr;
@@ -283,7 +282,7 @@ Packet* RdmaNic::MakeDataPacket(Flow& f, Time now) {
   f.last_frame = p->size;
   f.next_avail = now + wire_.TxTime(p->size, f.rate);
   cc_->OnPacketSent(CcOwner(f), p->size);
-  if (HasToSend(f) && !WindowBound(f)) {
+  if (MaySend(f)) {
     f.sched = Flow::kPacing;
     QueuesOf(f).pacer.push({f.next_avail, f.id});
   }

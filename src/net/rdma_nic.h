@@ -60,9 +60,6 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   // Called once for every flow whose sender saw its last ACK.
   void SetOnFlowDone(std::function<void(Flow&)> cb) { on_flow_done_ = std::move(cb); }
   // Called once for every flow this NIC receives, when its last byte arrives in order.
-  // Sender: flow `f`'s queue pair leaves by port `port` from now on (its port's link failed);
-  // what the old port's scheduler still holds of it is skipped there.
-  void MoveToPort(Flow& f, uint8_t port);
   void SetOnFlowDelivered(std::function<void(Flow&)> cb) { on_flow_delivered_ = std::move(cb); }
   // Called once for every transfer a later one follows on its connection (awaiting_successor),
   // when its last packet leaves the first time.
@@ -78,6 +75,8 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   void SendCnp(CcFlow& f) override;
 
   size_t control_queued() const;
+  // Sender: flow `f`'s queue pair leaves by port `port` from now on (its port's link failed).
+  void MoveToPort(Flow& f, uint8_t port);
 
   // A malfunctioning NIC (net/pause_storm.h). While holding, what arrives waits unreceived
   // (PFC frames still act on the port); Release receives it, in arrival order.
@@ -139,6 +138,11 @@ class RdmaNic : public Node, public EventHandler, public CcHost {
   // The sender has something to send: new data, or a PSN a selective NACK asked for.
   static bool HasToSend(const Flow& f) {
     return !f.sender_done && (f.snd_nxt < f.total_packets || f.resend_psn != Flow::kNoResend);
+  }
+  // ... and may send it now: its window holds new data back, not a resend (an ACK re-activates
+  // a flow its window holds).
+  bool MaySend(const Flow& f) const {
+    return HasToSend(f) && (f.resend_psn != Flow::kNoResend || !WindowBound(f));
   }
   // The transfer whose congestion-control state acts for `f`: the newest of its connection.
   Flow& CcOwner(Flow& f);

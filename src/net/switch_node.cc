@@ -207,11 +207,8 @@ uint64_t SwitchNode::FlowHash(const Packet& p) const {
 }
 
 int SwitchNode::RoutePort(const Packet& p) const {
-  auto [ports, n] = routes_->Ports(index_, p.dst);
-  if (n == 1) return ports[0];
-  if (n == 0) [[unlikely]]
-    return kNoRoute;
-  return ports[FlowHash(p) % n];
+  return EqualCostPort(p,
+                       [&](const uint16_t* ports, uint32_t n) { return ports[FlowHash(p) % n]; });
 }
 
 // Out of line, and reached only where route caches are off, as they are whenever a switch
@@ -220,12 +217,10 @@ int SwitchNode::RoutePort(const Packet& p) const {
   // Control packets (ACK, NACK, CNP) keep their flow's ECMP path: balancing spreads the data
   // classes (our choice: control frames are small, and their order is what a sender reads).
   if (balancer_ == nullptr || p.priority == kControlQueue) return RoutePort(p);
-  auto [ports, n] = routes_->Ports(index_, p.dst);
-  if (n == 1) return ports[0];
-  if (n == 0) [[unlikely]]
-    return kNoRoute;
-  return balancer_->Choose(FlowHash(p), sim_->Now(), ports, n,
-                           [this](int port) { return ports_[port].queued_bytes(); });
+  return EqualCostPort(p, [&](const uint16_t* ports, uint32_t n) {
+    return balancer_->Choose(FlowHash(p), sim_->Now(), ports, n,
+                             [this](int port) { return ports_[port].queued_bytes(); });
+  });
 }
 
 int SwitchNode::CachedRoutePort(Packet& p) {

@@ -125,7 +125,6 @@ class alignas(64) SwitchNode : public Node {
   // Spread data packets per flowlet or per packet (switch.load_balancing) instead of per flow;
   // the network then stops its flows' route caches, whose paths no longer hold.
   void SetLoadBalancer(std::unique_ptr<LoadBalancer> balancer) { balancer_ = std::move(balancer); }
-  const LoadBalancer* load_balancer() const { return balancer_.get(); }
 
   // Push HPCC's in-band telemetry onto data packets as they leave (CcNeeds::telemetry).
   void SetPushTelemetry(bool on) { push_telemetry_ = on; }
@@ -177,6 +176,16 @@ class alignas(64) SwitchNode : public Node {
   // RoutePort, or for a data packet the balancer's choice when the switch has one (kNoRoute as
   // RoutePort): where no route cache holds the packet's port.
   int UncachedRoutePort(const Packet& p);
+  // The equal-cost port towards `p`'s destination that pick(ports, n) chooses when there are
+  // n >= 2 (the only one, or kNoRoute for none).
+  template <class Pick>
+  int EqualCostPort(const Packet& p, Pick&& pick) const {
+    auto [ports, n] = routes_->Ports(index_, p.dst);
+    if (n == 1) return ports[0];
+    if (n == 0) [[unlikely]]
+      return kNoRoute;
+    return pick(ports, n);
+  }
   // Drops `p`: counted, and its flow's count of packets left corrected.
   void Discard(Packet* p);
   // Drops `p`, which has no route (kNoRoute): its TTL ran out or a link failure cut it off.

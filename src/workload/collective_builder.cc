@@ -156,14 +156,13 @@ void CollectiveBuilder::Run(const Step& step) {
 
 void CollectiveBuilder::Commit(std::vector<std::vector<uint32_t>>& received,
                                std::vector<std::vector<uint32_t>>& sent) {
+  // One queue pair per connection: the lists as they are, moved.
+  auto take = [&](std::vector<uint32_t>& ids) {
+    return queue_pairs_.empty() ? std::move(ids) : WithQueuePairs(ids);
+  };
   for (size_t r = 0; r < hosts_.size(); ++r) {
-    // One queue pair per connection: the lists as they are, moved.
-    if (!received[r].empty()) {
-      in_[r] = queue_pairs_.empty() ? std::move(received[r]) : WithQueuePairs(received[r]);
-    }
-    if (!sent[r].empty()) {
-      out_[r] = queue_pairs_.empty() ? std::move(sent[r]) : WithQueuePairs(sent[r]);
-    }
+    if (!received[r].empty()) in_[r] = take(received[r]);
+    if (!sent[r].empty()) out_[r] = take(sent[r]);
   }
 }
 

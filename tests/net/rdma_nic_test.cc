@@ -276,6 +276,10 @@ struct NicBench {
   static Sent Data(Time at, uint32_t flow, uint32_t psn, uint32_t size = 1066, uint8_t prio = 3) {
     return {at, PacketType::kData, flow, psn, size, prio};
   }
+  // An ACK, NACK or CNP of flow 0 in the control queue.
+  static Sent Control(Time at, PacketType type, uint32_t psn) {
+    return {at, type, 0, psn, static_cast<uint32_t>(kAckFrameBytes), kControlQueue};
+  }
 };
 
 struct RdmaNicTest : ::testing::Test, NicBench {};
@@ -610,14 +614,11 @@ TEST_F(RdmaNicTest, ReceiverAcksEveryNthNacksAGapOnceAndReacksDuplicates) {
   DataAt(7 * kUs, 0, 3);  // second in order: ACK 4
   DataAt(8 * kUs, 0, 4);  // the last: ACK 5
   sim.RunUntil(kTimeNever);
-  auto control = [](Time at, PacketType type, uint32_t psn) {
-    return Sent{at, type, 0, psn, static_cast<uint32_t>(kAckFrameBytes), kControlQueue};
-  };
   EXPECT_EQ(log.sent,
             (std::vector<Sent>{
-                control(2 * kUs, PacketType::kAck, 2), control(3 * kUs, PacketType::kNack, 2),
-                control(6 * kUs, PacketType::kAck, 3), control(7 * kUs, PacketType::kAck, 4),
-                control(8 * kUs, PacketType::kAck, 5)}));
+                Control(2 * kUs, PacketType::kAck, 2), Control(3 * kUs, PacketType::kNack, 2),
+                Control(6 * kUs, PacketType::kAck, 3), Control(7 * kUs, PacketType::kAck, 4),
+                Control(8 * kUs, PacketType::kAck, 5)}));
   EXPECT_EQ(f.rcv_nxt, 5u);
   EXPECT_EQ(f.bytes_delivered, 5000);
   EXPECT_EQ(stats.payload_received, 8000);
@@ -645,20 +646,17 @@ TEST_F(RdmaNicTest, SelectiveReceiverKeepsPacketsAheadWithinItsWindowAndNacksEac
   DataAt(9 * kUs, 0, 3);   // a copy: ACK 7 again
   DataAt(10 * kUs, 0, 7);  // the last: ACK 8
   sim.RunUntil(kTimeNever);
-  auto control = [](Time at, PacketType type, uint32_t psn) {
-    return Sent{at, type, 0, psn, static_cast<uint32_t>(kAckFrameBytes), kControlQueue};
-  };
   EXPECT_EQ(log.sent, (std::vector<Sent>{
-                          control(1 * kUs, PacketType::kAck, 1),
-                          control(2 * kUs, PacketType::kNack, 1),
-                          control(4 * kUs, PacketType::kAck, 4),
-                          control(5 * kUs, PacketType::kNack, 4),
-                          control(7 * kUs, PacketType::kAck, 5),
+                          Control(1 * kUs, PacketType::kAck, 1),
+                          Control(2 * kUs, PacketType::kNack, 1),
+                          Control(4 * kUs, PacketType::kAck, 4),
+                          Control(5 * kUs, PacketType::kNack, 4),
+                          Control(7 * kUs, PacketType::kAck, 5),
                           // behind the ACK: 90 bytes on the wire, 7.2 ns at 100 Gb/s
-                          control(7 * kUs + 7200, PacketType::kNack, 5),
-                          control(8 * kUs, PacketType::kAck, 7),
-                          control(9 * kUs, PacketType::kAck, 7),
-                          control(10 * kUs, PacketType::kAck, 8),
+                          Control(7 * kUs + 7200, PacketType::kNack, 5),
+                          Control(8 * kUs, PacketType::kAck, 7),
+                          Control(9 * kUs, PacketType::kAck, 7),
+                          Control(10 * kUs, PacketType::kAck, 8),
                       }));
   EXPECT_EQ(f.rcv_nxt, 8u);
   EXPECT_EQ(stats.payload_delivered, 8000);
@@ -684,11 +682,11 @@ TEST_F(RdmaNicTest, PlacementReceiverTakesAnyOrderAndNeverNacks) {
   EXPECT_EQ(delivered, 0);
   DataAt(6 * kUs, 0, 2);  // 2 and 3: ACK 4, delivered
   sim.RunUntil(kTimeNever);
-  auto ack = [](Time at, uint32_t psn) {
-    return Sent{at, PacketType::kAck, 0, psn, static_cast<uint32_t>(kAckFrameBytes), kControlQueue};
-  };
-  EXPECT_EQ(log.sent, (std::vector<Sent>{ack(1 * kUs, 0), ack(2 * kUs, 0), ack(3 * kUs, 0),
-                                         ack(4 * kUs, 2), ack(6 * kUs, 4)}));
+  EXPECT_EQ(log.sent,
+            (std::vector<Sent>{
+                Control(1 * kUs, PacketType::kAck, 0), Control(2 * kUs, PacketType::kAck, 0),
+                Control(3 * kUs, PacketType::kAck, 0), Control(4 * kUs, PacketType::kAck, 2),
+                Control(6 * kUs, PacketType::kAck, 4)}));
   EXPECT_EQ(delivered, 1);
   EXPECT_EQ(f.rcv_nxt, 4u);
   EXPECT_EQ(f.bytes_delivered, 4000);

@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/engine.h"
-#include "net/network.h"
+#include "run_to_end.h"
 #include "scenario/resolved_toml.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_loader.h"
@@ -35,36 +34,23 @@ ranks = [0, 4, 8, 12, 1, 5, 9, 13]
 size = "8MB"
 )";
 
-struct Outcome {
-  Time end = 0;  // the last flow's finish
-  std::vector<Time> finish;
-  NetStats stats;
-};
+using testing::NetworkRun;
+using testing::RunToEnd;
 
-Outcome RunWith(const std::string& mode, int parts = 1, const std::string& reorder = "go_back_n") {
-  const Scenario s = LoadScenarioText(
-      kCollisions, "collisions.toml",
-      std::vector<std::string>{"switch.load_balancing=" + mode, "host.reorder=" + reorder});
-  NetworkConfig config = ToNetworkConfig(s);
-  config.parts = parts;
-  Network net(std::move(config));
-  std::unique_ptr<Engine> engine = MakeEngine(net);
-  engine->RunUntil(kSecond);
-  EXPECT_TRUE(engine->all_done()) << mode;
-  net.CheckInvariants(engine->pending() == 0);
-  Outcome o;
-  for (uint32_t id = 0; id < net.num_flows(); ++id) o.finish.push_back(net.flow_finish(id));
-  o.end = *std::max_element(o.finish.begin(), o.finish.end());
-  o.stats = net.stats();
-  return o;
+NetworkRun RunWith(const std::string& mode, int parts = 1,
+                   const std::string& reorder = "go_back_n") {
+  return RunToEnd(LoadScenarioText(kCollisions, "collisions.toml",
+                                   std::vector<std::string>{"switch.load_balancing=" + mode,
+                                                            "host.reorder=" + reorder}),
+                  parts);
 }
 
 TEST(LoadBalancing, AdaptiveRoutingBeatsEcmpsCollisionsAndSprayingMakesGoBackNRetransmit) {
-  const Outcome ecmp = RunWith("ecmp");
-  const Outcome adaptive = RunWith("adaptive");
-  const Outcome spray = RunWith("spray");
+  const NetworkRun ecmp = RunWith("ecmp");
+  const NetworkRun adaptive = RunWith("adaptive");
+  const NetworkRun spray = RunWith("spray");
   // Lossless and complete: every mode delivers every byte, PFC drops nothing.
-  for (const Outcome* o : {&ecmp, &adaptive, &spray}) {
+  for (const NetworkRun* o : {&ecmp, &adaptive, &spray}) {
     EXPECT_EQ(o->stats.drops, 0u);
     EXPECT_EQ(o->stats.payload_delivered, ecmp.stats.payload_delivered);
   }
@@ -73,37 +59,34 @@ TEST(LoadBalancing, AdaptiveRoutingBeatsEcmpsCollisionsAndSprayingMakesGoBackNRe
   EXPECT_EQ(ecmp.stats.retransmitted_packets, 0u);
   // Adaptive routing moves packets off the colliding uplink: the AllReduce ends sooner, though
   // the packets it moves arrive out of order and go-back-N resends some.
-  EXPECT_LT(adaptive.end, 0.9 * static_cast<double>(ecmp.end));
+  EXPECT_LT(adaptive.end(), 0.9 * static_cast<double>(ecmp.end()));
   EXPECT_GT(adaptive.stats.nacks, 0u);
   // Spraying every packet blindly reorders most of them: go-back-N NICs NACK and resend so much
   // (72% of what they send, where adaptive resends 31%) that the AllReduce takes over twice as
   // long as with ECMP's collisions (10.98 ms, 4.58 ms; adaptive 3.76 ms).
   EXPECT_GT(spray.stats.nacks, 4 * adaptive.stats.nacks);
   EXPECT_GT(spray.stats.retransmitted_packets, spray.stats.data_packets_sent / 2);
-  EXPECT_GT(spray.end, 2 * ecmp.end);
+  EXPECT_GT(spray.end(), 2 * ecmp.end());
 }
 
 TEST(LoadBalancing, FlowletsFollowTheGapsBetweenRingSteps) {
   // The ring's steps are separate transfers of one queue pair, with a gap between them while the
   // next chunk comes: with a timeout shorter than that gap each step may take a new path; with
   // a second-long one a queue pair never leaves its first port and the run is ECMP's load.
-  const Outcome flowlet = RunWith("flowlet");
+  const NetworkRun flowlet = RunWith("flowlet");
   EXPECT_EQ(flowlet.stats.drops, 0u);
   const Scenario s = LoadScenarioText(
       kCollisions, "collisions.toml",
       std::vector<std::string>{"switch.load_balancing=flowlet", "switch.flowlet_timeout=1s"});
-  Network net(ToNetworkConfig(s));
-  std::unique_ptr<Engine> engine = MakeEngine(net);
-  engine->RunUntil(kSecond);
-  EXPECT_EQ(net.stats().nacks, 0u);  // one path per flowlet, never a reorder
+  EXPECT_EQ(RunToEnd(s).stats.nacks, 0u);  // one path per flowlet, never a reorder
 }
 
 TEST(LoadBalancing, NicsThatToleratePacketsOutOfOrderTurnSprayingIntoTheFastest) {
-  const Outcome ecmp = RunWith("ecmp");
-  const Outcome go_back_n = RunWith("spray");
-  const Outcome selective = RunWith("spray", 1, "selective");
-  const Outcome placement = RunWith("spray", 1, "placement");
-  for (const Outcome* o : {&selective, &placement}) {
+  const NetworkRun ecmp = RunWith("ecmp");
+  const NetworkRun go_back_n = RunWith("spray");
+  const NetworkRun selective = RunWith("spray", 1, "selective");
+  const NetworkRun placement = RunWith("spray", 1, "placement");
+  for (const NetworkRun* o : {&selective, &placement}) {
     EXPECT_EQ(o->stats.drops, 0u);
     EXPECT_EQ(o->stats.payload_delivered, ecmp.stats.payload_delivered);
     EXPECT_GT(o->stats.out_of_order_packets, o->stats.data_packets_sent / 10);
@@ -113,19 +96,19 @@ TEST(LoadBalancing, NicsThatToleratePacketsOutOfOrderTurnSprayingIntoTheFastest)
   EXPECT_EQ(placement.stats.nacks, 0u);
   EXPECT_EQ(placement.stats.retransmitted_packets, 0u);
   EXPECT_EQ(placement.stats.duplicate_packets, 0u);
-  EXPECT_LT(placement.end, 0.7 * static_cast<double>(ecmp.end));
+  EXPECT_LT(placement.end(), 0.7 * static_cast<double>(ecmp.end()));
   // Selective repeat resends single packets, most of them spuriously (the original was only
   // late): far fewer than go-back-N, and it keeps most of spraying's gain.
   EXPECT_LT(selective.stats.retransmitted_packets, go_back_n.stats.retransmitted_packets / 5);
   EXPECT_GT(selective.stats.duplicate_packets, selective.stats.retransmitted_packets / 2);
-  EXPECT_LT(selective.end, ecmp.end);
-  EXPECT_LT(placement.end, selective.end);
+  EXPECT_LT(selective.end(), ecmp.end());
+  EXPECT_LT(placement.end(), selective.end());
 }
 
 TEST(LoadBalancing, ThreadsMakeTheSameChoicesAsOneLoop) {
   for (const std::string mode : {"adaptive", "spray", "flowlet"}) {
-    const Outcome one = RunWith(mode, 1, mode == "spray" ? "selective" : "go_back_n");
-    const Outcome two = RunWith(mode, 2, mode == "spray" ? "selective" : "go_back_n");
+    const NetworkRun one = RunWith(mode, 1, mode == "spray" ? "selective" : "go_back_n");
+    const NetworkRun two = RunWith(mode, 2, mode == "spray" ? "selective" : "go_back_n");
     EXPECT_EQ(one.finish, two.finish) << mode;
     EXPECT_EQ(one.stats.nacks, two.stats.nacks) << mode;
     EXPECT_EQ(one.stats.retransmitted_packets, two.stats.retransmitted_packets) << mode;

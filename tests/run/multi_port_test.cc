@@ -10,6 +10,7 @@
 #include "engine/engine.h"
 #include "engine/one_thread_engine.h"
 #include "net/network.h"
+#include "run_to_end.h"
 #include "scenario/scenario.h"
 #include "scenario/scenario_loader.h"
 
@@ -59,24 +60,11 @@ std::vector<std::string> Hops(const Network& net, uint32_t flow, int direction) 
   return hops;
 }
 
-struct Outcome {
-  std::vector<Time> finish;
-  NetStats stats;
-};
+using testing::NetworkRun;
+using testing::RunToEnd;
 
-Outcome RunSplit(int parts) {
-  const Scenario s = LoadScenarioText(kTwoServers, "two_servers.toml");  // the flows' owner
-  NetworkConfig config = ToNetworkConfig(s);
-  config.parts = parts;
-  Network net(std::move(config));
-  std::unique_ptr<Engine> engine = MakeEngine(net);
-  engine->RunUntil(kSecond);
-  EXPECT_TRUE(engine->all_done());
-  net.CheckInvariants(engine->pending() == 0);
-  Outcome o;
-  for (uint32_t id = 0; id < net.num_flows(); ++id) o.finish.push_back(net.flow_finish(id));
-  o.stats = net.stats();
-  return o;
+NetworkRun RunSplit(int parts) {
+  return RunToEnd(LoadScenarioText(kTwoServers, "two_servers.toml"), parts);
 }
 
 TEST(NetworkMultiPortTest, EachFlowLeavesByThePortNearestItsReceiver) {
@@ -97,7 +85,7 @@ TEST(NetworkMultiPortTest, EachFlowLeavesByThePortNearestItsReceiver) {
 }
 
 TEST(NetworkMultiPortTest, NvlinkPortsCarryTheirFlowsAtTheirOwnRate) {
-  const Outcome o = RunSplit(1);
+  const NetworkRun o = RunSplit(1);
   ASSERT_EQ(o.finish.size(), 4u);
   for (const Time t : o.finish) EXPECT_GT(t, 0);
   // 4 MB: 11.1 us at 2880 Gb/s, 80 us at 400 Gb/s. h0 and h3 each send two flows, by
@@ -115,8 +103,8 @@ TEST(NetworkMultiPortTest, NvlinkPortsCarryTheirFlowsAtTheirOwnRate) {
 }
 
 TEST(NetworkMultiPortTest, ThreadsGiveTheSameRunAsOne) {
-  const Outcome one = RunSplit(1);
-  const Outcome two = RunSplit(2);
+  const NetworkRun one = RunSplit(1);
+  const NetworkRun two = RunSplit(2);
   EXPECT_EQ(one.finish, two.finish);
   EXPECT_EQ(one.stats.packet_hops, two.stats.packet_hops);
   EXPECT_EQ(one.stats.ecn_marked_packets, two.stats.ecn_marked_packets);
@@ -142,24 +130,18 @@ TEST(NetworkMultiPortTest, DualTorQueuePairsSpreadOverBothPortsAndThreadsAgree) 
   const Scenario s = LoadScenarioText(kDualTor, "dual_tor.toml");
   std::vector<std::vector<Time>> finish;
   for (const int parts : {1, 2}) {
-    NetworkConfig config = ToNetworkConfig(s);
-    config.parts = parts;
-    Network net(std::move(config));
-    EXPECT_EQ(net.hosts()[0]->num_ports(), 2);
-    int on_port[2] = {0, 0};
-    for (uint32_t id = 0; id < net.num_flows(); ++id) {
-      if (net.config().flows[id].src == 0) ++on_port[net.SenderPort(id)];
-    }
-    // h0 sends 7 flows; both ports carry some.
-    EXPECT_GT(on_port[0], 0);
-    EXPECT_GT(on_port[1], 0);
-    std::unique_ptr<Engine> engine = MakeEngine(net);
-    engine->RunUntil(kSecond);
-    EXPECT_TRUE(engine->all_done());
-    net.CheckInvariants(engine->pending() == 0);
-    EXPECT_EQ(net.stats().drops, 0u);
-    finish.emplace_back();
-    for (uint32_t id = 0; id < net.num_flows(); ++id) finish.back().push_back(net.flow_finish(id));
+    const NetworkRun run = RunToEnd(s, parts, [](Network& net) {
+      EXPECT_EQ(net.hosts()[0]->num_ports(), 2);
+      int on_port[2] = {0, 0};
+      for (uint32_t id = 0; id < net.num_flows(); ++id) {
+        if (net.config().flows[id].src == 0) ++on_port[net.SenderPort(id)];
+      }
+      // h0 sends 7 flows; both ports carry some.
+      EXPECT_GT(on_port[0], 0);
+      EXPECT_GT(on_port[1], 0);
+    });
+    EXPECT_EQ(run.stats.drops, 0u);
+    finish.push_back(run.finish);
   }
   EXPECT_EQ(finish[0], finish[1]);
 }
@@ -175,25 +157,21 @@ TEST(NetworkMultiPortTest, QueuePairsOfAFailedPortMoveToTheOtherAndFinish) {
                                       std::vector<std::string>{"topology.reconvergence=10us"});
   std::vector<std::vector<Time>> finish;
   for (const int parts : {1, 2}) {
-    NetworkConfig config = ToNetworkConfig(s);
-    config.parts = parts;
-    Network net(std::move(config));
     std::vector<uint32_t> on_port0;  // h0's flows bound to the port that fails
-    for (uint32_t id = 0; id < net.num_flows(); ++id) {
-      if (net.config().flows[id].src == 0 && net.SenderPort(id) == 0) on_port0.push_back(id);
-    }
-    ASSERT_FALSE(on_port0.empty());
-    std::unique_ptr<Engine> engine = MakeEngine(net);
-    engine->RunUntil(kSecond);
-    EXPECT_TRUE(engine->all_done());
-    net.CheckInvariants(engine->pending() == 0);
-    EXPECT_GT(net.stats().link_drops, 0u);  // sent into the dead link before the failover
-    for (const uint32_t id : on_port0) EXPECT_EQ(net.SenderPort(id), 1) << id;
-    finish.emplace_back();
-    for (uint32_t id = 0; id < net.num_flows(); ++id) {
-      EXPECT_GT(net.flow_finish(id), 0) << id;
-      finish.back().push_back(net.flow_finish(id));
-    }
+    const NetworkRun run = RunToEnd(
+        s, parts,
+        [&](Network& net) {
+          for (uint32_t id = 0; id < net.num_flows(); ++id) {
+            if (net.config().flows[id].src == 0 && net.SenderPort(id) == 0) on_port0.push_back(id);
+          }
+          ASSERT_FALSE(on_port0.empty());
+        },
+        [&](Network& net) {
+          for (const uint32_t id : on_port0) EXPECT_EQ(net.SenderPort(id), 1) << id;
+        });
+    EXPECT_GT(run.stats.link_drops, 0u);  // sent into the dead link before the failover
+    for (uint32_t id = 0; id < run.finish.size(); ++id) EXPECT_GT(run.finish[id], 0) << id;
+    finish.push_back(run.finish);
   }
   EXPECT_EQ(finish[0], finish[1]);
 }

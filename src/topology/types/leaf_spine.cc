@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
 #include "topology/fabric_shape.h"
 #include "topology/topology_keys.h"
 
@@ -44,6 +46,16 @@ constexpr TopologyKey kPortsPerHost{
 // Racks: each ports_per_host leaves.
 int Racks(const TopologyConfig& topo) { return topo.leaves / topo.ports_per_host; }
 
+// How `hosts` follows from the shape, for messages: "leaves x hosts_per_leaf = 4 x 4 = 16".
+std::string HostsProduct(const TopologyConfig& topo, int64_t hosts) {
+  if (topo.ports_per_host == 1) {
+    return fmt::format("leaves x hosts_per_leaf = {} x {} = {}", topo.leaves, topo.hosts_per_leaf,
+                       hosts);
+  }
+  return fmt::format("leaves / ports_per_host x hosts_per_leaf = {} / {} x {} = {}", topo.leaves,
+                     topo.ports_per_host, topo.hosts_per_leaf, hosts);
+}
+
 TopologyProblem Derive(TopologyConfig& topo, const std::vector<std::string>& given) {
   if (topo.ports_per_host > 1 && topo.leaves % topo.ports_per_host != 0) {
     return {"leaves", fmt::format("expected a multiple of ports_per_host = {} (the leaves of a "
@@ -60,14 +72,7 @@ TopologyProblem Derive(TopologyConfig& topo, const std::vector<std::string>& giv
     topo.hosts_per_leaf = topo.hosts / Racks(topo);
   }
   const int64_t derived = static_cast<int64_t>(Racks(topo)) * topo.hosts_per_leaf;
-  return CheckDerivedHosts(
-      topo, given, derived,
-      topo.ports_per_host == 1
-          ? fmt::format("leaves x hosts_per_leaf = {} x {} = {}", topo.leaves, topo.hosts_per_leaf,
-                        derived)
-          : fmt::format("leaves / ports_per_host x hosts_per_leaf = {} / {} "
-                        "x {} = {}",
-                        topo.leaves, topo.ports_per_host, topo.hosts_per_leaf, derived));
+  return CheckDerivedHosts(topo, given, derived, HostsProduct(topo, derived));
 }
 
 void Build(TopologyConfig& topo, const std::string& source) {
@@ -81,11 +86,7 @@ void Build(TopologyConfig& topo, const std::string& source) {
   }
   const int64_t hosts = static_cast<int64_t>(Racks(topo)) * topo.hosts_per_leaf;
   SizeTwoTier(topo, source, topo.leaves, hosts, topo.hosts_per_leaf, "hosts_per_leaf",
-              ports == 1
-                  ? fmt::format("leaves x hosts_per_leaf = {} x {} = {}", topo.leaves,
-                                topo.hosts_per_leaf, hosts)
-                  : fmt::format("leaves / ports_per_host x hosts_per_leaf = {} / {} x {} = {}",
-                                topo.leaves, ports, topo.hosts_per_leaf, hosts));
+              HostsProduct(topo, hosts));
 
   const int leaf0 = topo.hosts;
   const int spine0 = topo.hosts + topo.leaves;
