@@ -13,7 +13,6 @@ threads, or any left running after Ctrl-C) stop the same way, raise SystemExit i
 and leave nothing behind.
 """
 import importlib.util
-import io
 import json
 import os
 import tomllib
@@ -30,20 +29,13 @@ __all__ = ["run", "check", "buffer", "sweep", "fluid", "ns3", "hpcc", "tune", "R
 # there but fails to load raises here, as before.
 _HAS_EXTENSION = importlib.util.find_spec(f"{__name__}._dcqcn") is not None
 if _HAS_EXTENSION:
-    import pandas as pd
-
-    from . import _common, _dcqcn
+    from . import _common, _dcqcn  # _common imports pandas
 
     InputError = _dcqcn.InputError
     __version__ = _dcqcn.version
 
 
-def _read_csv(path, **kwargs):
-    """pd.read_csv of a file read whole first: a Ctrl-C that comes while pandas' C parser pulls
-    from a Python file object surfaces as a ParserError, not as the KeyboardInterrupt it was."""
-    with open(path, "rb") as f:
-        data = f.read()
-    return pd.read_csv(io.BytesIO(data), **kwargs)
+_read_csv = _common.read_csv if _HAS_EXTENSION else None
 
 
 def _read_csv_if_there(path):
@@ -128,10 +120,10 @@ def sweep(scenario, *, vary, set=None, seeds=0, out=None, jobs=1, threads=None, 
         folder = _common.out_folder(out, tmp, "sweep")
         _dcqcn.sweep(path, list(vary), _common.sets(set), int(seeds), folder, int(jobs),
                      _common.thread_count(threads), force, resume)
-        table = pd.read_csv(os.path.join(folder, "sweep.csv"))
+        table = _read_csv(os.path.join(folder, "sweep.csv"))
         mean = os.path.join(folder, "sweep_mean.csv")
         if os.path.exists(mean):
-            table.attrs["mean"] = pd.read_csv(mean)
+            table.attrs["mean"] = _read_csv(mean)
         return table
 
 
@@ -170,9 +162,9 @@ class TuneResult:
 
     def __init__(self, folder, out):
         self.out = out
-        self.trials = pd.read_csv(os.path.join(folder, "trials.csv"))
+        self.trials = _read_csv(os.path.join(folder, "trials.csv"))
         holdout = os.path.join(folder, "holdout.csv")
-        self.holdout = pd.read_csv(holdout) if os.path.exists(holdout) else None
+        self.holdout = _read_csv_if_there(holdout)
         with open(os.path.join(folder, "recommendation.md")) as f:
             self.recommendation = f.read()
         self.best = None

@@ -7,10 +7,12 @@ it, and it imports neither.
 """
 import atexit
 import contextlib
+import io
 import json
 import numbers
 import os
 import shutil
+import signal
 import tempfile
 import threading
 import tomllib
@@ -167,6 +169,35 @@ def check(scenario, set_texts):
     return d
 
 
+@contextlib.contextmanager
+def interrupts_deferred():
+    """Holds a Ctrl-C back until the block is done, then raises it as the handler before would.
+    pandas' C parser turns a KeyboardInterrupt raised inside its read callbacks into a
+    ParserError (pandas 1.5, "Calling read(nbytes) on source failed"), so a Ctrl-C must not land
+    there. Signals reach only the main thread; elsewhere there is nothing to hold back."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    before = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+    if caught and callable(before):
+        before(signal.SIGINT, caught[0])
+    elif caught and before == signal.SIG_DFL:
+        signal.raise_signal(signal.SIGINT)
+
+
+def read_csv(path, **kwargs):
+    """pd.read_csv of a whole file, a Ctrl-C during the parse raised as itself afterwards."""
+    with open(path, "rb") as f:
+        data = f.read()
+    with interrupts_deferred():
+        return pd.read_csv(io.BytesIO(data), **kwargs)
+
+
 def fluid(scenario, set_texts, *, flows=None, rate=None, delay=None, duration="100ms", out=None):
     """dcqcn.fluid with --set texts: (summary dict, DataFrame of timeseries/fluid.csv, the notes
     the command warns of), the notes left to the caller to warn of or not."""
@@ -176,5 +207,5 @@ def fluid(scenario, set_texts, *, flows=None, rate=None, delay=None, duration="1
         summary, notes = _dcqcn.fluid(path, set_texts, flows, None if rate is None else str(rate),
                                       None if delay is None else str(delay), str(duration),
                                       folder, False)
-        series = pd.read_csv(os.path.join(folder, "timeseries", "fluid.csv"))
+        series = read_csv(os.path.join(folder, "timeseries", "fluid.csv"))
         return json.loads(summary), series, list(notes)

@@ -303,3 +303,16 @@ def test_threads_split_a_run_and_give_the_same_results():
             assert one.summary[key] == split.summary[key], key
     with pytest.raises(ValueError, match="threads = 0"):
         dcqcn.run(LEAF_SPINE, threads=0)
+
+
+def test_a_ctrl_c_while_pandas_parses_is_raised_as_itself_afterwards():
+    # pandas' C parser turns a KeyboardInterrupt raised in its read callback into a ParserError:
+    # the module reads its CSV files with the Ctrl-C held back until the parse is done.
+    from dcqcn import _common
+    done = []
+    with pytest.raises(KeyboardInterrupt):
+        with _common.interrupts_deferred():
+            signal.raise_signal(signal.SIGINT)
+            done.append("parsed")
+    assert done == ["parsed"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
