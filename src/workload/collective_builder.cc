@@ -154,6 +154,35 @@ void CollectiveBuilder::Run(const Step& step) {
   Commit(received, sent);
 }
 
+void CollectiveBuilder::RunPxn(const Step& step) {
+  const int g = gpus_per_server_;
+  std::map<int, int> rank_of;  // host -> rank
+  for (size_t r = 0; r < hosts_.size(); ++r) rank_of[hosts_[r]] = static_cast<int>(r);
+  std::vector<std::optional<Wait>> waits(hosts_.size());
+  std::vector<std::vector<uint32_t>> received(hosts_.size());
+  std::vector<std::vector<uint32_t>> sent(hosts_.size());
+  for (const Transfer& t : step) {
+    if (!waits[t.from]) waits[t.from] = LastReceived(t.from);
+    const int src = hosts_[t.from];
+    const int dst = hosts_[t.to];
+    const auto relay = src / g == dst / g || src % g == dst % g
+                           ? rank_of.end()
+                           : rank_of.find((src / g) * g + dst % g);
+    if (relay == rank_of.end()) {
+      const uint32_t id = Add(src, dst, t.bytes, *waits[t.from]);
+      received[t.to].push_back(id);
+      sent[t.from].push_back(id);
+      continue;
+    }
+    const uint32_t hop = Add(src, relay->first, t.bytes, *waits[t.from]);
+    sent[t.from].push_back(hop);
+    const uint32_t id = Add(relay->first, dst, t.bytes, After({hop}));
+    received[t.to].push_back(id);
+    sent[relay->second].push_back(id);
+  }
+  Commit(received, sent);
+}
+
 void CollectiveBuilder::Commit(std::vector<std::vector<uint32_t>>& received,
                                std::vector<std::vector<uint32_t>>& sent) {
   // One queue pair per connection: the lists as they are, moved.

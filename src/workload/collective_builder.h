@@ -64,6 +64,10 @@ class CollectiveBuilder {
   int channel() const { return channel_; }
   // A step: each sender's flows wait for what it received in its last step.
   void Run(const Step& step);
+  // A step as Run, but with NCCL's PXN on a rail fabric: a transfer to another server's GPU on
+  // another rail first crosses NVLink to the sender's server's rank on the destination's rail,
+  // whose NIC sends it once it has arrived; without such a rank, it goes straight.
+  void RunPxn(const Step& step);
   // What rank r's next flow waits for as a step would: what it received in its last step, or,
   // before it received anything, the iteration's gate.
   Wait LastReceived(int r);

@@ -50,8 +50,10 @@ CollectiveProblem CheckCollective(const CollectiveConfig& c, const CollectiveHos
   }
   if (CollectiveProblem p = algorithm->check(c, hosts, where); !p.key.empty()) return p;
   const bool rail = where.gpus_per_server > 0;
-  if (c.pxn && (c.op != CollectiveOp::kAllToAll || !rail)) {
-    return {"pxn", "only for op = \"alltoall\" on topology.type = \"rail\""};
+  if (c.pxn && (!rail || (c.algorithm != "direct" && c.algorithm != "ring"))) {
+    return {"pxn", rail ? fmt::format("only for algorithm = \"direct\" or \"ring\", not \"{}\"",
+                                      c.algorithm)
+                        : "only on a topology of servers (rail or simai_file)"};
   }
   return {};
 }

@@ -126,6 +126,9 @@ CollectiveConfig ConfigFor(const JobConfig& j, CollectiveOp op, Bytes size,
                      : 1;
   }
   c.rotate_rings = j.rotate_rings;
+  // PXN is what NCCL does wherever a ring or a send leaves by another rail's NIC; the other
+  // algorithms have no such choice here.
+  c.pxn = j.pxn && (c.algorithm == "ring" || c.algorithm == "direct");
   c.qps_per_connection = j.qps_per_connection;
   c.connection = j.connection;
   c.priority = j.priority;
@@ -180,6 +183,9 @@ CollectiveProblem CheckJob(const JobConfig& j, const CollectiveHosts& where) {
                               j.ep, dp, n, j.tp * j.pp)};
   }
   if (j.layers.empty()) return {"layer", "a job needs at least one [[job.layer]]"};
+  if (j.pxn && where.gpus_per_server == 0) {
+    return {"pxn", "only on a topology of servers (rail or simai_file)"};
+  }
   if (UnrolledCount(j) > kMaxJobLayers) {
     return {"blocks", fmt::format("{} layers (repeats and blocks included); at most {}",
                                   UnrolledCount(j), kMaxJobLayers)};

@@ -76,6 +76,7 @@ struct JobConfig {
   int channels = 1;
   int qps_per_connection = 0;  // as [[collective]]'s; 0: host.qps_per_connection
   bool rotate_rings = false;
+  bool pxn = false;  // NCCL's PXN for its ring and direct collectives (as [[collective]] pxn)
   // Each flow of its collectives starts this long after it is ready (SimAI's AS_SEND_LAT, a
   // proxy's or launch's latency per transfer).
   Time send_latency = 0;

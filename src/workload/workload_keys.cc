@@ -132,8 +132,11 @@ constexpr KeyRow<CollectiveConfig> kCollectiveKeys[] = {
      .max = 7,
      .expected = "an 802.1p priority"},
     {.doc = {"pxn", K::kValue, "boolean", "", "false",
-             "alltoall on a rail topology: data for another server's GPU on another rail first "
-             "crosses NVLink to the sender's GPU on the destination's rail (NCCL's PXN)."},
+             "NCCL's PXN, on a topology of servers: a transfer to another server's GPU on another "
+             "rail first crosses NVLink to the sender's server's rank on the destination's rail, "
+             "whose NIC sends it. For \"direct\" (alltoall, allgather) and \"ring\" (the ring "
+             "leaves each server by the NIC it came in by, as NCCL's ring graph gives each "
+             "channel one NIC)."},
      .field = &CollectiveConfig::pxn},
     {.doc = {"connection", K::kValue, "string", "", "\"persistent\"",
              "`\"persistent\"`: as NCCL, one queue pair per rank pair and channel for the whole "
@@ -208,6 +211,10 @@ constexpr KeyRow<JobConfig> kJobKeys[] = {
      .written = Written::kUnlessZero},
     {.doc = {"rotate_rings", K::kValue, "boolean", "", "false", "As [[collective]] rotate_rings."},
      .field = &JobConfig::rotate_rings},
+    {.doc = {"pxn", K::kValue, "boolean", "", "false",
+             "As [[collective]] pxn, for its collectives whose algorithm is \"ring\" or "
+             "\"direct\" (the others' transfers are left as they are)."},
+     .field = &JobConfig::pxn},
     {.doc = {"send_latency", K::kValue, "time", "", "\"0ps\"",
              "Each transfer of its collectives starts this long after it is ready (SimAI's "
              "AS_SEND_LAT; a launch or proxy latency per transfer)."},

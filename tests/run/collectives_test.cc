@@ -208,6 +208,42 @@ TEST_F(CollectivesRun, IterationsWaitForTheirGapAndReportNcclTestsBandwidths) {
   EXPECT_EQ(rows, 3);
 }
 
+// NCCL's PXN for rings: each channel's ring leaves a server by the NIC it came in by, its last
+// rank's chunk crossing NVLink to that NIC's GPU first. On a rail fabric the rotated rings of 4
+// servers x 4 GPUs then never cross a spine, where without PXN each channel's server-to-server
+// hops go from one rail to the next through them.
+TEST_F(CollectivesRun, PxnRingsStayOnTheirRails) {
+  const std::string rail =
+      "duration = \"1s\"\n[topology]\ntype = \"rail\"\nservers = 4\ngpus_per_server = 4\n"
+      "servers_per_leaf = 4\nspines = 2\nlink_rate = \"100Gbps\"\nnvlink_rate = \"800Gbps\"\n";
+  const std::string ring = Collective("allreduce", "ring", "16MB",
+                                      "channels = 4\n"
+                                      "rotate_rings = true\n");
+  // The spines' utilisation in links.csv: rows of nodes s4 and s5 (after the 4 rail leaves).
+  auto spine_utilisation = [&](const Scenario& s, const std::string& name) {
+    RunOptions options;
+    options.out_dir = (dir_ / name).string();
+    RunScenario(s, options);
+    std::ifstream csv(dir_ / name / "links.csv");
+    std::string row;
+    double sum = 0;
+    while (std::getline(csv, row)) {
+      if (row.rfind("s4,", 0) == 0 || row.rfind("s5,", 0) == 0) {
+        sum += std::stod(row.substr(row.rfind(',') + 1));
+      }
+    }
+    return sum;
+  };
+  const Scenario pxn = Load(rail + ring + "pxn = true\n");
+  const Scenario plain = Load(rail + ring);
+  EXPECT_EQ(spine_utilisation(pxn, "pxn"), 0.0);
+  EXPECT_GT(spine_utilisation(plain, "plain"), 0.0);
+  // Every relay waits for its NVLink hop and every step for its chunk, to the picosecond.
+  const std::vector<CollectiveOutcome> o = RunAndCheck(pxn);
+  ASSERT_TRUE(o[0].iterations[0].finished());
+  EXPECT_GE(o[0].iterations[0].time(), o[0].ideal);
+}
+
 TEST(Collectives, HierarchicalUsesNvlinkInsideServersAndRailsBetweenThem) {
   // 4 servers x 4 GPUs at 100 Gb/s, NVLink at 800 Gb/s: the hierarchical allreduce moves 3/4 of
   // each rank's bytes over NVLink and only 2 x 3/16 of them over the fabric, so it beats the
@@ -305,7 +341,7 @@ TEST(Collectives, InputErrorsNameTheKey) {
               {"collective[0].algorithm", "topology.type = \"rail\""});
   ExpectError(star + Collective("allreduce", "ring", "0B"), {"collective[0].size"});
   ExpectError(star + Collective("alltoall", "direct", "1MB", "pxn = true\n"),
-              {"collective[0].pxn", "topology.type = \"rail\""});
+              {"collective[0].pxn", "only on a topology of servers"});
   ExpectError(star + Collective("allreduce", "ring", "1MB", "ranks = \"some\"\n"),
               {"collective[0].ranks", "expected \"all\" or an array of host indices"});
   ExpectError(star + Collective("allreduce", "ring", "1MB", "colour = 1\n"),

@@ -216,6 +216,36 @@ TEST(Collectives, PxnRelaysThroughTheSendersGpuOnTheDestinationsRail) {
   EXPECT_LE(e.flows.size(), CollectiveFlowCount(c, {4, 2}));
 }
 
+TEST(Collectives, PxnRingLeavesEachServerByTheNicItCameInBy) {
+  // 2 servers x 4 GPUs, channel 1 of rotated rings: 1 2 3 0 | 5 6 7 4. The chunk from GPU 0
+  // (rail 0) to GPU 5 (rail 1) crosses NVLink to GPU 1 first, whose NIC sends it on rail 1;
+  // likewise 4 -> 1 through 5. Every other transfer stays in a server.
+  CollectiveConfig c = Config(CollectiveOp::kAllReduce, "ring", {}, 8000);
+  c.all_ranks = true;
+  c.channels = 2;
+  c.rotate_rings = true;
+  c.pxn = true;
+  const Expanded e = Expand(c, {8, 4});
+  int relayed = 0;
+  for (uint32_t id = 0; id < e.flows.size(); ++id) {
+    const FlowSpec& f = e.flows[id];
+    if (f.src / 4 == f.dst / 4) continue;
+    EXPECT_EQ(f.src % 4, f.dst % 4) << "flow " << id << " leaves its server off its rail";
+    // The NIC's flow waits for its NVLink hop, from the rank before it in the ring.
+    const std::vector<uint32_t> hop = Of(e.after, id);
+    ASSERT_EQ(hop.size(), 1u);
+    EXPECT_EQ(e.flows[hop[0]].dst, f.src);
+    EXPECT_EQ(e.flows[hop[0]].src, (f.src / 4) * 4 + (f.src + 3) % 4);
+    EXPECT_EQ(e.flows[hop[0]].size, f.size);
+    ++relayed;
+  }
+  EXPECT_EQ(relayed, 2 * 2 * 2 * 7);  // 2 channels x 2 servers x 2(n - 1) steps
+  EXPECT_LE(e.flows.size(), CollectiveFlowCount(c, {8, 4}));
+  // The next step of the receiver waits for the relayed flow, as for a direct one.
+  c.pxn = false;
+  EXPECT_EQ(Expand(c, {8, 4}).flows.size() + relayed, e.flows.size());
+}
+
 TEST(Collectives, FlowCountIsWhatExpansionMakesWithoutBuildingIt) {
   std::vector<std::pair<CollectiveConfig, CollectiveHosts>> cases;
   for (CollectiveOp op : {CollectiveOp::kAllReduce, CollectiveOp::kReduceScatter,
@@ -271,9 +301,15 @@ TEST(Collectives, CheckRefusesWhatTheAlgorithmCannotDo) {
   EXPECT_NE(problem(ar("hierarchical", {0, 1, 2}), {4, 2})
                 .find("ranks: \"hierarchical\" needs the same GPUs of every server"),
             std::string::npos);
-  CollectiveConfig pxn = ar("ring", {0, 1});
+  CollectiveConfig pxn = ar("halving_doubling", {0, 1});
   pxn.pxn = true;
-  EXPECT_NE(problem(pxn, {4, 2}).find("pxn: only for op = \"alltoall\""), std::string::npos);
+  EXPECT_NE(problem(pxn, {4, 2})
+                .find("pxn: only for algorithm = \"direct\" or \"ring\", not "
+                      "\"halving_doubling\""),
+            std::string::npos);
+  pxn.algorithm = "ring";
+  EXPECT_EQ(problem(pxn, {4, 2}), ": ");
+  EXPECT_NE(problem(pxn, {4, 0}).find("pxn: only on a topology of servers"), std::string::npos);
   EXPECT_THROW(Expand(ar("ring", {0}), {4, 0}), InputError);
 }
 

@@ -2,6 +2,9 @@
 // (ranks in the order given): reduce-scatter, then all-gather. reducescatter and allgather are
 // the n-1 steps of one half. With rotate_rings, channel c's ring takes each server's ranks
 // rotated by c (SimAI's MockNccl: gen_local_ring, then the same local order on every server).
+// With pxn, the ring leaves each server by the NIC it came in by, as NCCL's ring graph gives a
+// channel one NIC for both (ncclTopoGetNetDev: inter[2c] and inter[2c+1]): the server's last
+// rank hands its chunk over NVLink to the rank on the next server's first rank's rail.
 #include "workload/collective/ring.h"
 
 #include <algorithm>
@@ -27,7 +30,13 @@ void Expand(const CollectiveConfig& c, Bytes data, CollectiveBuilder& b) {
   }
   std::vector<Step> steps;
   RingSteps({all}, Halves(c.op) * (n - 1), CeilDiv(data, n), steps);
-  for (const Step& step : steps) b.Run(step);
+  for (const Step& step : steps) {
+    if (c.pxn) {
+      b.RunPxn(step);
+    } else {
+      b.Run(step);
+    }
+  }
 }
 
 }  // namespace
@@ -37,7 +46,8 @@ const CollectiveAlgorithm& RingCollective() {
       "ring",
       "NCCL's ring (all but alltoall): 2(n-1) steps of S/n for allreduce, rank i to rank i+1 "
       "in the order given (rotate_rings: each server's ranks rotated by the channel); "
-      "reducescatter and allgather are one half",
+      "reducescatter and allgather are one half; with pxn, each server's last rank hands its "
+      "chunk over NVLink to the rank on the next rank's rail",
       [](CollectiveOp op) { return op != CollectiveOp::kAllToAll; },
       [](const CollectiveConfig&, const std::vector<int>&, const CollectiveHosts&) {
         return CollectiveProblem{};
@@ -45,7 +55,8 @@ const CollectiveAlgorithm& RingCollective() {
       Expand,
       [](const CollectiveConfig& c, Bytes, const std::vector<int>& hosts, const CollectiveHosts&) {
         const uint64_t n = hosts.size();
-        return static_cast<uint64_t>(Halves(c.op)) * (n - 1) * n;
+        const uint64_t relays = c.pxn ? 2 : 1;  // pxn: at most, every transfer relayed
+        return relays * static_cast<uint64_t>(Halves(c.op)) * (n - 1) * n;
       }};
   return algorithm;
 }
