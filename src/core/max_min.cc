@@ -1,51 +1,85 @@
 // Progressive filling with a lazy heap of links by the rate they can still give each flow.
 #include "core/max_min.h"
 
+#include <algorithm>
 #include <functional>
-#include <queue>
 #include <utility>
 
 namespace dcqcn {
 
 std::vector<double> MaxMinShares(const std::vector<std::vector<uint32_t>>& paths,
                                  const std::vector<double>& capacity) {
-  const size_t num_links = capacity.size();
-  std::vector<double> left = capacity;          // capacity not yet given to fixed flows
-  std::vector<uint32_t> unfixed(num_links, 0);  // flows crossing the link still rising
-  std::vector<std::vector<uint32_t>> flows_of(num_links);
+  std::vector<std::vector<LinkUse>> weighted(paths.size());
+  for (size_t f = 0; f < paths.size(); ++f) {
+    weighted[f].reserve(paths[f].size());
+    for (uint32_t l : paths[f]) weighted[f].push_back({l, 1.0});
+  }
+  return WeightedMaxMinShares(weighted, capacity);
+}
+
+std::vector<double> WeightedMaxMinShares(const std::vector<std::vector<LinkUse>>& paths,
+                                         const std::vector<double>& capacity) {
+  std::vector<const std::vector<LinkUse>*> of(paths.size());
+  for (size_t f = 0; f < paths.size(); ++f) of[f] = &paths[f];
+  MaxMinSolver solver(capacity);
+  return solver.Solve(of);
+}
+
+MaxMinSolver::MaxMinSolver(std::vector<double> capacity)
+    : capacity_(std::move(capacity)),
+      left_(capacity_.size(), 0),
+      rising_(capacity_.size(), 0),
+      unfixed_(capacity_.size(), 0),
+      flows_of_(capacity_.size()) {}
+
+const std::vector<double>& MaxMinSolver::Solve(
+    const std::vector<const std::vector<LinkUse>*>& paths) {
+  touched_.clear();
   for (uint32_t f = 0; f < paths.size(); ++f) {
-    for (uint32_t l : paths[f]) {
-      ++unfixed[l];
-      flows_of[l].push_back(f);
+    for (const LinkUse& u : *paths[f]) {
+      if (flows_of_[u.link].empty()) {
+        touched_.push_back(u.link);
+        left_[u.link] = capacity_[u.link];
+        rising_[u.link] = 0;
+        unfixed_[u.link] = 0;
+      }
+      rising_[u.link] += u.weight;
+      ++unfixed_[u.link];
+      flows_of_[u.link].push_back(f);
     }
   }
-  // (rate each unfixed flow of the link would get, link): entries go stale when the link's
-  // flows change, and are skipped then (the rate no longer matches).
-  using Entry = std::pair<double, uint32_t>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
-  auto level = [&](uint32_t l) { return left[l] / unfixed[l]; };
-  for (uint32_t l = 0; l < num_links; ++l) {
-    if (unfixed[l] > 0) heap.emplace(level(l), l);
-  }
-  std::vector<double> share(paths.size(), 0);
-  std::vector<bool> fixed(paths.size(), false);
-  while (!heap.empty()) {
-    const auto [rate, l] = heap.top();
-    heap.pop();
-    if (unfixed[l] == 0 || rate != level(l)) continue;  // stale
+  // (rate each unfixed flow of the link would get, link), smallest first: entries go stale
+  // when the link's flows change, and are skipped then (the rate no longer matches).
+  const auto later = std::greater<>();
+  heap_.clear();
+  auto level = [&](uint32_t l) { return left_[l] / rising_[l]; };
+  auto push = [&](uint32_t l) {
+    heap_.emplace_back(level(l), l);
+    std::push_heap(heap_.begin(), heap_.end(), later);
+  };
+  for (uint32_t l : touched_) push(l);
+  share_.assign(paths.size(), 0);
+  fixed_.assign(paths.size(), false);
+  while (!heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const auto [rate, l] = heap_.back();
+    heap_.pop_back();
+    if (unfixed_[l] == 0 || rate != level(l)) continue;  // stale
     // The fullest link: its unfixed flows stop rising at `rate`.
-    for (uint32_t f : flows_of[l]) {
-      if (fixed[f]) continue;
-      fixed[f] = true;
-      share[f] = rate < 0 ? 0 : rate;
-      for (uint32_t k : paths[f]) {
-        left[k] -= share[f];
-        --unfixed[k];
-        if (k != l && unfixed[k] > 0) heap.emplace(level(k), k);
+    for (uint32_t f : flows_of_[l]) {
+      if (fixed_[f]) continue;
+      fixed_[f] = true;
+      share_[f] = rate < 0 ? 0 : rate;
+      for (const LinkUse& u : *paths[f]) {
+        left_[u.link] -= u.weight * share_[f];
+        rising_[u.link] -= u.weight;
+        --unfixed_[u.link];
+        if (u.link != l && unfixed_[u.link] > 0) push(u.link);
       }
     }
   }
-  return share;
+  for (uint32_t l : touched_) flows_of_[l].clear();
+  return share_;
 }
 
 }  // namespace dcqcn

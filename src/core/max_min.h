@@ -1,6 +1,6 @@
 // Max-min fair shares of flows over links: the reference against which the normalised Jain index
-// (output/metrics.h) reads the flows' throughputs, and how an NVLink crossbar shares its ports
-// (net/nvlink_fabric.h).
+// (output/metrics.h) reads the flows' throughputs, how an NVLink crossbar shares its ports
+// (net/nvlink_fabric.h) and how the flow-level model shares the fabric (net/flow_level_fabric.h).
 #pragma once
 
 #include <cstdint>
@@ -15,5 +15,37 @@ namespace dcqcn {
 // link of its own.
 std::vector<double> MaxMinShares(const std::vector<std::vector<uint32_t>>& paths,
                                  const std::vector<double>& capacity);
+
+// A link a flow crosses, and how much of the link one unit of the flow's rate takes (a data
+// stream's frames with their headers on the links it crosses; its ACKs' on the links back).
+struct LinkUse {
+  uint32_t link;
+  double weight;
+};
+// The same with weights: every flow's rate rises together, and a link fills when the weighted
+// sum of its flows' rates reaches its capacity (weights 1: MaxMinShares, to the last bit).
+std::vector<double> WeightedMaxMinShares(const std::vector<std::vector<LinkUse>>& paths,
+                                         const std::vector<double>& capacity);
+
+// WeightedMaxMinShares solved again and again over the same links: its work and memory follow
+// the links the flows cross, not every link there is, and nothing is allocated once it has
+// seen its largest problem.
+class MaxMinSolver {
+ public:
+  explicit MaxMinSolver(std::vector<double> capacity);
+  // The shares of the flows whose paths `paths` points at, by index.
+  const std::vector<double>& Solve(const std::vector<const std::vector<LinkUse>*>& paths);
+
+ private:
+  std::vector<double> capacity_;
+  std::vector<double> left_;       // capacity not yet given to fixed flows
+  std::vector<double> rising_;     // the weights of the flows still rising
+  std::vector<uint32_t> unfixed_;  // how many flows of the link still rise
+  std::vector<std::vector<uint32_t>> flows_of_;
+  std::vector<uint32_t> touched_;  // the links of this problem
+  std::vector<std::pair<double, uint32_t>> heap_;
+  std::vector<double> share_;
+  std::vector<bool> fixed_;
+};
 
 }  // namespace dcqcn

@@ -38,7 +38,8 @@ Bytes PortHeadroom(const PfcConfig& pfc, Rate rate, Time delay, Bytes mtu_frame)
 Network::Network(NetworkConfig config)
     : config_(std::move(config)),
       wire_(config_.wire),
-      placement_(PlaceOnThreads(config_.topology, CanSplit(config_.nvlink) ? config_.parts : 1)),
+      placement_(PlaceOnThreads(config_.topology,
+                                CanSplit(config_.nvlink, config_.flow_level) ? config_.parts : 1)),
       flows_(config_.flows.size(), static_cast<size_t>(placement_.threads)) {
   const NetworkConfig& s = config_;
   const Topology& topo = s.topology;
@@ -231,6 +232,7 @@ Network::Network(NetworkConfig config)
       dependencies_->OnSent(f.id);
     });
   }
+  if (s.flow_level) MakeFlowLevelFabric();
   // A starter per thread for its hosts' flows (the others count as waiting), all ordering their
   // starts as the first.
   for (int t = 0; t < threads; ++t) {
@@ -321,6 +323,10 @@ void Network::StartFlow(uint32_t id) {
     nvlink_->Start(id, spec.src, spec.dst, spec.size);
     return;
   }
+  if (flow_level_ != nullptr) {
+    flow_level_->Start(id, FlowLevelPath(id));
+    return;
+  }
   Flow& f = CreateFlow(id);
   hosts_[f.src]->StartFlow(f);
 }
@@ -340,6 +346,73 @@ void Network::NvlinkDelivered(uint32_t id) {
     dependencies_->OnDelivered(id);
     dependencies_->OnAcked(id);
   }
+}
+
+void Network::MakeFlowLevelFabric() {
+  // A port's index: its node's first plus its own.
+  std::vector<double> capacity;
+  port_index_.clear();
+  for (int node = 0; node < config_.topology.num_nodes(); ++node) {
+    port_index_.push_back(static_cast<uint32_t>(capacity.size()));
+    for (size_t p = 0; p < adjacency_[node].size(); ++p) {
+      capacity.push_back(static_cast<double>(link(node, static_cast<int>(p)).rate()));
+    }
+  }
+  Part& part = *parts_[0];  // flow-level runs are not split
+  FlowLevelFabric::Callbacks done;
+  done.sent = [this](uint32_t id) {
+    if (sent_at_.empty()) return;
+    sent_at_[id] = parts_[0]->sim.Now();
+    dependencies_->OnSent(id);
+  };
+  done.delivered = [this](uint32_t id) {
+    delivered_at_[id] = parts_[0]->sim.Now();
+    outcomes_[id].delivered = config_.flows[id].size;
+    if (dependencies_ != nullptr) dependencies_->OnDelivered(id);
+  };
+  done.acked = [this](uint32_t id) {
+    Part& p = *parts_[0];
+    outcomes_[id].finish = p.sim.Now();
+    ++p.flows_done;
+    p.last_finish = std::max(p.last_finish, p.sim.Now());
+    if (dependencies_ != nullptr) dependencies_->OnAcked(id);
+  };
+  flow_level_ = std::make_unique<FlowLevelFabric>(&part.sim, std::move(capacity), std::move(done));
+}
+
+FlowLevelFabric::Path Network::FlowLevelPath(uint32_t id) const {
+  // As the packet model frames it (wire_: with congestion control's header): the first frame
+  // crosses hop by hop, the rest streams; each ACK (one per host.ack_interval packets) takes its
+  // frame on each port back.
+  const WireFormat& w = wire_;
+  const Bytes size = config_.flows[id].size;
+  const Bytes mtu = config_.host.mtu;
+  const Bytes first = std::min(size, mtu);
+  const Bytes wire = (size / mtu) * w.Wire(w.DataFrame(mtu)) +
+                     (size % mtu > 0 ? w.Wire(w.DataFrame(size % mtu)) : 0);
+  FlowLevelFabric::Path path;
+  path.stream_bits = static_cast<double>(size - first) * 8;
+  const double data_weight = size > first ? static_cast<double>(wire - w.Wire(w.DataFrame(first))) /
+                                                static_cast<double>(size - first)
+                                          : 0;
+  const double ack_weight =
+      static_cast<double>(w.Wire(w.ack_frame)) /
+      (static_cast<double>(config_.host.ack_interval) * static_cast<double>(mtu));
+  bool first_hop = true;
+  for (const auto& [node, port] : PortPathOf(id, 0)) {
+    const Link& l = link(node, port);
+    const Time tx = w.TxTime(w.DataFrame(first), l.rate());
+    path.latency += l.delay() + tx;
+    if (first_hop) path.first_frame = tx;
+    first_hop = false;
+    path.uses.push_back({port_index_[node] + static_cast<uint32_t>(port), data_weight});
+  }
+  for (const auto& [node, port] : PortPathOf(id, 1)) {
+    const Link& l = link(node, port);
+    path.ack_flight += l.delay() + w.TxTime(w.ack_frame, l.rate());
+    path.uses.push_back({port_index_[node] + static_cast<uint32_t>(port), ack_weight});
+  }
+  return path;
 }
 
 bool Network::RetireDue() const {

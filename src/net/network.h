@@ -24,6 +24,7 @@
 #include "net/deadlock_detector.h"
 #include "net/flow.h"
 #include "net/flow_dependencies.h"
+#include "net/flow_level_fabric.h"
 #include "net/flow_starter.h"
 #include "net/flow_table.h"
 #include "net/hpcc_ecmp.h"
@@ -141,6 +142,8 @@ class Network {
   }
   // NVLink transfers under way.
   int nvlink_active() const { return nvlink_ != nullptr ? nvlink_->active() : 0; }
+  // The flow-level model (NetworkConfig::flow_level), null in the packet model.
+  const FlowLevelFabric* flow_level() const { return flow_level_.get(); }
 
   // The links flow `id`'s packets take (following ECMP as the switches hash it); none for a
   // flow over NVLink.
@@ -277,6 +280,11 @@ class Network {
   void StartFlow(uint32_t id);
   // NVLink transfer `id` arrived: it is delivered and, as NVLink needs no ACK, finished.
   void NvlinkDelivered(uint32_t id);
+  // The flow-level model over every port of the network, reporting as the NICs would.
+  void MakeFlowLevelFabric();
+  // Flow `id` as the flow-level model streams it: its ports (and its ACKs'), with the weight
+  // of its frames or ACKs on each, and its first frame's latency.
+  FlowLevelFabric::Path FlowLevelPath(uint32_t id) const;
   NetworkConfig config_;
   WireFormat wire_;  // config_.wire with congestion control's header added
   ThreadPlacement placement_;
@@ -306,10 +314,12 @@ class Network {
   std::vector<std::unique_ptr<RdmaNic>> hosts_;
   std::vector<std::unique_ptr<SwitchNode>> switches_;
   std::unique_ptr<RouteTable> routes_;
-  HpccEcmpKeys hpcc_keys_;                              // switch.ecmp_hash = "hpcc" only
-  std::unique_ptr<FlowDependencies> dependencies_;      // null when no flow waits
-  std::vector<std::unique_ptr<PauseStorm>> storms_;     // [[event]] pause_storm
-  std::unique_ptr<NvlinkFabric> nvlink_;                // null without NVLink
+  HpccEcmpKeys hpcc_keys_;                           // switch.ecmp_hash = "hpcc" only
+  std::unique_ptr<FlowDependencies> dependencies_;   // null when no flow waits
+  std::vector<std::unique_ptr<PauseStorm>> storms_;  // [[event]] pause_storm
+  std::unique_ptr<NvlinkFabric> nvlink_;             // null without NVLink
+  std::unique_ptr<FlowLevelFabric> flow_level_;      // null in the packet model
+  std::vector<uint32_t> port_index_;  // flow level: each node's first port's capacity index
   std::vector<std::unique_ptr<FlowStarter>> starters_;  // one per thread
   std::vector<Time> delivered_at_;                      // per flow: flow_delivered_at
   std::vector<Time> sent_at_;                // per flow, when any connection has two: flow_sent_at

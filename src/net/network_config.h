@@ -45,6 +45,9 @@ struct NetworkConfig {
   Time reconvergence = 0;
   // Multi-GPU servers' NVLink: flows between GPUs of one server take it, not the NICs.
   NvlinkConfig nvlink;
+  // The flow-level model (scenario key `model = "flow"`): every other flow a fluid stream at
+  // its max-min fair share of the ports it crosses (flow_level_fabric.h), no packets.
+  bool flow_level = false;
   bool log_pfc = false;  // keep every PFC frame (timeseries/pfc.csv, HPCC's PFC file)
   // Event loops to place the nodes on (Network's parts: at most one per rack), for an engine to
   // run on threads or over processes; 1: one loop. A network that cannot be split (CanSplit)
@@ -53,8 +56,11 @@ struct NetworkConfig {
 };
 
 // Whether a network with `nvlink` can be split over event loops: not yet with NVLink, whose
-// transfers share one fluid model of every server (nvlink_fabric.h). The one rule the placement
+// transfers share one fluid model of every server (nvlink_fabric.h), nor at flow level, whose
+// shares are the whole fabric's (flow_level_fabric.h). The one rule the placement
 // follows and the run's notes (summary.json "threads", `dcqcn check`) repeat.
-inline bool CanSplit(const NvlinkConfig& nvlink) { return !nvlink.enabled(); }
+inline bool CanSplit(const NvlinkConfig& nvlink, bool flow_level) {
+  return !nvlink.enabled() && !flow_level;
+}
 
 }  // namespace dcqcn

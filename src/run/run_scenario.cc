@@ -48,7 +48,10 @@ int AutoThreads(const Topology& topo) {
 }
 
 std::string OneThreadOnly(const Scenario& s) {
-  if (CanSplit(NvlinkOf(s))) return "";
+  if (CanSplit(NvlinkOf(s), s.flow_level)) return "";
+  if (s.flow_level) {
+    return "model = \"flow\" runs on one thread: its shares are the whole fabric's";
+  }
   return "a topology with NVLink runs on one thread for now: its transfers share one model of "
          "every server's NVLink";
 }
@@ -188,6 +191,17 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   info.unfinished = UnfinishedReasons(net, info);
   for (OutputSink* sink : sinks) sink->Finish(info);
   nlohmann::json summary = Summary(s, net, info);
+  if (s.flow_level) {
+    const FlowLevelFabric& f = *net.flow_level();
+    summary["model"] = {
+        {"name", "flow"},
+        {"leaves_out",
+         "queues, ECN marks, PFC pauses, drops and congestion control's dynamics: each flow "
+         "streams at its max-min fair share of the ports its packets would cross, recomputed "
+         "whenever a flow starts or stops (docs/flow-level.md); the counters of those are 0"},
+        {"reshares", f.reshares()},
+        {"streams_reshared", f.streams_reshared()}};
+  }
   if (const std::string why = OneThreadOnly(s); threads > 1 && !why.empty()) {
     summary["threads"] = {{"asked", threads}, {"ran", 1}, {"why", why}};
   }

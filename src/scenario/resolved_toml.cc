@@ -138,6 +138,7 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
   out += "# reproduces the run; generated flows are listed as explicit [[flow]] tables.\n";
   quoted("name", s.name);
   quoted("duration", FormatTime(s.duration));
+  quoted("model", s.flow_level ? "flow" : "packet");
   // Above TOML's integers a seed is a string, as the loader reads it.
   const std::string seed = std::to_string(s.seed);
   line("seed", s.seed > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) ? TomlQuote(seed)

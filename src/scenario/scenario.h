@@ -40,6 +40,8 @@ struct Scenario {
   std::string source;  // file the scenario came from ("<built-in>" for the default)
   Time duration = 10 * kMillisecond;
   uint64_t seed = 1;
+  // model = "flow": flows as max-min fair fluid streams, no packets (net/flow_level_fabric.h).
+  bool flow_level = false;
   TopologyConfig topology;
   SwitchConfig sw;
   HostConfig host;

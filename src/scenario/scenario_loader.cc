@@ -1945,6 +1945,7 @@ Scenario Loader::Build(const toml::table& root_table) {
   }
   s.duration = ReadTime(root, "duration", s.duration, Bound::kPositive);
   s.seed = ReadSeed(root, s.seed);
+  s.flow_level = ReadString(root, "model", "packet", {"packet", "flow"}) == "flow";
 
   ReadTopology(Sub(root, "topology"), s.topology);
   ReadSwitch(Sub(root, "switch"), s.sw);
@@ -1970,6 +1971,16 @@ Scenario Loader::Build(const toml::table& root_table) {
   }
   ReadRoutes(root, s);
   ReadEvents(root, s);
+  // What acts on packets and queues has nothing to act on at flow level.
+  if (s.flow_level && !s.events.empty()) {
+    Fail("model", root.Get("model"),
+         "\"flow\" has no packets or queues for an [[event]] (pause storm, link down or up) to "
+         "act on; run it with model = \"packet\"");
+  }
+  if (s.flow_level && !s.output.pcap.taps.empty()) {
+    Fail("model", root.Get("model"),
+         "\"flow\" has no packets for [output.pcap] to capture; run it with model = \"packet\"");
+  }
   ReadFlows(root, s);
   s.explicit_flows = static_cast<int>(s.flows.size());
   const Section workload = Sub(root, "workload");

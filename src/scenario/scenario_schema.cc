@@ -29,6 +29,12 @@ constexpr KeySchema kRootKeys[] = {
      "Seed of every random choice (generated workloads, ECN marking, ECMP hashing, UDP source "
      "ports): a run is a deterministic function of it. 0 to 18446744073709551615; above "
      "9223372036854775807 (TOML's largest integer) as a string of digits."},
+    {"model", K::kValue, "string", "", "\"packet\"",
+     "How flows cross the fabric: `\"packet\"` (packet by packet, with queues, ECN, PFC and "
+     "congestion control) or `\"flow\"` (each flow a fluid stream at its max-min fair share of "
+     "the ports its packets would cross, recomputed whenever a flow starts or stops: no queues, "
+     "PFC or congestion-control dynamics; fast enough for thousands of GPUs). "
+     "docs/flow-level.md."},
     {"topology", K::kTable, "table", "", "a 9-host star", "Hosts, switches and links."},
     {"switch", K::kTable, "table", "", "the paper's testbed switch",
      "Shared buffer, PFC and ECN of every switch."},

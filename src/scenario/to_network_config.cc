@@ -93,6 +93,7 @@ NetworkConfig ToNetworkConfig(const Scenario& s) {
   c.flow_rates = s.flow_rates;
   c.after = s.flow_after.empty() ? nullptr : &s.flow_after;
   c.nvlink = NvlinkOf(s);
+  c.flow_level = s.flow_level;
   c.log_pfc = s.output.ts_pfc;
   CheckBuildable(c);
   return c;

@@ -31,5 +31,24 @@ TEST(MaxMinShares, OwnLimitAndNoLink) {
   EXPECT_EQ(MaxMinShares({{0, 1}, {0}, {}}, {10, 3}), (std::vector<double>{3, 7, 0}));
 }
 
+TEST(MaxMinShares, WeightsScaleWhatAFlowTakesOfALink) {
+  // Link 0 of 30: flow 0 takes 1 per unit of rate, flow 1 (a data stream's ACKs, say) 0.5; both
+  // rise together until 1.5 x = 30. Flow 2 alone on link 1 at weight 2 gets half of it.
+  const std::vector<double> s =
+      WeightedMaxMinShares({{{0, 1.0}}, {{0, 0.5}}, {{1, 2.0}}}, {30, 10});
+  EXPECT_DOUBLE_EQ(s[0], 20);
+  EXPECT_DOUBLE_EQ(s[1], 20);
+  EXPECT_DOUBLE_EQ(s[2], 5);
+}
+
+TEST(MaxMinSolver, SolvesOneProblemAfterAnotherAsIfEachWereTheFirst) {
+  MaxMinSolver solver({10, 10, 4});
+  const std::vector<LinkUse> a = {{0, 1}, {1, 1}}, b = {{0, 1}}, c = {{1, 1}}, d = {{2, 1}, {0, 1}};
+  EXPECT_EQ(solver.Solve({&a, &b, &c}), (std::vector<double>{5, 5, 5}));
+  EXPECT_EQ(solver.Solve({&b, &d}), (std::vector<double>{6, 4}));  // link 1 untouched now
+  EXPECT_EQ(solver.Solve({&a}), (std::vector<double>{10}));
+  EXPECT_EQ(solver.Solve({}), (std::vector<double>{}));
+}
+
 }  // namespace
 }  // namespace dcqcn

@@ -172,7 +172,7 @@ size = "64KB"
 )",
                                 "rail.toml");
   NetworkConfig config = ToNetworkConfig(s);
-  ASSERT_FALSE(CanSplit(config.nvlink));
+  ASSERT_FALSE(CanSplit(config.nvlink, config.flow_level));
   config.parts = 4;
   Network net(std::move(config));
   EXPECT_EQ(net.parts().size(), 1u);

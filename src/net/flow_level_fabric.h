@@ -1,0 +1,86 @@
+// The flow-level model (scenario key `model = "flow"`): each flow that the packet model would
+// send through NICs and switches is a fluid stream instead, at its max-min fair share of the
+// egress ports its packets would cross (the same ECMP hash, the same NIC port), computed again
+// whenever a flow starts or stops sending. A flow's frames take `weight` of each port on its way
+// per byte of payload (headers, preamble and gap), and its ACKs a share of each port on the way
+// back, so a rank that sends and receives at once gets what the packet model gives it on an
+// idle fabric.
+//
+// A flow's times: its first frame crosses the path hop by hop (`latency`, stored and forwarded,
+// as on an idle fabric); the rest of its bytes stream at its share from its start; its last
+// byte leaves the sender `first_frame` after the stream ends and is delivered `latency` after;
+// its last ACK reaches the sender `ack_flight` after that.
+//
+// What it leaves out, by design: queues, ECN, PFC, drops and congestion control's dynamics
+// (every flow gets its fair share at once, as an ideal controller would give it). NVLink
+// transfers keep their own fluid model (nvlink_fabric.h).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <unordered_map>
+#include <vector>
+
+#include "core/max_min.h"
+#include "core/simulator.h"
+#include "core/units.h"
+
+namespace dcqcn {
+
+class FlowLevelFabric final : public EventHandler {
+ public:
+  struct Path {
+    std::vector<LinkUse> uses;  // ports (indices into the capacities) and wire bits per bit
+    Time latency = 0;           // the first frame's time from sender to receiver
+    Time first_frame = 0;       // its time on the sender's link
+    Time ack_flight = 0;        // from delivery to the sender's last ACK
+    double stream_bits = 0;     // the payload bits after the first frame
+  };
+  struct Callbacks {
+    std::function<void(uint32_t)> sent;       // the last byte left the sender
+    std::function<void(uint32_t)> delivered;  // it reached the receiver
+    std::function<void(uint32_t)> acked;      // its ACK reached the sender
+  };
+  // `capacity`: each port's rate in bits per second.
+  FlowLevelFabric(Simulator* sim, std::vector<double> capacity, Callbacks callbacks);
+
+  // Starts flow `id` now.
+  void Start(uint32_t id, Path path);
+  // Flows started and not yet acknowledged.
+  int active() const { return active_; }
+  // How many times the shares were computed, and over how many streams in all (its cost).
+  uint64_t reshares() const { return reshares_; }
+  uint64_t streams_reshared() const { return streams_reshared_; }
+  void HandleEvent(uint32_t kind, uint64_t arg) override;
+
+ private:
+  enum Kind : uint32_t { kReshare = 0, kStreamed = 1, kSent = 2, kDelivered = 3, kAcked = 4 };
+  struct Stream {
+    uint32_t id;
+    double bits_left;
+    double rate = 0;  // payload bits per second, its current share
+  };
+  // Counts what every stream sent since the last update.
+  void Advance();
+  // Asks for new shares at this instant, once however many flows start or stop in it.
+  void ReshareNow();
+  // New shares, and the event for the first stream to end.
+  void Reshare();
+  // A stream has ended: its last frame and ACK follow.
+  void Streamed(uint32_t id);
+
+  Simulator* sim_;
+  MaxMinSolver solver_;                            // over every port's capacity
+  std::vector<const std::vector<LinkUse>*> uses_;  // the streams' paths, for the solver
+  Callbacks callbacks_;
+  std::unordered_map<uint32_t, Path> after_;  // by flow id, from its start to its last ACK
+  std::vector<Stream> streams_;
+  Time updated_ = 0;
+  uint32_t generation_ = 0;  // of the pending kStreamed event; older ones are stale
+  bool reshare_pending_ = false;
+  int active_ = 0;
+  uint64_t reshares_ = 0;
+  uint64_t streams_reshared_ = 0;
+};
+
+}  // namespace dcqcn
