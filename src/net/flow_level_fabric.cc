@@ -10,7 +10,7 @@ constexpr double kPsPerSecond = 1e12;
 }  // namespace
 
 FlowLevelFabric::FlowLevelFabric(Simulator* sim, std::vector<double> capacity, Callbacks callbacks)
-    : sim_(sim), solver_(std::move(capacity)), callbacks_(std::move(callbacks)) {
+    : sim_(sim), solver_(capacity), carried_(capacity.size(), 0), callbacks_(std::move(callbacks)) {
   sim->Enroll(*this);
 }
 
@@ -22,15 +22,18 @@ void FlowLevelFabric::Start(uint32_t id, Path path) {
     return;
   }
   Advance();
-  streams_.push_back({id, path.stream_bits});
-  after_[id] = std::move(path);
+  const Path& p = after_[id] = std::move(path);
+  streams_.push_back({id, &p.uses, p.stream_bits});
   ReshareNow();
 }
 
 void FlowLevelFabric::Advance() {
   const double seconds = static_cast<double>(sim_->Now() - updated_) / kPsPerSecond;
   if (seconds > 0) {
-    for (Stream& s : streams_) s.bits_left -= s.rate * seconds;
+    for (Stream& s : streams_) {
+      s.bits_left -= s.rate * seconds;
+      for (const LinkUse& u : *s.uses) carried_[u.link] += u.weight * s.rate * seconds;
+    }
   }
   updated_ = sim_->Now();
 }
@@ -48,7 +51,7 @@ void FlowLevelFabric::Reshare() {
   ++reshares_;
   streams_reshared_ += streams_.size();
   uses_.resize(streams_.size());
-  for (size_t i = 0; i < streams_.size(); ++i) uses_[i] = &after_.at(streams_[i].id).uses;
+  for (size_t i = 0; i < streams_.size(); ++i) uses_[i] = streams_[i].uses;
   const std::vector<double>& shares = solver_.Solve(uses_);
   Time first = std::numeric_limits<Time>::max();
   for (size_t i = 0; i < streams_.size(); ++i) {

@@ -51,12 +51,18 @@ class FlowLevelFabric final : public EventHandler {
   // How many times the shares were computed, and over how many streams in all (its cost).
   uint64_t reshares() const { return reshares_; }
   uint64_t streams_reshared() const { return streams_reshared_; }
+  // The wire bits each port has carried so far (frames and ACKs), by capacity index.
+  const std::vector<double>& carried_bits() {
+    Advance();
+    return carried_;
+  }
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
  private:
   enum Kind : uint32_t { kReshare = 0, kStreamed = 1, kSent = 2, kDelivered = 3, kAcked = 4 };
   struct Stream {
     uint32_t id;
+    const std::vector<LinkUse>* uses;  // its path's (in after_, whose nodes stay put)
     double bits_left;
     double rate = 0;  // payload bits per second, its current share
   };
@@ -71,6 +77,7 @@ class FlowLevelFabric final : public EventHandler {
 
   Simulator* sim_;
   MaxMinSolver solver_;                            // over every port's capacity
+  std::vector<double> carried_;                    // carried_bits
   std::vector<const std::vector<LinkUse>*> uses_;  // the streams' paths, for the solver
   Callbacks callbacks_;
   std::unordered_map<uint32_t, Path> after_;  // by flow id, from its start to its last ACK

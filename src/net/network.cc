@@ -380,6 +380,16 @@ void Network::MakeFlowLevelFabric() {
   flow_level_ = std::make_unique<FlowLevelFabric>(&part.sim, std::move(capacity), std::move(done));
 }
 
+void Network::CountFlowLevelTraffic() {
+  const std::vector<double>& bits = flow_level_->carried_bits();
+  for (int node = 0; node < config_.topology.num_nodes(); ++node) {
+    for (size_t p = 0; p < adjacency_[node].size(); ++p) {
+      LinkAt(node, static_cast<int>(p))
+          .AdoptBusyBytes(std::llround(bits[port_index_[node] + p] / 8));
+    }
+  }
+}
+
 FlowLevelFabric::Path Network::FlowLevelPath(uint32_t id) const {
   // As the packet model frames it (wire_: with congestion control's header): the first frame
   // crosses hop by hop, the rest streams; each ACK (one per host.ack_interval packets) takes its

@@ -144,6 +144,9 @@ class Network {
   int nvlink_active() const { return nvlink_ != nullptr ? nvlink_->active() : 0; }
   // The flow-level model (NetworkConfig::flow_level), null in the packet model.
   const FlowLevelFabric* flow_level() const { return flow_level_.get(); }
+  // Flow level: each link counts the wire bytes the model's streams and their ACKs put on it so
+  // far, as a packet run's links count what they sent (links.csv's utilisation).
+  void CountFlowLevelTraffic();
 
   // The links flow `id`'s packets take (following ECMP as the switches hash it); none for a
   // flow over NVLink.

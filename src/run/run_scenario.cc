@@ -180,6 +180,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   deadlocks.MarkStanding(net, engine->PausedQueues(), found);
   info.deadlocks = std::move(found);
   net.CheckInvariants(info.drained);
+  if (s.flow_level) net.CountFlowLevelTraffic();
   engine->CollectResults();  // over ranks: rank 0's network answers for all of them
   for (OutputSink* sink : sinks) sink->Collect();
   const bool writes = engine->rank() == 0;

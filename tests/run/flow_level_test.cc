@@ -1,8 +1,8 @@
 // model = "flow" on whole scenarios: on an idle non-blocking fabric a ring AllReduce takes the
-// packet model's time within 1%; with ECMP collisions it takes PFC alone's within 1% and never
-// more than DCQCN's (an ideal congestion control's shares); jobs run; summary.json says what
-// it leaves out and its counters of queues stay 0; resolved.toml runs it again; what needs
-// packets is refused naming the key.
+// packet model's time within 1%, its links as busy; with ECMP collisions it takes PFC alone's
+// within 1% and never more than DCQCN's (an ideal congestion control's shares); jobs run;
+// summary.json says what it leaves out and its counters of queues stay 0; resolved.toml runs it
+// again; what needs packets is refused naming the key.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -55,6 +55,9 @@ TEST(FlowLevel, OnAnIdleFabricARingTakesThePacketModelsTimeWithinOnePercent) {
   EXPECT_GT(flow["model"]["reshares"].get<int>(), 0);
   EXPECT_EQ(flow["ecn_marked_packets"], 0);
   EXPECT_EQ(flow["packet_hops"], 0);
+  // Its links count the wire bytes of its streams and their ACKs as a packet run's count theirs.
+  EXPECT_NEAR(flow["max_link_utilisation"].get<double>(),
+              packet["max_link_utilisation"].get<double>(), 0.01);
 }
 
 TEST(FlowLevel, WithEcmpCollisionsItGivesPfcAlonesTimeAndAtMostDcqcns) {
