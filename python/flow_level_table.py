@@ -10,8 +10,14 @@ profile), each an ordinary `dcqcn run`.
       under each, flow / packet for both, and each run's wall time
   python3 python/flow_level_table.py update DOC OUT
       replaces DOC's <!-- table:flow-vs-packet --> block
+  python3 python/flow_level_table.py scale OUT [--binary build/dcqcn] [--update-docs]
+      bench/flow_level.sh: the 1 GB hierarchical AllReduce of bench/allreduce_512gpu.toml
+      packet by packet on 512 GPUs (DCQCN as shipped, and PFC alone) and at flow level on 512
+      to 4,096 GPUs, one run each under /usr/bin/time, into OUT/<run>/; prints the table (wall
+      time, peak RSS, flows, the shares' computations, the AllReduce's time) and with
+      --update-docs writes it into docs/performance.md's <!-- table:flow-level --> block
 
-The runs use the examples as shipped; only `model` and [cc] change (--set).
+The examples' runs use them as shipped; only `model` and [cc] change (--set).
 """
 
 import argparse
@@ -78,6 +84,47 @@ def table(out):
     return "\n".join(rows) + "\n"
 
 
+# The scale runs: (name, model label, servers, --set overrides).
+SCALE = [("packet_64", "packet, DCQCN", 64, []),
+         ("pfc_64", "packet, PFC alone", 64, ["cc.algorithm=none"])] + [
+    # The spines' ports grow with the leaves (8 per 32 servers): a buffer their headroom fits
+    # in, which the flow level does not otherwise read.
+    (f"flow_{n}", "flow", n, ["model=flow", f"topology.servers={n}", "switch.buffer=64MB"])
+    for n in (64, 128, 256, 512)]
+
+
+def cmd_scale(a):
+    rows = []
+    for name, label, servers, sets in SCALE:
+        print(name, file=sys.stderr, flush=True)
+        folder = os.path.join(a.out, name)
+        timing = folder + ".time"
+        args = ["/usr/bin/time", "-f", "%e %M", "-o", timing, a.binary, "run",
+                os.path.join(REPO, "bench", "allreduce_512gpu.toml"), "--quiet", "--force",
+                "--out", folder]
+        for x in sets:
+            args += ["--set", x]
+        done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"{' '.join(args)}: exit {done.returncode}\n{done.stderr}")
+        with open(timing) as f:
+            wall, kb = f.read().split()[-2:]
+        with open(os.path.join(folder, "summary.json")) as f:
+            s = json.load(f)
+        it = s["collectives"][0]["iterations"][0]
+        shares = (f"{s['model']['reshares']:,} / {s['model']['streams_reshared'] / 1e6:.1f} M"
+                  if "model" in s else "-")
+        rows.append(f"| {label} | {servers * 8:,} | {s['flows_total']:,} | {float(wall):.1f} s | "
+                    f"{int(kb) / 1024:.0f} MB | {shares} | {it['time_ns'] / 1e6:.3f} ms | "
+                    f"{it['slowdown']:.3f} |\n")
+    text = ("| model | GPUs | flows | wall | peak RSS | shares computed / streams in them | "
+            "AllReduce time | slowdown |\n|---|---:|---:|---:|---:|---:|---:|---:|\n" +
+            "".join(rows))
+    print(text, end="")
+    if a.update_docs:
+        replace_block(os.path.join(REPO, "docs", "performance.md"), "flow-level", text)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -90,9 +137,15 @@ def main():
     u = sub.add_parser("update")
     u.add_argument("doc")
     u.add_argument("out")
+    sc = sub.add_parser("scale")
+    sc.add_argument("out")
+    sc.add_argument("--binary", default=os.path.join(REPO, "build", "dcqcn"))
+    sc.add_argument("--update-docs", action="store_true")
     a = p.parse_args()
     if a.cmd == "run":
         cmd_run(a)
+    elif a.cmd == "scale":
+        cmd_scale(a)
     elif a.cmd == "table":
         print(table(a.out), end="")
     else:

@@ -1,9 +1,10 @@
 // The flow-level model (scenario key `model = "flow"`): each flow that the packet model would
 // send through NICs and switches is a fluid stream instead, at its max-min fair share of the
 // egress ports its packets would cross (the same ECMP hash, the same NIC port), computed again
-// whenever a flow starts or stops sending. A flow's frames take `weight` of each port on its way
-// per byte of payload (headers, preamble and gap), and its ACKs a share of each port on the way
-// back, so a rank that sends and receives at once gets what the packet model gives it on an
+// whenever a flow starts or stops sending, for the streams it shares ports with (and theirs,
+// and so on: the others' shares are as they were). A flow's frames take `weight` of each port on
+// its way per byte of payload (headers, preamble and gap), and its ACKs a share of each port on the
+// way back, so a rank that sends and receives at once gets what the packet model gives it on an
 // idle fabric.
 //
 // A flow's times: its first frame crosses the path hop by hop (`latency`, stored and forwarded,
@@ -52,38 +53,43 @@ class FlowLevelFabric final : public EventHandler {
   uint64_t reshares() const { return reshares_; }
   uint64_t streams_reshared() const { return streams_reshared_; }
   // The wire bits each port has carried so far (frames and ACKs), by capacity index.
-  const std::vector<double>& carried_bits() {
-    Advance();
-    return carried_;
-  }
+  const std::vector<double>& carried_bits();
   void HandleEvent(uint32_t kind, uint64_t arg) override;
 
  private:
   enum Kind : uint32_t { kReshare = 0, kStreamed = 1, kSent = 2, kDelivered = 3, kAcked = 4 };
   struct Stream {
-    uint32_t id;
     const std::vector<LinkUse>* uses;  // its path's (in after_, whose nodes stay put)
-    double bits_left;
-    double rate = 0;  // payload bits per second, its current share
+    double bits_left;                  // as of `since`
+    double rate = 0;                   // payload bits per second, its current share
+    Time since = 0;
+    uint32_t generation = 0;  // of its pending kStreamed event; older ones are stale
+    uint32_t seen = 0;        // the last reshare that gathered it
   };
-  // Counts what every stream sent since the last update.
-  void Advance();
+  // Brings `s`'s bits left and its ports' carried bits up to now.
+  void Advance(Stream& s);
   // Asks for new shares at this instant, once however many flows start or stop in it.
   void ReshareNow();
-  // New shares, and the event for the first stream to end.
+  // New shares for the streams connected, through the ports they share, to a port where a
+  // stream started or stopped; the others' shares cannot have changed.
   void Reshare();
-  // A stream has ended: its last frame and ACK follow.
+  // Stream `id` has ended: its last frame and ACK follow.
   void Streamed(uint32_t id);
+  // When `s` ends at its share, as a kStreamed event.
+  void ScheduleEnd(uint32_t id, Stream& s);
 
   Simulator* sim_;
   MaxMinSolver solver_;                            // over every port's capacity
-  std::vector<double> carried_;                    // carried_bits
+  std::vector<double> carried_;                    // carried_bits, up to each stream's `since`
   std::vector<const std::vector<LinkUse>*> uses_;  // the streams' paths, for the solver
   Callbacks callbacks_;
-  std::unordered_map<uint32_t, Path> after_;  // by flow id, from its start to its last ACK
-  std::vector<Stream> streams_;
-  Time updated_ = 0;
-  uint32_t generation_ = 0;  // of the pending kStreamed event; older ones are stale
+  std::unordered_map<uint32_t, Path> after_;      // by flow id, from its start to its last ACK
+  std::unordered_map<uint32_t, Stream> streams_;  // by flow id, while it streams
+  std::vector<std::vector<uint32_t>> on_port_;    // the streams crossing each port
+  std::vector<uint32_t> changed_;                 // ports where a stream started or stopped
+  std::vector<uint32_t> port_seen_;               // the last reshare that gathered each port
+  std::vector<uint32_t> gathered_;                // the streams of this reshare, by id
+  uint32_t reshare_count_ = 0;
   bool reshare_pending_ = false;
   int active_ = 0;
   uint64_t reshares_ = 0;
