@@ -1977,6 +1977,12 @@ Scenario Loader::Build(const toml::table& root_table) {
          "\"flow\" has no packets or queues for an [[event]] (pause storm, link down or up) to "
          "act on; run it with model = \"packet\"");
   }
+  if (s.flow_level && s.sw.load_balancing != SwitchConfig::LoadBalancing::kEcmp) {
+    Fail("model", root.Get("model"),
+         "\"flow\" follows each flow's ECMP path; switch.load_balancing other than \"ecmp\" "
+         "moves packets or flowlets between paths, which it does not model; run it with model = "
+         "\"packet\"");
+  }
   if (s.flow_level && !s.output.pcap.taps.empty()) {
     Fail("model", root.Get("model"),
          "\"flow\" has no packets for [output.pcap] to capture; run it with model = \"packet\"");

@@ -102,6 +102,8 @@ TEST(FlowLevel, WhatNeedsPacketsIsRefusedNamingTheKey) {
   testing::ExpectLoadError(
       Ring(1) + "\n[[event]]\nkind = \"pause_storm\"\nhost = 0\nat = \"1us\"\nuntil = \"2us\"\n",
       "flow.toml", {"model", "[[event]]"}, {"model=flow"});
+  testing::ExpectLoadError(Ring(2), "flow.toml", {"model", "switch.load_balancing"},
+                           {"model=flow", "switch.load_balancing=spray"});
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // domains and switches; SimAI.conf's keys; a workload mapped onto a job as SimAI's ns-3 backend
 // runs it; SimAI's result files in its formats; its times on the network-only cases within 1%
 // (docs/validation.md); bad input named by file, line and field, exit 1, nothing written.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -222,6 +223,44 @@ TEST_F(SimaiCommand, PacketLevelNvlinkSendsTensorParallelThroughTheNvswitches) {
   fs::rename(dir_ / "out", dir_ / "packet");
   ASSERT_EQ(Simai("tp16_allreduce_16MiB.txt", "spectrum_x_16g_1spine").code, 0);
   EXPECT_GT(packet, TotalComm(9) + 1.0);  // fluid NVLink: no store-and-forward, no interleaving
+}
+
+// SimAI's generator writes its other fabrics in the same format: DCN+ (a server's NICs on one
+// ToR, the ToRs under a spine) and HPN 7.0's dual plane (each NIC's two ports on a ToR of each
+// plane, each plane under its own aggregation switch). Both run the network-only AllReduce, and
+// the dual plane's NICs send on both planes (each queue pair on one port, by its hash).
+TEST_F(SimaiCommand, DcnPlusAndDualPlaneHpnFabricsRun) {
+  // 2 servers x 8 GPUs (0-15) and their NVSwitches 16 and 17; switches from 18 on.
+  std::string nvlinks;
+  for (int g = 0; g < 16; ++g)
+    nvlinks += fmt::format("{} {} 2880Gbps 0.000025ms 0\n", g, 16 + g / 8);
+  std::string dcn = "21 8 2 3 34 H100\n16 17 18 19 20\n" + nvlinks;
+  for (int g = 0; g < 16; ++g) dcn += fmt::format("{} {} 400Gbps 0.0005ms 0\n", g, 18 + g / 8);
+  dcn += "18 20 1600Gbps 0.0005ms 0\n19 20 1600Gbps 0.0005ms 0\n";
+  std::string hpn = "22 8 2 4 50 H100\n16 17 18 19 20 21\n" + nvlinks;
+  for (int g = 0; g < 16; ++g) {
+    hpn += fmt::format("{} 18 200Gbps 0.0005ms 0\n{} 19 200Gbps 0.0005ms 0\n", g, g);
+  }
+  hpn += "18 20 1600Gbps 0.0005ms 0\n19 21 1600Gbps 0.0005ms 0\n";
+  for (const auto& [name, text] : {std::pair{"dcn_plus", dcn}, std::pair{"hpn_dual_plane", hpn}}) {
+    SCOPED_TRACE(name);
+    const fs::path topology = Write(std::string(name) + ".txt", text);
+    const testing::Result r = testing::RunCliIn(
+        dir_, "simai -w '" + Input("dp2x8_allreduce_16MiB.txt").string() + "' -n '" +
+                  topology.string() + "' -c '" + Input("SimAI.conf").string() + "' --out " + name);
+    ASSERT_EQ(r.code, 0) << r.out;
+    const double wg = std::stod(Cells(Lines(dir_ / name / "ncclFlowModel_EndToEnd.csv")[3])[11]);
+    EXPECT_GT(wg, 0);
+  }
+  // The dual plane: some NICs' port 0 and some NICs' port 1 carried data.
+  double plane[2] = {0, 0};
+  for (const std::string& row : Lines(dir_ / "hpn_dual_plane/links.csv")) {
+    const std::vector<std::string> c = Cells(row);
+    if (c[0].rfind("h", 0) == 0 && (c[1] == "0" || c[1] == "1"))
+      plane[c[1] == "1"] += std::stod(c.back());
+  }
+  EXPECT_GT(plane[0], 0);
+  EXPECT_GT(plane[1], 0);
 }
 
 TEST_F(SimaiCommand, BadInputExitsOneNamingFileLineAndFieldAndWritesNothing) {
