@@ -368,6 +368,11 @@ void Network::MakeFlowLevelFabric() {
   done.delivered = [this](uint32_t id) {
     delivered_at_[id] = parts_[0]->sim.Now();
     outcomes_[id].delivered = config_.flows[id].size;
+    // The application's bytes, as a NIC counts them (sent, received, delivered in order).
+    NetStats& st = parts_[0]->stats;
+    st.payload_sent += config_.flows[id].size;
+    st.payload_received += config_.flows[id].size;
+    st.payload_delivered += config_.flows[id].size;
     if (dependencies_ != nullptr) dependencies_->OnDelivered(id);
   };
   done.acked = [this](uint32_t id) {

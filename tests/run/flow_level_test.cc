@@ -53,6 +53,7 @@ TEST(FlowLevel, OnAnIdleFabricARingTakesThePacketModelsTimeWithinOnePercent) {
   EXPECT_EQ(flow["model"]["name"], "flow");
   EXPECT_NE(flow["model"]["leaves_out"].get<std::string>().find("PFC pauses"), std::string::npos);
   EXPECT_GT(flow["model"]["reshares"].get<int>(), 0);
+  EXPECT_EQ(flow["bytes_delivered"], packet["bytes_delivered"]);
   EXPECT_EQ(flow["ecn_marked_packets"], 0);
   EXPECT_EQ(flow["packet_hops"], 0);
   // Its links count the wire bytes of its streams and their ACKs as a packet run's count theirs.
