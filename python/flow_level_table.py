@@ -28,6 +28,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from collective_examples import run_one  # noqa: E402
 from doc_tables import replace_block  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -39,18 +40,6 @@ VARIANTS = [
     ("pfc", ["cc.algorithm=none"]),
     ("dcqcn", ["cc.algorithm=dcqcn", "cc.profile=paper"]),
 ]
-
-
-def run_one(binary, example, variant, sets, out):
-    folder = os.path.join(out, example, variant)
-    args = [binary, "run", os.path.join(REPO, "examples", "ai", example + ".toml"), "--out",
-            folder, "--force"]
-    for s in sets:
-        args += ["--set", s]
-    done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(args)}: exit {done.returncode}\n{done.stderr}")
-    return folder
 
 
 def cmd_run(a):

@@ -55,6 +55,10 @@ struct WireFormat {
     return payload + data_headers < min_frame ? min_frame : payload + data_headers;
   }
   Bytes Wire(Bytes frame) const { return frame + gap; }
+  // The wire bytes of `size` payload bytes cut into frames of `mtu` (payload, headers, gaps).
+  Bytes MessageWire(Bytes size, Bytes mtu) const {
+    return (size / mtu) * Wire(DataFrame(mtu)) + (size % mtu > 0 ? Wire(DataFrame(size % mtu)) : 0);
+  }
   // Time to put `frame` and its gap on a wire of `rate`: rounded up to whole ps, or, with
   // whole_ns, rounded down to whole ns as ns-3's Time does.
   Time TxTime(Bytes frame, Rate rate) const {

@@ -403,8 +403,7 @@ FlowLevelFabric::Path Network::FlowLevelPath(uint32_t id) const {
   const Bytes size = config_.flows[id].size;
   const Bytes mtu = config_.host.mtu;
   const Bytes first = std::min(size, mtu);
-  const Bytes wire = (size / mtu) * w.Wire(w.DataFrame(mtu)) +
-                     (size % mtu > 0 ? w.Wire(w.DataFrame(size % mtu)) : 0);
+  const Bytes wire = w.MessageWire(size, mtu);
   FlowLevelFabric::Path path;
   path.stream_bits = static_cast<double>(size - first) * 8;
   const double data_weight = size > first ? static_cast<double>(wire - w.Wire(w.DataFrame(first))) /
@@ -413,20 +412,17 @@ FlowLevelFabric::Path Network::FlowLevelPath(uint32_t id) const {
   const double ack_weight =
       static_cast<double>(w.Wire(w.ack_frame)) /
       (static_cast<double>(config_.host.ack_interval) * static_cast<double>(mtu));
-  bool first_hop = true;
   for (const auto& [node, port] : PortPathOf(id, 0)) {
     const Link& l = link(node, port);
     const Time tx = w.TxTime(w.DataFrame(first), l.rate());
     path.latency += l.delay() + tx;
-    if (first_hop) path.first_frame = tx;
-    first_hop = false;
+    if (path.uses.empty()) path.first_frame = tx;  // the sender's own link
     path.uses.push_back({port_index_[node] + static_cast<uint32_t>(port), data_weight});
   }
   for (const auto& [node, port] : PortPathOf(id, 1)) {
-    const Link& l = link(node, port);
-    path.ack_flight += l.delay() + w.TxTime(w.ack_frame, l.rate());
     path.uses.push_back({port_index_[node] + static_cast<uint32_t>(port), ack_weight});
   }
+  path.ack_flight = AckFlightTime(id);  // as the flows that wait for its ACK count it
   return path;
 }
 

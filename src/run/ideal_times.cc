@@ -27,11 +27,7 @@ Time IdealFct(const Network& net, uint32_t id) {
 }
 
 Bytes DataWireBytes(const Network& net, uint32_t id) {
-  const WireFormat& w = net.config().wire;
-  const Bytes mtu = net.config().host.mtu;
-  const Bytes size = net.config().flows[id].size;
-  return (size / mtu) * w.Wire(w.DataFrame(mtu)) +
-         (size % mtu > 0 ? w.Wire(w.DataFrame(size % mtu)) : 0);
+  return net.config().wire.MessageWire(net.config().flows[id].size, net.config().host.mtu);
 }
 
 Time IdealLatency(const Network& net, uint32_t id) {
