@@ -6,7 +6,7 @@
 # and none, with a slow CNP generator, without PFC (drops and timeouts), with time series, with
 # packet captures (at a host and an edge switch, and at core switches), PFC deadlocks, a watchdog
 # and a pause storm (examples/pfc), load balancing (adaptive, spraying, flowlets, queue pairs,
-# dual-ToR), and HPCC ns-3's fat-tree benchmark (its first 0.5 ms, `dcqcn ns3`).
+# dual-ToR), AI jobs over NVLink, and HPCC ns-3's fat-tree benchmark (its first 0.5 ms, `dcqcn ns3`).
 # Prints one line per case; exits 1 if any differs or fails. NEW_ARGS (environment) are added to
 # NEW's runs: `NEW_ARGS="--threads 2" bench/same_results.sh B B` checks a split run against one loop.
 # ONLY (environment), a regular expression, runs only the cases whose names match it; SKIP, one
@@ -85,6 +85,11 @@ case_run ws_spray "${ws[@]}" --set switch.load_balancing=spray --set host.reorde
 case_run lb_flowlet_dual_tor "$here/examples/ai/load_balancing_ring.toml" \
   --set switch.load_balancing=flowlet --set switch.flowlet_timeout=5us \
   --set host.qps_per_connection=2 --set topology.leaves=8 --set topology.ports_per_host=2
+# AI traffic over NVLink (issue 46): hierarchical AllReduces of two jobs on a rail fabric, and an
+# MoE job's block (TP over NVLink, EP all-to-alls and DP AllReduces across the fabric, compute
+# between them); split, each server's NVLink runs with its GPUs.
+case_run ai_two_jobs "$here/examples/ai/two_jobs.toml"
+case_run ai_moe_block "$here/examples/ai/moe_job.toml" --set job.0.blocks=1 --set job.0.iterations=1
 case_run ws_pcap "${ws[@]}" --set 'output.pcap.points=["h1","s0:1"]'
 # A core switch's ports: captured where the links cross between threads of a split run.
 case_run ws_pcap_core "${ws[@]}" --set 'output.pcap.points=["s19:0","s16:1"]'

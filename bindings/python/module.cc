@@ -159,12 +159,13 @@ std::function<void(const RunProgress&)> ProgressHook(const py::object& progress)
 // Runs the scenario into `out_dir` (staged, swapped in whole), which the package then reads.
 void Run(const std::string& scenario, bool is_path, const std::vector<std::string>& sets,
          const std::string& out_dir, bool force, const py::object& progress, int threads,
-         int runs_at_once) {
+         int runs_at_once, const std::string& placement_from) {
   const Scenario s = Load(scenario, is_path, sets);
   RunOptions options;
   options.on_progress = ProgressHook(progress);
   options.threads = threads;
   options.runs_at_once = runs_at_once;
+  options.placement_from = placement_from;
   Interruptible([&](std::atomic<bool>& stop) {
     options.stop = &stop;
     StagedFolder folder(out_dir, force);
@@ -289,7 +290,8 @@ PYBIND11_MODULE(_dcqcn, m) {
       .def(py::init<const std::string&, const std::string&>(), py::arg("dir"), py::arg("shown"))
       .def("release", &FolderLock::Release);
   m.def("run", &Run, py::arg("scenario"), py::arg("is_path"), py::arg("sets"), py::arg("out"),
-        py::arg("force"), py::arg("progress"), py::arg("threads"), py::arg("runs_at_once") = 1);
+        py::arg("force"), py::arg("progress"), py::arg("threads"), py::arg("runs_at_once") = 1,
+        py::arg("placement_from") = "");
   m.def("check", &Check, py::arg("scenario"), py::arg("is_path"), py::arg("sets"));
   m.def(
       "buffer",

@@ -77,10 +77,13 @@ class Result:
                 f"{s.get('flows_total')} flows finished{', in ' + self.out if self.out else ''}>")
 
 
-def run(scenario, *, set=None, seed=None, out=None, force=False, progress=None, threads=None):
+def run(scenario, *, set=None, seed=None, out=None, force=False, progress=None, threads=None,
+        placement_from=None):
     """Runs a scenario; returns a Result. `out`: the output folder to write (kept); by default a
     temporary one, removed once read. `threads`: split the run over that many threads (racks);
-    the results are the same for any number (default: every core from 256 hosts on, else one). `progress(d)` is called about twice a second with
+    the results are the same for any number (default: every core from 256 hosts on, else one).
+    `placement_from`: the folder of an earlier run of the same topology, whose links' bytes
+    place the nodes on the threads by the work each did (speed only). `progress(d)` is called about twice a second with
     {time_ns, fraction, events, flows_done, flows_total, start_ns}: fraction is how far the run
     is (flows finished or time to its duration, whichever is further), start_ns the first flow's
     start."""
@@ -88,7 +91,8 @@ def run(scenario, *, set=None, seed=None, out=None, force=False, progress=None, 
     with _common.engine_call(), _common.scratch("dcqcn-") as tmp:
         folder = _common.out_folder(out, tmp, "run")
         _dcqcn.run(text, is_path, _common.sets(set, seed), folder, force, progress,
-                   _common.thread_count(threads))
+                   _common.thread_count(threads),
+                   placement_from=os.fspath(placement_from) if placement_from is not None else "")
         return Result(folder, folder if out is not None else None)
 
 

@@ -185,6 +185,11 @@ int main(int argc, char** argv) {
                   "split the run over N threads (racks); the results are the same for any N "
                   "(default: every core from 256 hosts on, else 1)")
       ->check(dcqcn::WholeNumberAtLeast(1, " (or omit it for automatic)"));
+  std::string placement_from;
+  run->add_option("--placement-from", placement_from,
+                  "place the nodes on the threads by the work each did in an earlier run of the "
+                  "same topology (its --out folder; its links.csv), not by their ports: the "
+                  "results are the same, the speed may not be");
   bool force = false;
   run->add_flag("--force", force,
                 "replace an --out folder even if it holds files that are not a dcqcn result");
@@ -398,6 +403,7 @@ int main(int argc, char** argv) {
       options.check_invariants = check_invariants;
       options.stop_on_deadlock = stop_on_deadlock;
       options.threads = run_threads;
+      options.placement_from = placement_from;
       options.ranks = mpi_world.get();
       if (!reports) {
         dcqcn::RunScenario(*s, options);

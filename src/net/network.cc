@@ -39,7 +39,9 @@ Network::Network(NetworkConfig config)
     : config_(std::move(config)),
       wire_(config_.wire),
       placement_(PlaceOnThreads(config_.topology,
-                                CanSplit(config_.nvlink, config_.flow_level) ? config_.parts : 1)),
+                                CanSplit(config_.flow_level) ? config_.parts : 1,
+                                config_.nvlink.enabled() ? config_.nvlink.gpus_per_server : 1,
+                                config_.node_work)),
       flows_(config_.flows.size(), static_cast<size_t>(placement_.threads)) {
   const NetworkConfig& s = config_;
   const Topology& topo = s.topology;
@@ -144,8 +146,11 @@ Network::Network(NetworkConfig config)
     }
   }
   if (s.nvlink.enabled()) {
-    nvlink_ = std::make_unique<NvlinkFabric>(&parts_[0]->sim, s.nvlink, topo.hosts,
-                                             [this](uint32_t id) { NvlinkDelivered(id); });
+    // A server's crossbar runs on its GPUs' loop (the placement keeps them together).
+    const int gpus = s.nvlink.gpus_per_server;
+    nvlink_ = std::make_unique<NvlinkFabric>(
+        [this, gpus](int server) { return &part_of(server * gpus).sim; }, s.nvlink, topo.hosts,
+        [this](uint32_t id) { NvlinkDelivered(id); });
   }
 
   for (int h = 0; h < num_hosts; ++h) {
@@ -332,7 +337,7 @@ void Network::StartFlow(uint32_t id) {
 }
 
 void Network::NvlinkDelivered(uint32_t id) {
-  Part& part = *parts_[0];  // NVLink runs are not split
+  Part& part = part_of(config_.flows[id].dst);  // its server's, as the source's
   const Time now = part.sim.Now();
   outcomes_[id] = {now, config_.flows[id].size};
   ++part.stats.nvlink_transfers;

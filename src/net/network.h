@@ -140,8 +140,6 @@ class Network {
   bool OverNvlink(uint32_t id) const {
     return nvlink_ != nullptr && nvlink_->Carries(config_.flows[id].src, config_.flows[id].dst);
   }
-  // NVLink transfers under way.
-  int nvlink_active() const { return nvlink_ != nullptr ? nvlink_->active() : 0; }
   // The flow-level model (NetworkConfig::flow_level), null in the packet model.
   const FlowLevelFabric* flow_level() const { return flow_level_.get(); }
   // Flow level: each link counts the wire bytes the model's streams and their ACKs put on it so

@@ -53,14 +53,15 @@ struct NetworkConfig {
   // run on threads or over processes; 1: one loop. A network that cannot be split (CanSplit)
   // takes one whatever it is asked.
   int parts = 1;
+  // The work each node did in an earlier run (by node id; empty: unknown), which the placement
+  // balances instead of the nodes' ports (thread_placement.h).
+  std::vector<double> node_work;
 };
 
-// Whether a network with `nvlink` can be split over event loops: not yet with NVLink, whose
-// transfers share one fluid model of every server (nvlink_fabric.h), nor at flow level, whose
-// shares are the whole fabric's (flow_level_fabric.h). The one rule the placement
-// follows and the run's notes (summary.json "threads", `dcqcn check`) repeat.
-inline bool CanSplit(const NvlinkConfig& nvlink, bool flow_level) {
-  return !nvlink.enabled() && !flow_level;
-}
+// Whether a network can be split over event loops: not at flow level, whose shares are the
+// whole fabric's (flow_level_fabric.h). (NVLink splits: each server's crossbar runs with its
+// GPUs.) The one rule the placement follows and the run's notes (summary.json "threads",
+// `dcqcn check`) repeat.
+inline bool CanSplit(bool flow_level) { return !flow_level; }
 
 }  // namespace dcqcn

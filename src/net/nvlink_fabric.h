@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "core/simulator.h"
@@ -26,11 +27,19 @@ struct NvlinkConfig {
   bool enabled() const { return rate > 0 && gpus_per_server > 1; }
 };
 
-class NvlinkFabric final : public EventHandler {
+// Each server's crossbar is an event handler of its own, on the event loop that runs the
+// server's GPUs, so that a network split over loops keeps each server's transfers with its GPUs
+// (ThreadPlacement puts a server's GPUs together) and orders them as one loop does.
+class NvlinkFabric final {
  public:
-  // `on_delivered(id)` runs when transfer `id`'s last byte has arrived.
-  NvlinkFabric(Simulator* sim, NvlinkConfig config, int hosts,
+  // `on_delivered(id)` runs when transfer `id`'s last byte has arrived, on the loop of the
+  // server's GPUs: `sim_of(server)`.
+  NvlinkFabric(const std::function<Simulator*(int server)>& sim_of, NvlinkConfig config, int hosts,
                std::function<void(uint32_t)> on_delivered);
+  // Every server on one loop.
+  NvlinkFabric(Simulator* sim, NvlinkConfig config, int hosts,
+               std::function<void(uint32_t)> on_delivered)
+      : NvlinkFabric([sim](int) { return sim; }, config, hosts, std::move(on_delivered)) {}
 
   // Whether a flow from host `src` to host `dst` goes over NVLink.
   bool Carries(int src, int dst) const {
@@ -38,12 +47,10 @@ class NvlinkFabric final : public EventHandler {
   }
   // Starts transfer `id` of `size` bytes now (Carries(src, dst) must hold).
   void Start(uint32_t id, int src, int dst, Bytes size);
-  // Transfers under way (sending, or their last byte in flight).
-  int active() const { return active_; }
-  void HandleEvent(uint32_t kind, uint64_t arg) override;
+  // Transfers under way (sending, or their last byte in flight), over every server.
+  int active() const;
 
  private:
-  enum Kind : uint32_t { kSent = 0, kDelivered = 1 };
   struct Transfer {
     uint32_t id;
     int src_gpu;
@@ -51,21 +58,33 @@ class NvlinkFabric final : public EventHandler {
     double bits_left;
     double rate = 0;  // bits per second, its current max-min share
   };
-  struct Server {
-    std::vector<Transfer> sending;
-    Time updated = 0;
-    uint32_t generation = 0;  // of the pending kSent event; older ones are stale
-  };
-  // Counts what every transfer of `s` sent since it was last updated.
-  void Advance(Server& s);
-  // New max-min shares, and the event for the first transfer to finish sending.
-  void Reshare(int server);
+  class Server final : public EventHandler {
+   public:
+    Server(Simulator* sim, const NvlinkFabric* fabric) : sim_(sim), fabric_(fabric) {
+      sim->Enroll(*this);
+    }
+    void Start(uint32_t id, int src_gpu, int dst_gpu, Bytes size);
+    void HandleEvent(uint32_t kind, uint64_t arg) override;
+    int active() const { return active_; }
 
-  Simulator* sim_;
+   private:
+    enum Kind : uint32_t { kSent = 0, kDelivered = 1 };
+    // Counts what every transfer sent since it was last updated.
+    void Advance();
+    // New max-min shares, and the event for the first transfer to finish sending.
+    void Reshare();
+
+    Simulator* sim_;
+    const NvlinkFabric* fabric_;
+    std::vector<Transfer> sending_;
+    Time updated_ = 0;
+    uint32_t generation_ = 0;  // of the pending kSent event; older ones are stale
+    int active_ = 0;
+  };
+
   NvlinkConfig config_;
-  std::vector<Server> servers_;
+  std::vector<std::unique_ptr<Server>> servers_;
   std::function<void(uint32_t)> on_delivered_;
-  int active_ = 0;
 };
 
 }  // namespace dcqcn

@@ -16,20 +16,26 @@ int Root(std::vector<int>& parent, int n) {
 
 }  // namespace
 
-ThreadPlacement PlaceOnThreads(const Topology& topo, int threads) {
+ThreadPlacement PlaceOnThreads(const Topology& topo, int threads, int hosts_together,
+                               const std::vector<double>& node_work) {
   const int nodes = topo.num_nodes();
   ThreadPlacement placement;
   placement.threads = std::max(1, threads);
   placement.thread_of.assign(nodes, 0);
-  // Partitions: a host joins what it is cabled to (its edge switch, or another host).
+  // Partitions: a host joins what it is cabled to (its edge switch, or another host), and the
+  // other hosts of its server.
   std::vector<int> parent(nodes);
   std::iota(parent.begin(), parent.end(), 0);
+  const auto join = [&](int x, int y) {
+    const int a = Root(parent, x);
+    const int b = Root(parent, y);
+    parent[std::max(a, b)] = std::min(a, b);
+  };
+  if (hosts_together > 1) {
+    for (int h = 0; h < topo.hosts; ++h) join(h, h - h % hosts_together);
+  }
   for (const LinkSpec& l : topo.links) {
-    if (topo.is_host(l.a) || topo.is_host(l.b)) {
-      const int a = Root(parent, l.a);
-      const int b = Root(parent, l.b);
-      parent[std::max(a, b)] = std::min(a, b);
-    }
+    if (topo.is_host(l.a) || topo.is_host(l.b)) join(l.a, l.b);
   }
   // Each partition's load: its ports, each a stream of packets to send and to take in. (The
   // capacity of its links instead, or a host's port counted twice, balanced events less well on
@@ -37,6 +43,15 @@ ThreadPlacement PlaceOnThreads(const Topology& topo, int threads) {
   std::vector<double> load(nodes, 0);
   for (const LinkSpec& l : topo.links) {
     for (const int end : {l.a, l.b}) load[Root(parent, end)] += 1;
+  }
+  // An earlier run's work instead, where known: what the ports stood for. (Each port still
+  // weighs a millionth of the mean port's work, so that idle partitions are placed by ports.)
+  double work = 0;
+  for (const double w : node_work) work += w;
+  if (static_cast<int>(node_work.size()) == nodes && work > 0) {
+    const double per_port = work / (2.0 * static_cast<double>(topo.links.size()));
+    for (double& l : load) l *= 1e-6 * per_port;
+    for (int n = 0; n < nodes; ++n) load[Root(parent, n)] += node_work[n];
   }
   std::vector<int> partitions;
   for (int n = 0; n < nodes; ++n) {

@@ -22,7 +22,12 @@ struct ThreadPlacement {
 };
 
 // On `threads` threads, or as many as there are partitions if fewer; with one, every node is on
-// thread 0.
-ThreadPlacement PlaceOnThreads(const Topology& topo, int threads);
+// thread 0. Hosts h and h' with h / hosts_together == h' / hosts_together share a partition
+// (a server's GPUs, whose NVLink crossbar is one model). `node_work` (by node id; empty or all
+// 0: unknown) is the work each node did in an earlier run, which the threads then share
+// equally instead of the ports: a collective that loads a few racks has them spread over the
+// threads, not on the first.
+ThreadPlacement PlaceOnThreads(const Topology& topo, int threads, int hosts_together = 1,
+                               const std::vector<double>& node_work = {});
 
 }  // namespace dcqcn

@@ -167,7 +167,7 @@ std::string LinksCsv(const Network& net, Time active_start, Time end) {
   // Congestion spreading, in a run that paused: how long each port was paused (summed over
   // classes) and how far the PAUSE it obeyed had spread (EgressPort::pause_hops; empty: never).
   const bool paused = net.stats().pfc_pause_frames > 0;
-  std::string out = "node,port,peer,peer_port,rate_gbps,delay_ns,utilisation";
+  std::string out = "node,port,peer,peer_port,rate_gbps,delay_ns,utilisation,bytes";
   out += node_ids ? ",node_id,peer_id" : "";
   out += paused ? ",paused_ns,pause_hops\n" : "\n";
   for (int node = 0; node < topo.num_nodes(); ++node) {
@@ -178,6 +178,7 @@ std::string LinksCsv(const Network& net, Time active_start, Time end) {
                      topo.node_name(peer), peer_port, static_cast<double>(l.rate()) / 1e9,
                      static_cast<double>(l.delay()) / kNanosecond);
       if (active_s > 0) fmt::format_to(std::back_inserter(out), "{}", Utilisation(l, active_s));
+      fmt::format_to(std::back_inserter(out), ",{}", l.busy_bytes());
       if (node_ids) {
         fmt::format_to(std::back_inserter(out), ",{},{}", topo.hpcc_id(node), topo.hpcc_id(peer));
       }

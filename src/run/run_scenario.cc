@@ -14,6 +14,7 @@
 #include "engine/engine.h"
 #include "net/network.h"
 #include "net/network_event.h"
+#include "run/node_work.h"
 #include "run/rank_refusal.h"
 #include "run/results.h"
 #include "run/sinks.h"
@@ -48,12 +49,8 @@ int AutoThreads(const Topology& topo) {
 }
 
 std::string OneThreadOnly(const Scenario& s) {
-  if (CanSplit(NvlinkOf(s), s.flow_level)) return "";
-  if (s.flow_level) {
-    return "model = \"flow\" runs on one thread: its shares are the whole fabric's";
-  }
-  return "a topology with NVLink runs on one thread for now: its transfers share one model of "
-         "every server's NVLink";
+  if (CanSplit(s.flow_level)) return "";
+  return "model = \"flow\" runs on one thread: its shares are the whole fabric's";
 }
 
 double ProgressFraction(Time origin, Time end, Time now, int flows_done, int flows_total) {
@@ -93,6 +90,9 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   // Each process runs `threads` parts (a network that cannot be split has one, run whole by
   // every process).
   config.parts = threads * (over_ranks ? options.ranks->ranks() : 1);
+  if (!options.placement_from.empty() && config.parts > 1) {
+    config.node_work = ReadNodeWork(options.placement_from, config.topology);
+  }
   std::unique_ptr<Network> built;
   std::string refused;
   try {

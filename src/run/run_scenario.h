@@ -47,6 +47,10 @@ struct RunOptions {
   // Threads to split the run over (Network's parts): the results are the same for any.
   // 0: automatic, AutoThreads shared among `runs_at_once` (at least one each).
   int threads = 1;
+  // A run folder of an earlier run of the same topology: its links.csv's bytes place the
+  // nodes on the threads by the work each did (ReadNodeWork) instead of by their ports. ""
+  // (default): by ports. Speed only: the results are the same.
+  std::string placement_from;
   // Runs the caller runs at once (a sweep's or a search's jobs), which share the cores an
   // automatic thread count hands out.
   int runs_at_once = 1;
@@ -62,9 +66,9 @@ struct RunOptions {
 // The threads a run is split over when the user does not say: every core for a network of a
 // few hundred hosts or more, else one.
 int AutoThreads(const Topology& topo);
-// Why a run of `s` runs on one thread whatever it is asked for ("" when it splits): NVLink's
-// transfers share one fluid model of the servers (net/nvlink_fabric.h), not yet split. A run
-// asked for more says so in summary.json ("threads"), and `dcqcn check` prints it.
+// Why a run of `s` runs on one thread whatever it is asked for ("" when it splits): the flow
+// level's shares are the whole fabric's (net/flow_level_fabric.h). A run asked for more says so
+// in summary.json ("threads"), and `dcqcn check` prints it.
 std::string OneThreadOnly(const Scenario& s);
 
 // How far a run is, in 0..1. It ends when every flow has finished or at `end`, whichever comes

@@ -118,6 +118,66 @@ TEST_P(EngineSplit, GivesOneLoopsResults) {
   EXPECT_EQ(split.received, one.received);
 }
 
+// GPUs in servers on a rail fabric (4 servers of 4, 2 per leaf): a hierarchical AllReduce, whose
+// reduce-scatter and all-gather cross NVLink, beside a job whose TP groups are a server's GPUs
+// over NVLink and whose DP AllReduces cross the fabric, waiting on compute.
+Scenario RailWithNvlink() {
+  return LoadScenarioText(R"(
+duration = "50ms"
+[topology]
+type = "rail"
+servers = 4
+gpus_per_server = 4
+servers_per_leaf = 2
+spines = 2
+[[collective]]
+op = "allreduce"
+algorithm = "hierarchical"
+size = "4MB"
+[[job]]
+tp = 4
+micro_batches = 2
+[[job.layer]]
+repeat = 2
+forward_compute = "10us"
+forward_comm = "allreduce"
+forward_size = "256KB"
+input_grad_compute = "20us"
+input_grad_comm = "allreduce"
+input_grad_size = "256KB"
+weight_grad_compute = "30us"
+weight_grad_comm = "allreduce"
+weight_grad_size = "1MB"
+)",
+                          "rail.toml");
+}
+
+TEST_P(EngineSplit, NvlinkSplitsWithItsServersAndGivesOneLoopsResults) {
+  const Scenario s = RailWithNvlink();
+  NetworkConfig config = ToNetworkConfig(s);
+  ASSERT_TRUE(config.nvlink.enabled());
+  ASSERT_TRUE(CanSplit(config.flow_level));
+  config.parts = 2;
+  const Network probe(std::move(config));
+  ASSERT_EQ(probe.parts().size(), 2u);
+  // Each server's GPUs on one loop, whose thread runs its NVLink crossbar.
+  for (int h = 0; h < 16; ++h) {
+    EXPECT_EQ(&probe.part_of(h), &probe.part_of(h - h % 4)) << h;
+  }
+  const Outcome one = RunOn(s, 1, "one");
+  const Outcome split = RunOn(s, 2, GetParam());
+  ASSERT_GT(one.stats.nvlink_transfers, 0u);
+  ASSERT_GT(one.stats.packet_hops, 0u);
+  EXPECT_EQ(split.finish, one.finish);
+  EXPECT_EQ(split.delivered, one.delivered);
+  EXPECT_EQ(split.stats.nvlink_transfers, one.stats.nvlink_transfers);
+  EXPECT_EQ(split.stats.nvlink_bytes, one.stats.nvlink_bytes);
+  EXPECT_EQ(split.stats.packet_hops, one.stats.packet_hops);
+  EXPECT_EQ(split.stats.ecn_marked_packets, one.stats.ecn_marked_packets);
+  EXPECT_EQ(split.sent, one.sent);
+  EXPECT_EQ(split.received, one.received);
+}
+
 // On the threads, and switching between the threads and the calling thread alone as
 // ThreadChoice does when other work shares the cores.
 INSTANTIATE_TEST_SUITE_P(Engine, EngineSplit, ::testing::Values("windows", "mixed"));
@@ -158,10 +218,11 @@ TEST(ThreadChoice, KeepsTheFasterWayAndProbesTheOther) {
 }
 
 TEST(Engine, ANetworkThatCannotSplitRunsOnOneLoop) {
-  // NVLink's transfers are one model of every server: asked for 4 parts, the network takes one
+  // At flow level the shares are the whole fabric's: asked for 4 parts, the network takes one
   // and MakeEngine runs it on this thread.
   Scenario s = LoadScenarioText(R"(
 duration = "1ms"
+model = "flow"
 [topology]
 type = "rail"
 servers = 4
@@ -172,7 +233,7 @@ size = "64KB"
 )",
                                 "rail.toml");
   NetworkConfig config = ToNetworkConfig(s);
-  ASSERT_FALSE(CanSplit(config.nvlink, config.flow_level));
+  ASSERT_FALSE(CanSplit(config.flow_level));
   config.parts = 4;
   Network net(std::move(config));
   EXPECT_EQ(net.parts().size(), 1u);

@@ -45,5 +45,23 @@ TEST(ThreadPlacementTest, NoMoreThreadsThanPartitions) {
   EXPECT_EQ(p.lookahead, 2 * kMicrosecond);
 }
 
+TEST(ThreadPlacementTest, AServersHostsStayTogether) {
+  // Two rails: servers (h0, h1) and (h2, h3), each server's first GPU on rail s0 and its second
+  // on rail s1, both rails under the spine s2. Alone, each rail is a rack; a server's GPUs kept
+  // together join the rails.
+  Topology rails = TwoRacks();
+  const Time us = kMicrosecond;
+  rails.links = {{0, 4, 100 * kGbps, us}, {1, 5, 100 * kGbps, us},     {2, 4, 100 * kGbps, us},
+                 {3, 5, 100 * kGbps, us}, {4, 6, 100 * kGbps, 2 * us}, {5, 6, 100 * kGbps, 3 * us}};
+  const ThreadPlacement apart = PlaceOnThreads(rails, 2);
+  EXPECT_EQ(apart.partitions, 3);
+  EXPECT_NE(apart.thread_of[0], apart.thread_of[1]);
+  const ThreadPlacement p = PlaceOnThreads(rails, 2, 2);
+  EXPECT_EQ(p.partitions, 2);  // the rails with their servers, the spine
+  for (const int node : {1, 2, 3, 4, 5}) EXPECT_EQ(p.thread_of[node], p.thread_of[0]) << node;
+  EXPECT_NE(p.thread_of[6], p.thread_of[0]);
+  EXPECT_EQ(p.lookahead, 2 * kMicrosecond);
+}
+
 }  // namespace
 }  // namespace dcqcn
