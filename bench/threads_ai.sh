@@ -4,12 +4,13 @@
 #    servers: one thread against two (a server's GPUs and its NVLink crossbar on one thread);
 #  - a ring AllReduce over half a leaf-spine's racks (bench/allreduce_half_fabric.toml): one
 #    thread, two placed by ports, and two placed by an earlier run's work (--placement-from).
-# Prints a Markdown row per case; the 512-GPU case takes about 2 minutes a run on one thread.
-#   bench/threads_ai.sh DCQCN_BINARY [REPS]
+# Prints a Markdown row per case; the 512-GPU case takes about 1.5 minutes a run on one thread.
+#   bench/threads_ai.sh DCQCN_BINARY [REPS] [half|gpu512|all]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(realpath "$1")
 reps=${2:-3}
+cases=${3:-all}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 source "$here/bench/timing.sh"
@@ -17,6 +18,7 @@ source "$here/bench/timing.sh"
 echo "| case | 1 thread (s) | 2 threads (s) | ratio | 2 threads by work (s) | ratio |"
 echo "|---|---|---|---|---|---|"
 
+if [[ $cases == all || $cases == half ]]; then
 half="$here/bench/allreduce_half_fabric.toml"
 "$bin" run "$half" --threads 2 --quiet --force --out "$work/first" >/dev/null
 one=() two=() by_work=()
@@ -31,6 +33,8 @@ m2=$(printf '%s\n' "${two[@]}" | median)
 mw=$(printf '%s\n' "${by_work[@]}" | median)
 printf '| ring AllReduce on 8 of 16 racks (128 hosts) | %.2f | %.2f | %.2f | %.2f | %.2f |\n' \
   "$m1" "$m2" "$(echo "$m2 / $m1" | bc -l)" "$mw" "$(echo "$mw / $m1" | bc -l)"
+fi
+[[ $cases == all || $cases == gpu512 ]] || exit 0
 
 gpu="$here/bench/allreduce_512gpu.toml"
 one=() two=()

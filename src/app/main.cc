@@ -40,6 +40,12 @@
 
 namespace {
 
+// --placement-from of `run`, `ns3` and `simai`.
+constexpr const char* kPlacementFromHelp =
+    "place the nodes on the threads by the work each did in an earlier run of the same topology "
+    "(its --out folder; its links.csv), not by their ports: the results are the same, the speed "
+    "may not be";
+
 using dcqcn::Scenario;
 
 const char* SignalName(int sig) {
@@ -186,10 +192,7 @@ int main(int argc, char** argv) {
                   "(default: every core from 256 hosts on, else 1)")
       ->check(dcqcn::WholeNumberAtLeast(1, " (or omit it for automatic)"));
   std::string placement_from;
-  run->add_option("--placement-from", placement_from,
-                  "place the nodes on the threads by the work each did in an earlier run of the "
-                  "same topology (its --out folder; its links.csv), not by their ports: the "
-                  "results are the same, the speed may not be");
+  run->add_option("--placement-from", placement_from, kPlacementFromHelp);
   bool force = false;
   run->add_flag("--force", force,
                 "replace an --out folder even if it holds files that are not a dcqcn result");
@@ -279,6 +282,7 @@ int main(int argc, char** argv) {
                    "split the run over N threads (racks); the results are the same for any N "
                    "(default: every core from 256 hosts on, else 1)")
       ->check(dcqcn::WholeNumberAtLeast(1, " (or omit it for automatic)"));
+  hpcc->add_option("--placement-from", hpcc_opts.placement_from, kPlacementFromHelp);
   hpcc->add_option("--model", hpcc_opts.model,
                    "hpcc (default): that simulator's wire format and timing; native: ours")
       ->check(CLI::IsMember({"hpcc", "native"}));
@@ -311,6 +315,7 @@ int main(int argc, char** argv) {
       ->add_option("--threads", simai_opts.threads,
                    "split the run over N threads (racks); the results are the same for any N")
       ->check(dcqcn::WholeNumberAtLeast(1, " (or omit it for automatic)"));
+  simai->add_option("--placement-from", simai_opts.placement_from, kPlacementFromHelp);
   simai->add_option("--set", simai_opts.sets,
                     "override a scenario key on top of what the files give, e.g. --set "
                     "job.0.step_done=delivered");

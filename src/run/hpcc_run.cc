@@ -101,6 +101,7 @@ HpccCommandResult RunHpccCommand(const HpccCommandOptions& options) {
   RunOptions run;
   run.stop = options.stop;
   run.threads = options.threads;
+  run.placement_from = options.placement_from;
   run.ranks = options.ranks;
   if (!writes) {
     RunScenario(setup.scenario, run);

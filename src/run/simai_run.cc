@@ -119,6 +119,7 @@ SimaiCommandResult RunSimaiCommand(const SimaiCommandOptions& options) {
   RunOptions run;
   run.stop = options.stop;
   run.threads = options.threads;
+  run.placement_from = options.placement_from;
   run.ranks = options.ranks;
   if (!writes) {
     RunScenario(s, run);

@@ -305,6 +305,15 @@ def test_threads_split_a_run_and_give_the_same_results():
         dcqcn.run(LEAF_SPINE, threads=0)
 
 
+def test_placement_from_an_earlier_run_gives_the_same_results(tmp_path):
+    first = dcqcn.run(LEAF_SPINE, threads=2, out=tmp_path / "first")
+    assert (first.links["bytes"] > 0).any()
+    placed = dcqcn.run(LEAF_SPINE, threads=2, placement_from=tmp_path / "first")
+    pd.testing.assert_frame_equal(first.flows, placed.flows)
+    with pytest.raises(ValueError, match="links.csv"):
+        dcqcn.run(LEAF_SPINE, threads=2, placement_from=tmp_path / "none")
+
+
 def test_a_ctrl_c_while_pandas_parses_is_raised_as_itself_afterwards():
     # pandas' C parser turns a KeyboardInterrupt raised in its read callback into a ParserError:
     # the module reads its CSV files with the Ctrl-C held back until the parse is done.
