@@ -38,8 +38,7 @@ Bytes PortHeadroom(const PfcConfig& pfc, Rate rate, Time delay, Bytes mtu_frame)
 Network::Network(NetworkConfig config)
     : config_(std::move(config)),
       wire_(config_.wire),
-      placement_(PlaceOnThreads(config_.topology,
-                                CanSplit(config_.flow_level) ? config_.parts : 1,
+      placement_(PlaceOnThreads(config_.topology, CanSplit(config_.flow_level) ? config_.parts : 1,
                                 config_.nvlink.enabled() ? config_.nvlink.gpus_per_server : 1,
                                 config_.node_work)),
       flows_(config_.flows.size(), static_cast<size_t>(placement_.threads)) {
