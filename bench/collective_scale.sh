@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 for ack in 1 16; do
   echo "512 GPUs, an ACK per $ack packets" >&2
   /usr/bin/time -f "%e %M" -o "$work/ack$ack.time" "$bin" run "$here/bench/allreduce_512gpu.toml" \
-    --set host.ack_interval=$ack --quiet --out "$work/ack$ack" >"$work/ack$ack.log" 2>&1
+    --set host.ack_interval=$ack --threads 1 --quiet --out "$work/ack$ack" >"$work/ack$ack.log" 2>&1
 done
 
 /usr/bin/python3 - "$work" "$update" "$here" <<'PY'

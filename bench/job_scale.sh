@@ -24,7 +24,7 @@ for ((r = 1; r <= runs; r++)); do
   for c in job collective; do
     scenario=${job[0]}
     [[ $c == collective ]] && scenario=$work/collective.toml
-    /usr/bin/time -f "%e %M" -o "$work/$c.$r.time" "$bin" run "$scenario" --quiet \
+    /usr/bin/time -f "%e %M" -o "$work/$c.$r.time" "$bin" run "$scenario" --threads 1 --quiet \
       --out "$work/$c.$r" >/dev/null 2>&1
   done
 done

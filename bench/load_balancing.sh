@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 for mode in ecmp flowlet adaptive spray; do
   taskset -c "${DCQCN_BENCH_CORE:-1}" /usr/bin/time -f "%e" -o "$work/$mode.time" \
     "$bin" run "$scenario" "$@" --set switch.load_balancing=$mode --set host.reorder=placement \
-    --out "$work/$mode" --quiet >/dev/null 2>&1
+    --threads 1 --out "$work/$mode" --quiet >/dev/null 2>&1
 done
 /usr/bin/python3 - "$work" <<'PY'
 import json, os, sys

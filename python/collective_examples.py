@@ -39,7 +39,7 @@ CCS = [
 def run_one(binary, example, cc, sets, out):
     folder = os.path.join(out, example, cc)
     args = [binary, "run", os.path.join(REPO, "examples", "ai", example + ".toml"), "--out",
-            folder, "--force"]
+            folder, "--force", "--threads", "1"]
     for s in sets:
         args += ["--set", s]
     done = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

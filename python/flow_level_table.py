@@ -89,7 +89,8 @@ def cmd_scale(a):
         folder = os.path.join(a.out, name)
         timing = folder + ".time"
         args = ["/usr/bin/time", "-f", "%e %M", "-o", timing, a.binary, "run",
-                os.path.join(REPO, "bench", "allreduce_512gpu.toml"), "--quiet", "--force",
+                os.path.join(REPO, "bench", "allreduce_512gpu.toml"), "--threads", "1", "--quiet",
+                "--force",
                 "--out", folder]
         for x in sets:
             args += ["--set", x]

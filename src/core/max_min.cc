@@ -48,8 +48,12 @@ const std::vector<double>& MaxMinSolver::Solve(
       flows_of_[u.link].push_back(f);
     }
   }
-  // (rate each unfixed flow of the link would get, link), smallest first: entries go stale
-  // when the link's flows change, and are skipped then (the rate no longer matches).
+  // (rate each unfixed flow of the link would get, link), smallest first. A link's rate only
+  // rises as flows elsewhere are fixed (they leave it at least its rate each), so an entry is a
+  // lower bound of its link's rate: one that no longer matches goes back in with the rate it
+  // has now, and the first entry that matches is the fullest link. (A push at every change
+  // gives the same shares but for rounding: a rate that should stay put may fall by its last
+  // bit, and links tied at one rate may then be taken in another order.)
   const auto later = std::greater<>();
   heap_.clear();
   auto level = [&](uint32_t l) { return left_[l] / rising_[l]; };
@@ -64,7 +68,11 @@ const std::vector<double>& MaxMinSolver::Solve(
     std::pop_heap(heap_.begin(), heap_.end(), later);
     const auto [rate, l] = heap_.back();
     heap_.pop_back();
-    if (unfixed_[l] == 0 || rate != level(l)) continue;  // stale
+    if (unfixed_[l] == 0) continue;  // its flows are fixed
+    if (rate != level(l)) {
+      push(l);
+      continue;
+    }
     // The fullest link: its unfixed flows stop rising at `rate`.
     for (uint32_t f : flows_of_[l]) {
       if (fixed_[f]) continue;
@@ -74,7 +82,6 @@ const std::vector<double>& MaxMinSolver::Solve(
         left_[u.link] -= u.weight * share_[f];
         rising_[u.link] -= u.weight;
         --unfixed_[u.link];
-        if (u.link != l && unfixed_[u.link] > 0) push(u.link);
       }
     }
   }

@@ -29,7 +29,7 @@ struct HpccCommandOptions {
   std::string model = "hpcc";
   const std::atomic<bool>* stop = nullptr;  // set by a signal handler: stop, write nothing
   int threads = 0;  // threads the run is split over (RunOptions::threads; 0: AutoThreads)
-  std::string placement_from;  // RunOptions::placement_from
+  std::string placement_from = {};  // RunOptions::placement_from
   // The processes the run is spread over (RunOptions::ranks): rank 0 writes, the others only
   // run their part. Not owned.
   RankExchange* ranks = nullptr;

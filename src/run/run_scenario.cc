@@ -90,13 +90,14 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   // Each process runs `threads` parts (a network that cannot be split has one, run whole by
   // every process).
   config.parts = threads * (over_ranks ? options.ranks->ranks() : 1);
-  if (!options.placement_from.empty() && config.parts > 1) {
-    config.node_work = ReadNodeWork(options.placement_from, config.topology);
-  }
   std::unique_ptr<Network> built;
   std::string refused;
   try {
     if (over_ranks) CheckRanksCanRun(s);
+    // Read (and so checked) even where one part leaves nothing to place.
+    if (!options.placement_from.empty()) {
+      config.node_work = ReadNodeWork(options.placement_from, config.topology);
+    }
     built = std::make_unique<Network>(std::move(config));
   } catch (const InputError& e) {
     if (!over_ranks) throw;

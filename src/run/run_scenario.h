@@ -50,7 +50,7 @@ struct RunOptions {
   // A run folder of an earlier run of the same topology: its links.csv's bytes place the
   // nodes on the threads by the work each did (ReadNodeWork) instead of by their ports. ""
   // (default): by ports. Speed only: the results are the same.
-  std::string placement_from;
+  std::string placement_from = {};
   // Runs the caller runs at once (a sweep's or a search's jobs), which share the cores an
   // automatic thread count hands out.
   int runs_at_once = 1;

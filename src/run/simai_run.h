@@ -28,7 +28,7 @@ struct SimaiCommandOptions {
   std::vector<std::string> sets;  // scenario keys on top, as `dcqcn run --set`
   const std::atomic<bool>* stop = nullptr;
   int threads = 0;
-  std::string placement_from;  // RunOptions::placement_from
+  std::string placement_from = {};  // RunOptions::placement_from
   RankExchange* ranks = nullptr;
 };
 
