@@ -40,6 +40,9 @@ class NvlinkFabric final {
   NvlinkFabric(Simulator* sim, NvlinkConfig config, int hosts,
                std::function<void(uint32_t)> on_delivered)
       : NvlinkFabric([sim](int) { return sim; }, config, hosts, std::move(on_delivered)) {}
+  // Its servers point back at it.
+  NvlinkFabric(const NvlinkFabric&) = delete;
+  NvlinkFabric& operator=(const NvlinkFabric&) = delete;
 
   // Whether a flow from host `src` to host `dst` goes over NVLink.
   bool Carries(int src, int dst) const {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,17 @@ struct Topology {
   // "h3" for host 3, "s0" for the first switch: the names scenario files and outputs use.
   std::string node_name(int node) const {
     return is_host(node) ? "h" + std::to_string(node) : "s" + std::to_string(node - hosts);
+  }
+  // The node node_name calls `name`, if there is one.
+  std::optional<int> node_named(const std::string& name) const {
+    if (name.size() < 2 || name.size() > 10 ||
+        !std::all_of(name.begin() + 1, name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return std::nullopt;
+    }
+    const int index = std::stoi(name.substr(1));
+    if (name[0] == 'h' && index < hosts) return index;
+    if (name[0] == 's' && index < switches) return hosts + index;
+    return std::nullopt;
   }
 };
 

@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
+#include <cstdint>
+#include <optional>
 #include <sstream>
 
 #include "core/error.h"
 #include "core/input_file.h"
+#include "core/token_file.h"
 
 namespace dcqcn {
 
@@ -34,8 +36,6 @@ std::vector<double> ReadNodeWork(const std::string& run_dir, const Topology& top
         "{}:{}: {} (--placement-from takes the folder of an earlier run of the same topology)",
         path, line, message));
   };
-  std::map<std::string, int> node_of;
-  for (int n = 0; n < topo.num_nodes(); ++n) node_of[topo.node_name(n)] = n;
   std::vector<int> ports(topo.num_nodes(), 0);  // each node's cables
   for (const LinkSpec& l : topo.links) {
     ++ports[l.a];
@@ -67,31 +67,23 @@ std::vector<double> ReadNodeWork(const std::string& run_dir, const Topology& top
     if (f.size() != columns)
       fail(number, fmt::format("{} fields, the header has {}", f.size(), columns));
     const auto node = [&](size_t col) {
-      const auto it = node_of.find(f[col]);
-      if (it == node_of.end())
-        fail(number, fmt::format("node `{}` is not in this topology", f[col]));
-      return it->second;
+      const std::optional<int> n = topo.node_named(f[col]);
+      if (!n) fail(number, fmt::format("node `{}` is not in this topology", f[col]));
+      return *n;
     };
     const int from = node(node_col);
     const int to = node(peer_col);
-    double bytes = 0;
-    size_t used = 0;
-    try {
-      bytes = std::stod(f[bytes_col], &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != f[bytes_col].size() || !(bytes >= 0)) {
+    int64_t bytes = 0;
+    if (!TokenFile::ParseInt(f[bytes_col], 0, INT64_MAX, &bytes)) {
       fail(number, fmt::format("bytes: `{}` is not a number of bytes", f[bytes_col]));
     }
-    const std::string& port = f[port_col];
-    if (port.empty() || port.size() > 9 || !std::all_of(port.begin(), port.end(), ::isdigit) ||
-        std::stoll(port) >= ports[from]) {
-      fail(number, fmt::format("{} has no port `{}` in this topology", f[node_col], port));
+    int64_t port = 0;
+    if (!TokenFile::ParseInt(f[port_col], 0, ports[from] - 1, &port)) {
+      fail(number, fmt::format("{} has no port `{}` in this topology", f[node_col], f[port_col]));
     }
     ++seen[from];
-    work[from] += bytes;
-    work[to] += bytes;
+    work[from] += static_cast<double>(bytes);
+    work[to] += static_cast<double>(bytes);
   }
   for (int n = 0; n < topo.num_nodes(); ++n) {
     if (seen[n] != ports[n]) {

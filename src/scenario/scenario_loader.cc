@@ -140,15 +140,6 @@ bool IsDigits(std::string_view s) {
          std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// The node a scenario names "h3" (host 3) or "s0" (switch 0) in `topo`, if there is one.
-std::optional<int> NodeByName(const std::string& name, const Topology& topo) {
-  if (name.size() < 2 || !IsDigits(name.substr(1)) || name.size() > 10) return std::nullopt;
-  const int index = std::stoi(name.substr(1));
-  if (name[0] == 'h' && index < topo.hosts) return index;
-  if (name[0] == 's' && index < topo.switches) return topo.hosts + index;
-  return std::nullopt;
-}
-
 std::string Trim(std::string_view s) {
   const size_t begin = s.find_first_not_of(" \t");
   if (begin == std::string_view::npos) return "";
@@ -768,7 +759,7 @@ void Loader::ReadLinks(const Section& sec, TopologyConfig& topo) const {
     for (int e = 0; e < 2; ++e) {
       const toml::node& end = *fields->get(e);
       const auto* name = end.as_string();
-      const std::optional<int> id = name != nullptr ? NodeByName(name->get(), topo) : std::nullopt;
+      const std::optional<int> id = name != nullptr ? topo.node_named(name->get()) : std::nullopt;
       if (!id) {
         Fail(item_key, &end,
              fmt::format("unknown node {}: expected {} (hosts = {}, switches = {})", Got(end),
@@ -1157,7 +1148,7 @@ std::vector<Section> Loader::TablesOf(const Section& root, std::string_view key,
 int Loader::ReadHostNode(const toml::node& item, const std::string& key,
                          const Topology& topo) const {
   if (const auto* name = item.as_string()) {
-    const std::optional<int> id = NodeByName(name->get(), topo);
+    const std::optional<int> id = topo.node_named(name->get());
     if (!id || !topo.is_host(*id)) {
       Fail(key, &item,
            fmt::format("expected a host h0..h{} or its index 0..{}, got {}", topo.hosts - 1,
@@ -1188,7 +1179,7 @@ std::vector<int> Loader::ReadNodes(const Section& sec, std::string_view key, con
       continue;
     }
     const auto* name = item->as_string();
-    const std::optional<int> id = name != nullptr ? NodeByName(name->get(), topo) : std::nullopt;
+    const std::optional<int> id = name != nullptr ? topo.node_named(name->get()) : std::nullopt;
     if (!id || (hosts && !topo.is_host(*id))) {
       Fail(sec.Key(key), item, fmt::format("expected {}, got {}", what, Got(*item)));
     }
@@ -1215,7 +1206,7 @@ void Loader::ReadRoutes(const Section& root, Scenario& s) const {
     const toml::node* sw = sec.Get("switch");
     const auto* sw_name = sw->as_string();
     const std::optional<int> sw_id =
-        sw_name != nullptr ? NodeByName(sw_name->get(), topo) : std::nullopt;
+        sw_name != nullptr ? topo.node_named(sw_name->get()) : std::nullopt;
     if (!sw_id || topo.is_host(*sw_id)) {
       Fail(sec.Key("switch"), sw,
            fmt::format("expected a switch s0..s{}, got {}", topo.switches - 1, Got(*sw)));
