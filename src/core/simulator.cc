@@ -26,13 +26,20 @@ void EventQueue::SetWindow(Time t) {
 
 void EventQueue::Grow(Slot& s) {
   if (TakeSpare(s)) return;
-  const uint32_t capacity = s.capacity == 0 ? 8 : 2 * s.capacity;
-  buffers_.emplace_back(new Event[capacity]);
-  Event* data = buffers_.back().get();
-  std::copy(s.data, s.data + s.size, data);
+  const uint32_t bigger =
+      s.capacity == 0 ? 0 : spare_classes_ & ~((2u << SpareClass(s.capacity)) - 1);
+  Slot to;
+  if (bigger != 0) {
+    to = TakeSpareOf(__builtin_ctz(bigger));  // the smallest that is bigger
+  } else {
+    to.capacity = s.capacity == 0 ? 8 : 2 * s.capacity;
+    buffers_.emplace_back(new Event[to.capacity]);
+    to.data = buffers_.back().get();
+  }
+  std::copy(s.data, s.data + s.size, to.data);
   GiveSpare(s);
-  s.data = data;
-  s.capacity = capacity;
+  s.data = to.data;
+  s.capacity = to.capacity;
 }
 
 void EventQueue::Place(const Event& e) {

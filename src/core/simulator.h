@@ -5,6 +5,7 @@
 // event loops (partitions) orders each handler's events exactly as one loop does.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -115,6 +116,8 @@ class EventQueue {
     top();
     return PopTop();
   }
+  // The event buffers allocated so far (slots' and spare), for tests of what memory it holds.
+  size_t buffers() const { return buffers_.size(); }
 
  private:
   static constexpr int kShift = 10;  // slot width 2^10 ps (about 1 ns)
@@ -134,19 +137,39 @@ class EventQueue {
     uint32_t capacity = 0;
   };
   static_assert(sizeof(Slot) == 16);
-  // A slot without a buffer takes the spare freed last; false when it has one or none is spare.
+  // Spare buffers by size class: capacity 8 << class.
+  static constexpr int kSpareClasses = 29;  // capacities up to 2^31
+  static int SpareClass(uint32_t capacity) { return __builtin_ctz(capacity) - 3; }
+  // A slot without a buffer takes a spare of the class freed last (the spare freed last, warm
+  // in the cache), else of the smallest class there is (the larger ones are left for the slots
+  // that grow); false when it has one or none is spare.
   bool TakeSpare(Slot& s) {
-    if (s.capacity != 0 || spare_.empty()) return false;
-    s = spare_.back();
-    spare_.pop_back();
+    if (s.capacity != 0 || spare_classes_ == 0) return false;
+    int c = last_spare_class_;
+    if ((spare_classes_ >> c & 1) == 0) c = __builtin_ctz(spare_classes_);
+    s = TakeSpareOf(c);
     return true;
   }
-  // An empty slot's buffer, if it has one, becomes the spare taken next.
+  Slot TakeSpareOf(int c) {
+    std::vector<Slot>& v = spare_[c];
+    const Slot s = v.back();
+    v.pop_back();
+    if (v.empty()) spare_classes_ &= ~(1u << c);
+    return s;
+  }
+  // An empty slot's buffer, if it has one, becomes a spare (of its class, taken next).
   void GiveSpare(const Slot& s) {
-    if (s.capacity != 0) spare_.push_back(Slot{s.data, 0, s.capacity});
+    if (s.capacity == 0) return;
+    const int c = SpareClass(s.capacity);
+    spare_[c].push_back(Slot{s.data, 0, s.capacity});
+    spare_classes_ |= 1u << c;
+    last_spare_class_ = c;
   }
   void MarkOccupied(size_t slot) { occupied_[slot / 64] |= uint64_t{1} << (slot % 64); }
-  // Room for one more event: a spare buffer, or a bigger one (the old one becomes a spare).
+  // Room for one more event: a spare buffer, or a bigger one, spare if one is (the old one
+  // becomes a spare). A new buffer only when no spare is bigger: the buffers a run allocates
+  // are bounded by what its slots hold at once, not by how often a slot outgrows the spare it
+  // took.
   void Grow(Slot& s);
   // Makes the slot of time `t` the current one, all its events still to run.
   void SetWindow(Time t);
@@ -180,9 +203,11 @@ class EventQueue {
   Time window_ = 0;  // start of the current slot's time window
   Slot* cur_;        // the current slot: &slots_[SlotOf(window_)]
   std::vector<Slot> slots_;
-  std::vector<uint64_t> occupied_;                 // bit per slot (except the current one)
-  std::vector<Slot> spare_;                        // empty buffers, the last freed last
-  std::vector<std::unique_ptr<Event[]>> buffers_;  // owns every slot's and spare buffer
+  std::vector<uint64_t> occupied_;                      // bit per slot (except the current one)
+  std::array<std::vector<Slot>, kSpareClasses> spare_;  // empty buffers, the last freed last
+  uint32_t spare_classes_ = 0;                          // bit per class with a spare
+  int last_spare_class_ = 0;                            // the class of the spare freed last
+  std::vector<std::unique_ptr<Event[]>> buffers_;       // owns every slot's and spare buffer
   std::vector<Event> far_;     // min-heap on (time, order) of events beyond the horizon
   Time far_min_ = kTimeNever;  // far_.front().time, or never
 };

@@ -37,6 +37,13 @@ void FlowAfter::Add(std::span<const uint32_t> after, Time delay) {
 
 void FlowAfter::Resize(size_t num_flows) { row_of.resize(num_flows, kNoRow); }
 
+void FlowAfter::Reserve(size_t num_flows, bool connections) {
+  row_of.reserve(num_flows);
+  row_offsets.reserve(num_flows + 1);
+  prerequisites.reserve(num_flows);
+  if (connections) previous.reserve(num_flows);
+}
+
 void FlowAfter::SetPrevious(uint32_t id, uint32_t before) {
   if (previous.size() <= id) previous.resize(id + 1, kNone);
   previous[id] = before;

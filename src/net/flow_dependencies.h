@@ -64,6 +64,10 @@ struct FlowAfter {
   void Add(std::span<const uint32_t> after, Time delay);
   // Rows for flows up to `num_flows` (those not added wait for nothing).
   void Resize(size_t num_flows);
+  // Room for flows up to `num_flows`, a row of one prerequisite each and, with `connections`,
+  // their previous: tables of millions grown one flow at a time would double, and copy, as
+  // they go.
+  void Reserve(size_t num_flows, bool connections);
   // Flow `id` follows `before` on their connection.
   void SetPrevious(uint32_t id, uint32_t before);
   uint32_t previous_of(uint32_t id) const { return id < previous.size() ? previous[id] : kNone; }

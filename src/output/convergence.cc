@@ -29,6 +29,7 @@ Convergence MeasureConvergence(const std::vector<FlowOutcome>& flows, Time end,
   const Time window = options.window;
   // The instants where the set of active flows changes.
   std::vector<Time> changes;
+  changes.reserve(2 * flows.size());  // millions of flows: not twice that while it grows
   for (const FlowOutcome& f : flows) {
     if (!WasActive(f, end)) continue;
     changes.push_back(f.start);

@@ -111,17 +111,25 @@ std::vector<CollectiveOutcome> CollectiveOutcomes(const Scenario& s, const Netwo
       }
     }
     if (o.slowest >= 0) {
+      // The latest kLateFlows, kept as they come in a heap whose top is the least late of them
+      // (an iteration has millions of flows; their paths are asked for only these).
+      const auto later = [](const LateFlow& a, const LateFlow& b) {
+        return a.slowdown != b.slowdown ? a.slowdown > b.slowdown : a.id < b.id;
+      };
       for (uint32_t id = cf.begin(o.slowest); id < cf.end(o.slowest); ++id) {
         const Time ideal = IdealDelivery(net, id, true);
         const Time took = net.flow_delivered_at(id) - net.flow_start(id);
-        o.late.push_back({id, ideal > 0 ? static_cast<double>(took) / ideal : 0, {}});
+        const LateFlow f{id, ideal > 0 ? static_cast<double>(took) / ideal : 0, {}};
+        if (o.late.size() == CollectiveOutcome::kLateFlows) {
+          if (!later(f, o.late.front())) continue;
+          std::pop_heap(o.late.begin(), o.late.end(), later);
+          o.late.back() = f;
+        } else {
+          o.late.push_back(f);
+        }
+        std::push_heap(o.late.begin(), o.late.end(), later);
       }
-      const size_t keep = std::min(o.late.size(), CollectiveOutcome::kLateFlows);
-      std::partial_sort(o.late.begin(), o.late.begin() + keep, o.late.end(),
-                        [](const LateFlow& a, const LateFlow& b) {
-                          return a.slowdown != b.slowdown ? a.slowdown > b.slowdown : a.id < b.id;
-                        });
-      o.late.resize(keep);
+      std::sort_heap(o.late.begin(), o.late.end(), later);
       for (LateFlow& f : o.late) {
         for (const auto& [node, port] : net.PortPathOf(f.id)) {
           f.path.push_back(fmt::format("{}:{}", net.config().topology.node_name(node), port));

@@ -290,17 +290,20 @@ void ResolvedTomlTo(const Scenario& s, const std::function<void(std::string_view
   out += fmt::format("\n# {} flows: every explicit and generated flow\n", written);
   // `after` names flows by id: a prerequisite without one is named "flowN" (N its index, with
   // '_' added until no flow has that id).
+  // Only the written flows' prerequisites are named: a collective's millions are not written.
   std::unordered_map<uint32_t, std::string> made_ids;
   if (!s.flow_after.empty()) {
     const std::unordered_set<std::string> taken(s.flow_ids.begin(), s.flow_ids.end());
-    for (const uint32_t p : s.flow_after.prerequisites) {
-      if (FlowAfter::IsTask(p) || (p < s.flow_ids.size() && !s.flow_ids[p].empty()) ||
-          made_ids.count(p)) {
-        continue;  // a job's task, or named already
+    for (uint32_t w = 0; w < written; ++w) {
+      for (const uint32_t p : s.flow_after.of(w)) {
+        if (FlowAfter::IsTask(p) || (p < s.flow_ids.size() && !s.flow_ids[p].empty()) ||
+            made_ids.count(p)) {
+          continue;  // a job's task, or named already
+        }
+        std::string id = fmt::format("flow{}", p);
+        while (taken.count(id)) id += '_';
+        made_ids.emplace(p, id);
       }
-      std::string id = fmt::format("flow{}", p);
-      while (taken.count(id)) id += '_';
-      made_ids.emplace(p, id);
     }
   }
   auto id_of = [&](uint32_t id) -> std::string {

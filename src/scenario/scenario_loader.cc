@@ -1706,10 +1706,18 @@ void Loader::ReadCollectives(const Section& root, Scenario& s) {
              counts[largest] / static_cast<uint64_t>(c.channels) /
                  static_cast<uint64_t>(c.iterations)));
   }
+  // Room for every flow counted (exact, but for PXN's relays: at most): grown one flow at a
+  // time, the specs and rows of millions would take up to twice their size, and a copy.
+  const bool connections = std::any_of(
+      s.collectives.begin(), s.collectives.end(),
+      [](const CollectiveConfig& c) { return c.connection == CollectiveConnection::kPersistent; });
+  s.flows.reserve(total);
+  s.flow_after.Reserve(total, connections);
   for (size_t i = 0; i < s.collectives.size(); ++i) {
     s.collective_flows.push_back(ExpandCollective(
         s.collectives[i], where, fmt::format("collective{}", i), s.flows, s.flow_after, s.tags));
   }
+  if (s.flows.capacity() - s.flows.size() > s.flows.size() / 4) s.flows.shrink_to_fit();
 }
 
 void Loader::ReadWorkload(const Section& sec, Scenario& s) const {
