@@ -19,8 +19,7 @@ std::vector<double> MaxMinShares(const std::vector<std::vector<uint32_t>>& paths
 
 std::vector<double> WeightedMaxMinShares(const std::vector<std::vector<LinkUse>>& paths,
                                          const std::vector<double>& capacity) {
-  std::vector<const std::vector<LinkUse>*> of(paths.size());
-  for (size_t f = 0; f < paths.size(); ++f) of[f] = &paths[f];
+  std::vector<std::span<const LinkUse>> of(paths.begin(), paths.end());
   MaxMinSolver solver(capacity);
   return solver.Solve(of);
 }
@@ -30,23 +29,31 @@ MaxMinSolver::MaxMinSolver(std::vector<double> capacity)
       left_(capacity_.size(), 0),
       rising_(capacity_.size(), 0),
       unfixed_(capacity_.size(), 0),
-      flows_of_(capacity_.size()) {}
+      count_(capacity_.size(), 0),
+      first_(capacity_.size(), 0) {}
 
-const std::vector<double>& MaxMinSolver::Solve(
-    const std::vector<const std::vector<LinkUse>*>& paths) {
+const std::vector<double>& MaxMinSolver::Solve(const std::vector<std::span<const LinkUse>>& paths) {
   touched_.clear();
-  for (uint32_t f = 0; f < paths.size(); ++f) {
-    for (const LinkUse& u : *paths[f]) {
-      if (flows_of_[u.link].empty()) {
+  for (const std::span<const LinkUse> path : paths) {
+    for (const LinkUse& u : path) {
+      if (count_[u.link] == 0) {
         touched_.push_back(u.link);
         left_[u.link] = capacity_[u.link];
         rising_[u.link] = 0;
-        unfixed_[u.link] = 0;
       }
       rising_[u.link] += u.weight;
-      ++unfixed_[u.link];
-      flows_of_[u.link].push_back(f);
+      ++count_[u.link];
     }
+  }
+  uint32_t next = 0;
+  for (const uint32_t l : touched_) {
+    first_[l] = next;
+    next += count_[l];
+    unfixed_[l] = 0;  // counts the flows placed, then those still rising
+  }
+  members_.resize(next);
+  for (uint32_t f = 0; f < paths.size(); ++f) {
+    for (const LinkUse& u : paths[f]) members_[first_[u.link] + unfixed_[u.link]++] = f;
   }
   // (rate each unfixed flow of the link would get, link), smallest first. A link's rate only
   // rises as flows elsewhere are fixed (they leave it at least its rate each), so an entry is a
@@ -63,7 +70,7 @@ const std::vector<double>& MaxMinSolver::Solve(
   };
   for (uint32_t l : touched_) push(l);
   share_.assign(paths.size(), 0);
-  fixed_.assign(paths.size(), false);
+  fixed_.assign(paths.size(), 0);
   while (!heap_.empty()) {
     std::pop_heap(heap_.begin(), heap_.end(), later);
     const auto [rate, l] = heap_.back();
@@ -74,18 +81,19 @@ const std::vector<double>& MaxMinSolver::Solve(
       continue;
     }
     // The fullest link: its unfixed flows stop rising at `rate`.
-    for (uint32_t f : flows_of_[l]) {
+    for (uint32_t k = first_[l]; k < first_[l] + count_[l]; ++k) {
+      const uint32_t f = members_[k];
       if (fixed_[f]) continue;
-      fixed_[f] = true;
+      fixed_[f] = 1;
       share_[f] = rate < 0 ? 0 : rate;
-      for (const LinkUse& u : *paths[f]) {
+      for (const LinkUse& u : paths[f]) {
         left_[u.link] -= u.weight * share_[f];
         rising_[u.link] -= u.weight;
         --unfixed_[u.link];
       }
     }
   }
-  for (uint32_t l : touched_) flows_of_[l].clear();
+  for (uint32_t l : touched_) count_[l] = 0;
   return share_;
 }
 

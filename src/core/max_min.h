@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <utility>
 #include <vector>
 
 namespace dcqcn {
@@ -33,19 +35,24 @@ std::vector<double> WeightedMaxMinShares(const std::vector<std::vector<LinkUse>>
 class MaxMinSolver {
  public:
   explicit MaxMinSolver(std::vector<double> capacity);
-  // The shares of the flows whose paths `paths` points at, by index.
-  const std::vector<double>& Solve(const std::vector<const std::vector<LinkUse>*>& paths);
+  // The shares of the flows whose paths are `paths`, by index.
+  const std::vector<double>& Solve(const std::vector<std::span<const LinkUse>>& paths);
 
  private:
   std::vector<double> capacity_;
   std::vector<double> left_;       // capacity not yet given to fixed flows
   std::vector<double> rising_;     // the weights of the flows still rising
   std::vector<uint32_t> unfixed_;  // how many flows of the link still rise
-  std::vector<std::vector<uint32_t>> flows_of_;
+  // The flows of each link of this problem, in order (one array for all: a problem's links
+  // are a few of many, and a list each would be spread over memory): link l's are
+  // members_[first_[l] .. first_[l] + count_[l]).
+  std::vector<uint32_t> count_;
+  std::vector<uint32_t> first_;
+  std::vector<uint32_t> members_;
   std::vector<uint32_t> touched_;  // the links of this problem
   std::vector<std::pair<double, uint32_t>> heap_;
   std::vector<double> share_;
-  std::vector<bool> fixed_;
+  std::vector<uint8_t> fixed_;
 };
 
 }  // namespace dcqcn

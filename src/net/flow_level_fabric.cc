@@ -21,14 +21,28 @@ FlowLevelFabric::FlowLevelFabric(Simulator* sim, std::vector<double> capacity, C
 
 void FlowLevelFabric::Start(uint32_t id, Path path) {
   ++active_;
-  const Path& p = after_[id] = std::move(path);
-  if (p.stream_bits <= 0) {  // one frame: nothing streams
-    Streamed(id);
+  if (path.stream_bits <= 0) {  // one frame: nothing streams
+    Streamed(id, path.latency, path.first_frame, path.ack_flight);
     return;
   }
-  streams_[id] = Stream{&p.uses, p.stream_bits, 0, sim_->Now()};
-  for (const LinkUse& u : p.uses) {
-    on_port_[u.link].push_back(id);
+  if (free_.empty()) {
+    free_.push_back(static_cast<uint32_t>(pool_.size()));
+    pool_.emplace_back();
+  }
+  const uint32_t slot = free_.back();
+  free_.pop_back();
+  Stream& s = pool_[slot];
+  s.id = id;
+  s.bits_left = path.stream_bits;
+  s.rate = 0;
+  s.since = sim_->Now();
+  s.latency = path.latency;
+  s.first_frame = path.first_frame;
+  s.ack_flight = path.ack_flight;
+  s.uses.assign(path.uses.begin(), path.uses.end());
+  s.scheduled = false;
+  for (const LinkUse& u : s.uses) {
+    on_port_[u.link].push_back(slot);
     changed_.push_back(u.link);
   }
   ReshareNow();
@@ -38,13 +52,15 @@ void FlowLevelFabric::Advance(Stream& s) {
   const double seconds = static_cast<double>(sim_->Now() - s.since) / kPsPerSecond;
   if (seconds > 0) {
     s.bits_left -= s.rate * seconds;
-    for (const LinkUse& u : *s.uses) carried_[u.link] += u.weight * s.rate * seconds;
+    for (const LinkUse& u : s.uses) carried_[u.link] += u.weight * s.rate * seconds;
   }
   s.since = sim_->Now();
 }
 
 const std::vector<double>& FlowLevelFabric::carried_bits() {
-  for (auto& [id, s] : streams_) Advance(s);
+  for (Stream& s : pool_) {
+    if (s.id != Stream::kFree) Advance(s);
+  }
   return carried_;
 }
 
@@ -64,12 +80,12 @@ void FlowLevelFabric::Reshare() {
     const uint32_t port = ports[i];
     if (port_seen_[port] == reshare_count_) continue;
     port_seen_[port] = reshare_count_;
-    for (const uint32_t id : on_port_[port]) {
-      Stream& s = streams_.at(id);
+    for (const uint32_t slot : on_port_[port]) {
+      Stream& s = pool_[slot];
       if (s.seen == reshare_count_) continue;
       s.seen = reshare_count_;
-      gathered_.push_back(id);
-      for (const LinkUse& u : *s.uses) {
+      gathered_.emplace_back(s.id, slot);
+      for (const LinkUse& u : s.uses) {
         if (port_seen_[u.link] != reshare_count_) ports.push_back(u.link);
       }
     }
@@ -79,35 +95,37 @@ void FlowLevelFabric::Reshare() {
   if (gathered_.empty()) return;
   ++reshares_;
   streams_reshared_ += gathered_.size();
-  // In order of flow id, so that the shares do not depend on the tables' layout.
+  // In order of flow id, so that the shares do not depend on the slots'.
   std::sort(gathered_.begin(), gathered_.end());
   uses_.resize(gathered_.size());
-  for (size_t i = 0; i < gathered_.size(); ++i) uses_[i] = streams_.at(gathered_[i]).uses;
+  for (size_t i = 0; i < gathered_.size(); ++i) uses_[i] = pool_[gathered_[i].second].uses;
   const std::vector<double>& shares = solver_.Solve(uses_);
   for (size_t i = 0; i < gathered_.size(); ++i) {
-    Stream& s = streams_.at(gathered_[i]);
+    const uint32_t slot = gathered_[i].second;
+    Stream& s = pool_[slot];
     // A share that did not change keeps its end, and its event: no stale event is left behind.
-    if (shares[i] == s.rate && s.generation > 0) continue;
+    if (shares[i] == s.rate && s.scheduled) continue;
     Advance(s);
     s.rate = shares[i];
-    ScheduleEnd(gathered_[i], s);
+    ScheduleEnd(slot);
   }
 }
 
-void FlowLevelFabric::ScheduleEnd(uint32_t id, Stream& s) {
+void FlowLevelFabric::ScheduleEnd(uint32_t slot) {
+  Stream& s = pool_[slot];
   ++s.generation;
+  s.scheduled = true;
   if (s.rate <= 0) return;  // no capacity on its way: it waits for a share
   const double ps = std::max(0.0, s.bits_left) / s.rate * kPsPerSecond;
   sim_->Schedule(sim_->Now() + static_cast<Time>(std::ceil(ps)), this, kStreamed,
-                 static_cast<uint64_t>(s.generation) << 32 | id);
+                 static_cast<uint64_t>(s.generation) << 32 | slot);
 }
 
-void FlowLevelFabric::Streamed(uint32_t id) {
-  const Path& p = after_.at(id);
+void FlowLevelFabric::Streamed(uint32_t id, Time latency, Time first_frame, Time ack_flight) {
   const Time now = sim_->Now();
-  sim_->Schedule(now + p.first_frame, this, kSent, id);
-  sim_->Schedule(now + p.latency, this, kDelivered, id);
-  sim_->Schedule(now + p.latency + p.ack_flight, this, kAcked, id);
+  sim_->Schedule(now + first_frame, this, kSent, id);
+  sim_->Schedule(now + latency, this, kDelivered, id);
+  sim_->Schedule(now + latency + ack_flight, this, kAcked, id);
 }
 
 void FlowLevelFabric::HandleEvent(uint32_t kind, uint64_t arg) {
@@ -118,24 +136,27 @@ void FlowLevelFabric::HandleEvent(uint32_t kind, uint64_t arg) {
       Reshare();
       return;
     case kStreamed: {
-      const auto it = streams_.find(id);
-      if (it == streams_.end() || static_cast<uint32_t>(arg >> 32) != it->second.generation) {
-        return;  // its share changed since
+      const uint32_t slot = id;
+      Stream& s = pool_[slot];
+      if (s.id == Stream::kFree || static_cast<uint32_t>(arg >> 32) != s.generation) {
+        return;  // its share changed since (or it ended, and the slot is free or reused)
       }
-      Stream& s = it->second;
       Advance(s);
       // Done: less than a picosecond's worth left (the event time was rounded up to whole ps).
       if (s.bits_left > s.rate / kPsPerSecond) {
-        ScheduleEnd(id, s);
+        ScheduleEnd(slot);
         return;
       }
-      for (const LinkUse& u : *s.uses) {
+      for (const LinkUse& u : s.uses) {
         std::vector<uint32_t>& on = on_port_[u.link];
-        on.erase(std::find(on.begin(), on.end(), id));
+        on.erase(std::find(on.begin(), on.end(), slot));
         changed_.push_back(u.link);
       }
-      streams_.erase(it);
-      Streamed(id);
+      const uint32_t flow = s.id;
+      s.id = Stream::kFree;
+      ++s.generation;  // no event of this stream's is still due
+      free_.push_back(slot);
+      Streamed(flow, s.latency, s.first_frame, s.ack_flight);
       ReshareNow();
       return;
     }
@@ -147,7 +168,6 @@ void FlowLevelFabric::HandleEvent(uint32_t kind, uint64_t arg) {
       return;
     case kAcked:
       --active_;
-      after_.erase(id);
       callbacks_.acked(id);
       return;
     default:

@@ -19,7 +19,8 @@
 
 #include <cstdint>
 #include <functional>
-#include <unordered_map>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "core/max_min.h"
@@ -58,13 +59,21 @@ class FlowLevelFabric final : public EventHandler {
 
  private:
   enum Kind : uint32_t { kReshare = 0, kStreamed = 1, kSent = 2, kDelivered = 3, kAcked = 4 };
+  // A flow while it streams, in a slot of pool_ that a later stream reuses: a recomputation
+  // reaches each stream of its ports, and slots recycled in a few warm lines cost it less than a
+  // table by flow id spread over memory.
   struct Stream {
-    const std::vector<LinkUse>* uses;  // its path's (in after_, whose nodes stay put)
-    double bits_left;                  // as of `since`
-    double rate = 0;                   // payload bits per second, its current share
-    Time since = 0;
-    uint32_t generation = 0;  // of its pending kStreamed event; older ones are stale
+    static constexpr uint32_t kFree = UINT32_MAX;
+    uint32_t id = kFree;      // the flow's, kFree while the slot is free
+    uint32_t generation = 0;  // of its pending kStreamed event; older ones are stale (it keeps
+                              // counting across reuses of the slot)
     uint32_t seen = 0;        // the last reshare that gathered it
+    bool scheduled = false;   // its end has been scheduled since it started
+    double bits_left = 0;     // as of `since`
+    double rate = 0;          // payload bits per second, its current share
+    Time since = 0;
+    Time latency = 0, first_frame = 0, ack_flight = 0;  // its path's, for what follows
+    std::vector<LinkUse> uses;                          // its path's (capacity kept on reuse)
   };
   // Brings `s`'s bits left and its ports' carried bits up to now.
   void Advance(Stream& s);
@@ -73,22 +82,23 @@ class FlowLevelFabric final : public EventHandler {
   // New shares for the streams connected, through the ports they share, to a port where a
   // stream started or stopped; the others' shares cannot have changed.
   void Reshare();
-  // Stream `id` has ended: its last frame and ACK follow.
-  void Streamed(uint32_t id);
-  // When `s` ends at its share, as a kStreamed event.
-  void ScheduleEnd(uint32_t id, Stream& s);
+  // Flow `id` has streamed: its last frame, delivery and ACK follow, `first_frame`, `latency`
+  // and `latency + ack_flight` from now.
+  void Streamed(uint32_t id, Time latency, Time first_frame, Time ack_flight);
+  // When the stream in `slot` ends at its share, as a kStreamed event.
+  void ScheduleEnd(uint32_t slot);
 
   Simulator* sim_;
-  MaxMinSolver solver_;                            // over every port's capacity
-  std::vector<double> carried_;                    // carried_bits, up to each stream's `since`
-  std::vector<const std::vector<LinkUse>*> uses_;  // the streams' paths, for the solver
+  MaxMinSolver solver_;                         // over every port's capacity
+  std::vector<double> carried_;                 // carried_bits, up to each stream's `since`
+  std::vector<std::span<const LinkUse>> uses_;  // the gathered streams' paths, for the solver
   Callbacks callbacks_;
-  std::unordered_map<uint32_t, Path> after_;      // by flow id, from its start to its last ACK
-  std::unordered_map<uint32_t, Stream> streams_;  // by flow id, while it streams
-  std::vector<std::vector<uint32_t>> on_port_;    // the streams crossing each port
-  std::vector<uint32_t> changed_;                 // ports where a stream started or stopped
-  std::vector<uint32_t> port_seen_;               // the last reshare that gathered each port
-  std::vector<uint32_t> gathered_;                // the streams of this reshare, by id
+  std::vector<Stream> pool_;                    // the streams, by slot
+  std::vector<uint32_t> free_;                  // free slots, the last freed last
+  std::vector<std::vector<uint32_t>> on_port_;  // the slots of the streams crossing each port
+  std::vector<uint32_t> changed_;               // ports where a stream started or stopped
+  std::vector<uint32_t> port_seen_;             // the last reshare that gathered each port
+  std::vector<std::pair<uint32_t, uint32_t>> gathered_;  // (flow id, slot) of this reshare
   uint32_t reshare_count_ = 0;
   bool reshare_pending_ = false;
   int active_ = 0;

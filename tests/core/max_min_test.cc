@@ -44,9 +44,9 @@ TEST(MaxMinShares, WeightsScaleWhatAFlowTakesOfALink) {
 TEST(MaxMinSolver, SolvesOneProblemAfterAnotherAsIfEachWereTheFirst) {
   MaxMinSolver solver({10, 10, 4});
   const std::vector<LinkUse> a = {{0, 1}, {1, 1}}, b = {{0, 1}}, c = {{1, 1}}, d = {{2, 1}, {0, 1}};
-  EXPECT_EQ(solver.Solve({&a, &b, &c}), (std::vector<double>{5, 5, 5}));
-  EXPECT_EQ(solver.Solve({&b, &d}), (std::vector<double>{6, 4}));  // link 1 untouched now
-  EXPECT_EQ(solver.Solve({&a}), (std::vector<double>{10}));
+  EXPECT_EQ(solver.Solve({a, b, c}), (std::vector<double>{5, 5, 5}));
+  EXPECT_EQ(solver.Solve({b, d}), (std::vector<double>{6, 4}));  // link 1 untouched now
+  EXPECT_EQ(solver.Solve({a}), (std::vector<double>{10}));
   EXPECT_EQ(solver.Solve({}), (std::vector<double>{}));
 }
 
