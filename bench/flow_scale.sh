@@ -5,7 +5,7 @@
 # fabric has 64; switch.buffer 64MB, which the spines' headroom needs from 256 leaves on and the
 # flow level does not otherwise read) on one core, one run: wall time, peak RSS, flows, the
 # shares computed and the AllReduce's time against its ideal, as a Markdown row. 8,192 GPUs take
-# about 10 minutes and 3.4 GB here; 16,384 GPUs about 13 GB.
+# about 2-4 minutes and 3.2 GB here; 16,384 GPUs about 11 minutes and 12 GB.
 #   bench/flow_scale.sh [GPUS] [SPINES] [path/to/dcqcn]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -3,7 +3,7 @@
 # bench/allreduce_512gpu.toml packet by packet on GPUS GPUs (servers of 8; switch.buffer 64MB,
 # which the spines' headroom needs from 256 leaves on) over THREADS threads, one run: wall time,
 # peak RSS, flows, packet hops, events and the AllReduce's time against its ideal, as a Markdown
-# row. 4,096 GPUs on 2 threads takes about 16 minutes and 1.7 GB here.
+# row. 4,096 GPUs on 2 threads takes about 16 minutes and 1 GB here.
 #   bench/packet_scale.sh [GPUS] [THREADS] [path/to/dcqcn]
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)

@@ -13,7 +13,7 @@ profile), each an ordinary `dcqcn run`.
   python3 python/flow_level_table.py scale OUT [--binary build/dcqcn] [--update-docs]
       bench/flow_level.sh: the 1 GB hierarchical AllReduce of bench/allreduce_512gpu.toml
       packet by packet on 512 GPUs (DCQCN as shipped, and PFC alone) and at flow level on 512
-      to 4,096 GPUs, one run each under /usr/bin/time, into OUT/<run>/; prints the table (wall
+      to 8,192 GPUs, one run each under /usr/bin/time, into OUT/<run>/; prints the table (wall
       time, peak RSS, flows, the shares' computations, the AllReduce's time) and with
       --update-docs writes it into docs/performance.md's <!-- table:flow-level --> block
 
@@ -79,7 +79,7 @@ SCALE = [("packet_64", "packet, DCQCN", 64, []),
     # The spines' ports grow with the leaves (8 per 32 servers): a buffer their headroom fits
     # in, which the flow level does not otherwise read.
     (f"flow_{n}", "flow", n, ["model=flow", f"topology.servers={n}", "switch.buffer=64MB"])
-    for n in (64, 128, 256, 512)]
+    for n in (64, 128, 256, 512, 1024)]
 
 
 def cmd_scale(a):

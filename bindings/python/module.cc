@@ -34,9 +34,11 @@ namespace py = pybind11;
 namespace dcqcn {
 namespace {
 
-Scenario Load(const std::string& scenario, bool is_path, const std::vector<std::string>& sets) {
-  return is_path ? LoadScenarioFile(scenario, sets)
-                 : LoadScenarioText(scenario, "<scenario text>", sets);
+Scenario Load(const std::string& scenario, bool is_path, const std::vector<std::string>& sets,
+              const LoadOptions& options = {}) {
+  const std::vector<Override> overrides(sets.begin(), sets.end());
+  return is_path ? LoadScenarioFile(scenario, overrides, options)
+                 : LoadScenarioText(scenario, "<scenario text>", overrides, options);
 }
 
 // Set by stop_all() (the package's exit hook): every call in progress stops as on Ctrl-C, and
@@ -180,7 +182,8 @@ void Run(const std::string& scenario, bool is_path, const std::vector<std::strin
 // network is built too, as `dcqcn check` does.
 std::pair<std::string, std::vector<std::string>> Check(const std::string& scenario, bool is_path,
                                                        const std::vector<std::string>& sets) {
-  Scenario s = Load(scenario, is_path, sets);
+  // As `dcqcn check`: a collective's flows counted, not built.
+  Scenario s = Load(scenario, is_path, sets, LoadOptions{.build_collectives = false});
   std::vector<std::string> warnings = BufferWarnings(s);
   {
     GilReleased release;

@@ -97,8 +97,9 @@ def run(scenario, *, set=None, seed=None, out=None, force=False, progress=None, 
 
 
 def check(scenario, *, set=None):
-    """Validates a scenario (its network is built too) and returns it with every default filled
-    in, as a dict; the buffer warnings `dcqcn check` prints are in its "warnings" list."""
+    """Validates a scenario (its network is built too; a collective's flows are counted, not
+    built, as by `dcqcn check`) and returns it with every default filled in, as a dict; the
+    buffer warnings `dcqcn check` prints are in its "warnings" list."""
     return _common.check(scenario, _common.sets(set))
 
 

@@ -10,15 +10,33 @@ namespace {
 
 nlohmann::json OrNull(bool has, double v) { return has ? nlohmann::json(v) : nlohmann::json(); }
 
-// {count, min, mean, max} of the values; null statistics when there are none.
-nlohmann::json MinMeanMax(const std::vector<double>& v) {
+// Count, sum, sum of squares, least and greatest of values seen one at a time: what the
+// statistics other than percentiles need, without a list of 8 bytes a flow. The sums are taken
+// in the order the values come, as a list's would be: the same bits.
+struct Moments {
+  size_t count = 0;
   double sum = 0;
-  for (double x : v) sum += x;
-  const bool has = !v.empty();
-  return {{"count", v.size()},
-          {"min", OrNull(has, has ? *std::min_element(v.begin(), v.end()) : 0)},
-          {"mean", OrNull(has, has ? sum / static_cast<double>(v.size()) : 0)},
-          {"max", OrNull(has, has ? *std::max_element(v.begin(), v.end()) : 0)}};
+  double sum_sq = 0;
+  double min = std::numeric_limits<double>::infinity();
+  double max = -std::numeric_limits<double>::infinity();
+  void Add(double x) {
+    ++count;
+    sum += x;
+    sum_sq += x * x;
+    min = std::min(min, x);
+    max = std::max(max, x);
+  }
+  // Jain's index, as JainIndex of the values (count > 0).
+  double Jain() const { return sum * sum / (static_cast<double>(count) * sum_sq); }
+};
+
+// {count, min, mean, max} of the values; null statistics when there are none.
+nlohmann::json MinMeanMax(const Moments& m) {
+  const bool has = m.count > 0;
+  return {{"count", m.count},
+          {"min", OrNull(has, has ? m.min : 0)},
+          {"mean", OrNull(has, has ? m.sum / static_cast<double>(m.count) : 0)},
+          {"max", OrNull(has, has ? m.max : 0)}};
 }
 
 // Of sorted values, as Percentile.
@@ -111,50 +129,52 @@ double JainIndex(const std::vector<double>& values) {
 nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end,
                            const std::vector<uint32_t>* subset,
                            const std::vector<double>* max_min) {
-  // One list of values at a time: with millions of flows, each costs 8 bytes a flow.
+  // No list but the slowdowns' (for their percentiles), one at a time: with millions of flows,
+  // each costs 8 bytes a flow.
   nlohmann::json j;
   j["flows"] = subset != nullptr ? subset->size() : flows.size();
-  size_t active = 0;
-  {
-    std::vector<double> throughputs, long_throughputs;
+  Moments throughputs, long_throughputs;
+  ForEachFlow(flows, subset, [&](const FlowOutcome& f) {
+    if (!WasActive(f, end)) return;
+    const double gbps = FlowThroughputGbps(f, end);
+    throughputs.Add(gbps);
+    if (f.size >= kLongFlowBytes) long_throughputs.Add(gbps);
+  });
+  const size_t active = throughputs.count;
+  const bool jain =
+      throughputs.count >= 2 && throughputs.sum_sq > 0 && ActiveTogether(flows, end, subset);
+  j["flow_throughput_gbps"] = MinMeanMax(throughputs);
+  j["jain_fairness"] = OrNull(jain, jain ? throughputs.Jain() : 0);
+  // The same flows' max-min shares, and their throughputs as fractions of them.
+  Moments shares, fractions;
+  if (jain && max_min != nullptr) {
+    auto index = [&](const FlowOutcome& f) { return static_cast<size_t>(&f - flows.data()); };
     ForEachFlow(flows, subset, [&](const FlowOutcome& f) {
       if (!WasActive(f, end)) return;
-      ++active;
-      const double gbps = FlowThroughputGbps(f, end);
-      throughputs.push_back(gbps);
-      if (f.size >= kLongFlowBytes) long_throughputs.push_back(gbps);
+      const double share = index(f) < max_min->size() ? (*max_min)[index(f)] : 0;
+      shares.Add(share);
+      fractions.Add(share > 0 ? FlowThroughputGbps(f, end) / share : 0);
     });
-    double sum_sq = 0;
-    for (double t : throughputs) sum_sq += t * t;
-    const bool jain = throughputs.size() >= 2 && sum_sq > 0 && ActiveTogether(flows, end, subset);
-    j["flow_throughput_gbps"] = MinMeanMax(throughputs);
-    j["jain_fairness"] = OrNull(jain, jain ? JainIndex(throughputs) : 0);
-    // The same flows' max-min shares, and their throughputs as fractions of them.
-    std::vector<double> shares, fractions;
-    if (jain && max_min != nullptr) {
-      auto index = [&](const FlowOutcome& f) { return static_cast<size_t>(&f - flows.data()); };
-      ForEachFlow(flows, subset, [&](const FlowOutcome& f) {
-        if (!WasActive(f, end)) return;
-        const double share = index(f) < max_min->size() ? (*max_min)[index(f)] : 0;
-        shares.push_back(share);
-        fractions.push_back(share > 0 ? FlowThroughputGbps(f, end) / share : 0);
-      });
-    }
-    const bool all_shares = !shares.empty() && *std::min_element(shares.begin(), shares.end()) > 0;
-    j["max_min_jain_fairness"] = OrNull(all_shares, all_shares ? JainIndex(shares) : 0);
-    const bool normalised = all_shares && *std::max_element(fractions.begin(), fractions.end()) > 0;
-    j["normalised_jain_fairness"] = OrNull(normalised, normalised ? JainIndex(fractions) : 0);
-    j["long_flow_throughput_gbps"] = MinMeanMax(long_throughputs);
-    j["long_flow_throughput_gbps"]["min_bytes"] = kLongFlowBytes;
   }
+  const bool all_shares = shares.count > 0 && shares.min > 0;
+  j["max_min_jain_fairness"] = OrNull(all_shares, all_shares ? shares.Jain() : 0);
+  const bool normalised = all_shares && fractions.max > 0;
+  j["normalised_jain_fairness"] = OrNull(normalised, normalised ? fractions.Jain() : 0);
+  j["long_flow_throughput_gbps"] = MinMeanMax(long_throughputs);
+  j["long_flow_throughput_gbps"]["min_bytes"] = kLongFlowBytes;
   j["active"] = active;
   // The slowdowns of the finished flows of sizes [min, max) (max 0: no bound).
+  // (Counted first: a list grown one at a time may hold twice what it needs.)
   auto slowdowns = [&](Bytes min, Bytes max) {
+    auto counts = [&](const FlowOutcome& f) {
+      return WasActive(f, end) && f.finish >= 0 && f.size >= min && (max == 0 || f.size < max);
+    };
+    size_t n = 0;
+    ForEachFlow(flows, subset, [&](const FlowOutcome& f) { n += counts(f) ? 1 : 0; });
     std::vector<double> v;
+    v.reserve(n);
     ForEachFlow(flows, subset, [&](const FlowOutcome& f) {
-      if (WasActive(f, end) && f.finish >= 0 && f.size >= min && (max == 0 || f.size < max)) {
-        v.push_back(Slowdown(f));
-      }
+      if (counts(f)) v.push_back(Slowdown(f));
     });
     return v;
   };

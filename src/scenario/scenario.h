@@ -63,6 +63,11 @@ struct Scenario {
   std::vector<CollectiveConfig> collectives;
   std::vector<CollectiveFlows> collective_flows;
   uint32_t collective_begin = 0;
+  // Each collective's flows as counted before any is built (CollectiveFlowCount: exact, PXN's
+  // relays at most), and whether they were built (LoadOptions; when not, collective_flows is
+  // empty and the scenario is for `check`, never for a run).
+  std::vector<uint64_t> collective_flow_counts;
+  bool collectives_built = true;
   // [[job]] tables and what each expanded into (flows after the collectives', and tasks).
   std::vector<JobConfig> jobs;
   std::vector<JobFlows> job_flows;

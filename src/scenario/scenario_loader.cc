@@ -16,6 +16,7 @@
 #include <initializer_list>
 #include <limits>
 #include <new>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <sstream>
@@ -167,11 +168,12 @@ bool Covers(std::string_view path, std::string_view key) {
 enum class Bound { kPositive, kNonNegative };
 
 // The most flows a run on this machine can hold with the collectives': ids are 32-bit, and a
-// collective's flow needs at least kRunBytesPerFlow in a run (its spec, dependency rows, outcome
-// and per-flow results), more while it is in flight. Measured on 1,024 ranks: a ring AllReduce,
-// 2.10 M flows (at most 2,080 in flight), took 432 MB to check and 667 MB to run (320 B a
-// flow); a direct all-to-all, 1.05 M flows all in flight at once, 1.10 GB to run. A scenario
-// that cannot fit is refused before it is built.
+// collective's flow takes about 200 bytes in a run (its spec, dependency rows, outcome and
+// per-flow results), more while it is in flight: kRunBytesPerFlow leaves room for that. Measured
+// on 1,024 ranks: a ring AllReduce, 2.10 M flows (at most 1,137 in flight), took 417 MB to run
+// (199 B a flow; 667 MB before the event queue reused its buffers and the specs were reserved);
+// a direct all-to-all, 1.05 M flows all in flight at once, 1.29 GB. A scenario that cannot fit is
+// refused before it is built.
 constexpr uint64_t kRunBytesPerFlow = 320;
 uint64_t MaxFlowsInMemory() {
   return std::min<uint64_t>(UINT32_MAX / 2, PhysicalMemoryBytes() / kRunBytesPerFlow);
@@ -194,7 +196,8 @@ struct Section {
 
 class Loader {
  public:
-  explicit Loader(std::string source) : source_(std::move(source)) {}
+  Loader(std::string source, const LoadOptions& options)
+      : source_(std::move(source)), options_(options) {}
 
   void ApplyOverride(toml::table& root, const Override& override);
   Scenario Build(const toml::table& root);
@@ -316,6 +319,7 @@ class Loader {
   bool FromOverride(std::string_view key) const;
 
   std::string source_;
+  LoadOptions options_;
   // Normalized key path ("flow[0].size") and the override as given ("--set cc.rai=10Mbps",
   // "--seed 7"), in the order given.
   std::vector<std::pair<std::string, std::string>> overrides_;
@@ -1706,6 +1710,11 @@ void Loader::ReadCollectives(const Section& root, Scenario& s) {
              counts[largest] / static_cast<uint64_t>(c.channels) /
                  static_cast<uint64_t>(c.iterations)));
   }
+  s.collective_flow_counts = counts;
+  if (!options_.build_collectives) {
+    s.collectives_built = false;
+    return;
+  }
   // Room for every flow counted (exact, but for PXN's relays: at most): grown one flow at a
   // time, the specs and rows of millions would take up to twice their size, and a copy.
   const bool connections = std::any_of(
@@ -1901,6 +1910,21 @@ void Loader::ReadPoissonWorkload(const Section& sec, Scenario& s) const {
 
 void Loader::CheckReachability(const Scenario& s, const toml::node* workload_node) const {
   const std::vector<int> component = ConnectedComponents(s.topology);
+  if (!s.collectives_built) {
+    // A collective's flows connect all its ranks (every algorithm's do), so they all have a
+    // path exactly when its ranks are in one piece of the fabric.
+    const CollectiveHosts where{s.topology.hosts, GpusPerServer(s.topology)};
+    for (size_t c = 0; c < s.collectives.size(); ++c) {
+      const std::vector<int> hosts = RankHosts(s.collectives[c], where);
+      for (int h : hosts) {
+        if (component[h] == component[hosts.front()]) continue;
+        Fail(fmt::format("collective[{}].ranks", c), collective_nodes_[c],
+             fmt::format("host h{} has no path to host h{} over topology.links, and both "
+                         "are its ranks",
+                         hosts.front(), h));
+      }
+    }
+  }
   for (size_t i = 0; i < s.flows.size(); ++i) {
     const FlowSpec& f = s.flows[i];
     if (component[f.src] == component[f.dst]) continue;
@@ -1994,7 +2018,11 @@ Scenario Loader::Build(const toml::table& root_table) {
   ReadCollectives(root, s);
   ReadJobs(root, s);
   if (!s.flow_after.empty()) s.flow_after.Resize(s.flows.size());
-  if (s.flows.empty()) {
+  const uint64_t unbuilt = s.collectives_built
+                               ? 0
+                               : std::accumulate(s.collective_flow_counts.begin(),
+                                                 s.collective_flow_counts.end(), uint64_t{0});
+  if (s.flows.empty() && unbuilt == 0) {
     Fail("flow", nullptr,
          "no flows: expected at least one [[flow]] table, a [workload], a [[collective]] or a "
          "[[job]] that communicates");
@@ -2044,10 +2072,10 @@ std::vector<Override> SetOverrides(const std::vector<std::string>& sets) {
 }  // namespace
 
 Scenario LoadScenarioText(std::string_view toml_text, const std::string& source_name,
-                          const std::vector<Override>& overrides) {
+                          const std::vector<Override>& overrides, const LoadOptions& options) {
   return Guard(source_name, [&] {
     toml::table root = toml::parse(toml_text, std::string_view(source_name));
-    Loader loader(source_name);
+    Loader loader(source_name, options);
     for (const Override& o : overrides) loader.ApplyOverride(root, o);
     return loader.Build(root);
   });
@@ -2063,10 +2091,15 @@ Scenario LoadScenarioFile(const std::string& path, const std::vector<std::string
 }
 
 Scenario LoadScenarioFile(const std::string& path, const std::vector<Override>& overrides) {
+  return LoadScenarioFile(path, overrides, LoadOptions{});
+}
+
+Scenario LoadScenarioFile(const std::string& path, const std::vector<Override>& overrides,
+                          const LoadOptions& options) {
   // A resolved.toml lists every generated flow (up to 20 million, about 100 bytes each) and must
   // load again, so the limit is well above that.
   const std::string text = ReadInputFile(path, "scenario file", size_t{4} << 30);
-  return LoadScenarioText(text, path, overrides);
+  return LoadScenarioText(text, path, overrides, options);
 }
 
 std::string DefaultScenarioText() {

@@ -666,6 +666,42 @@ TEST(ScenarioLoader, HostsWithoutAPathAreRejected) {
            "links = [[\"h0\", \"h1\"]]\n[[flow]]\nsrc = 0\ndst = 1\nsize = \"1MB\"\n"));
 }
 
+// `check` counts a collective's flows without building them (LoadOptions): the same count a run
+// builds, and ranks without a path between them are refused either way.
+TEST(ScenarioLoader, CheckCountsACollectivesFlowsWithoutBuildingThem) {
+  const std::string ring =
+      "[topology]\ntype = \"star\"\nhosts = 8\n[[collective]]\nop = \"allreduce\"\n"
+      "algorithm = \"ring\"\nsize = \"8MB\"\niterations = 2\n";
+  const Scenario built = Load(ring);
+  const Scenario counted = LoadScenarioText(ring, "test.toml", std::vector<Override>{},
+                                            LoadOptions{.build_collectives = false});
+  ASSERT_EQ(built.collective_flow_counts.size(), 1u);
+  EXPECT_EQ(built.collective_flow_counts[0], built.flows.size());
+  EXPECT_EQ(built.flows.size(), 2u * 2 * 7 * 8);  // 2 iterations of 2 (n - 1) steps of n flows
+  EXPECT_TRUE(built.collectives_built);
+  EXPECT_EQ(counted.collective_flow_counts, built.collective_flow_counts);
+  EXPECT_FALSE(counted.collectives_built);
+  EXPECT_TRUE(counted.flows.empty());
+  EXPECT_TRUE(counted.collective_flows.empty());
+
+  const std::string islands = std::string(kCustomHead) +
+                              "links = [[\"h0\", \"s0\"], [\"h1\", \"s0\"], [\"h2\", \"s1\"], "
+                              "[\"h3\", \"s1\"]]\n[[collective]]\nop = \"allreduce\"\n"
+                              "size = \"1MB\"\n";
+  ExpectError(islands, {"test.toml:6:", "collective[0].ranks", "no path to host"});
+  const std::string message = testing::InputErrorOf([&] {
+    LoadScenarioText(islands, "test.toml", std::vector<Override>{},
+                     LoadOptions{.build_collectives = false});
+  });
+  EXPECT_NE(message.find("test.toml:6: collective[0].ranks: host h0 has no path to host h2 "
+                         "over topology.links, and both are its ranks"),
+            std::string::npos)
+      << message;
+  EXPECT_NO_THROW(LoadScenarioText(islands + "ranks = [0, 1]\n", "test.toml",
+                                   std::vector<Override>{},
+                                   LoadOptions{.build_collectives = false}));
+}
+
 TEST(ScenarioLoader, CcAlgorithmAndProfile) {
   ExpectError(std::string("[cc]\nalgorithm = \"swift\"\n") + kOneFlow,
               {"test.toml:2:", "cc.algorithm", "\"dcqcn\"", "\"timely\"", "\"swift\""});
