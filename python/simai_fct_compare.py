@@ -45,6 +45,44 @@ def wire_ns(size, gbps):
     return (size + frames * HEADER_BYTES) * 8 / gbps
 
 
+def compare(runs, gpus_per_server=8, gpu=0, nvlink_gbps=2880):
+    """The report's lines, of `runs` {"SimAI": rows, "dcqcn": rows} (read_fct's)."""
+    server = lambda node: node // gpus_per_server
+    inside = lambda r: server(r[0]) == server(r[1])
+    out = ["| file | NVLink transfers | mean fct (ns) | median | between servers | mean fct (ns) | median |",
+           "|---|---:|---:|---:|---:|---:|---:|"]
+    for name, rows in runs.items():
+        cells = []
+        for v in ([r[4] for r in rows if inside(r)], [r[4] for r in rows if not inside(r)]):
+            cells.append(f"{len(v)} | {statistics.mean(v):.0f} | {statistics.median(v):.0f}"
+                         if v else "0 | - | -")
+        out.append(f"| {name} | {cells[0]} | {cells[1]} |")
+    busiest = Counter((r[0], r[1]) for r in runs["SimAI"] if inside(r))
+    if busiest:
+        (src, dst), count = busiest.most_common(1)[0]
+        out.append(f"\nBusiest NVLink pair {src} -> {dst}: {count} transfers")
+        for name, rows in runs.items():
+            pair = [r for r in rows if (r[0], r[1]) == (src, dst)]
+            if not pair:
+                out.append(f"  {name}: none")
+                continue
+            wire = sum(wire_ns(r[2], nvlink_gbps) for r in pair)
+            first = min(r[3] for r in pair)
+            last = max(r[3] + r[4] for r in pair)
+            out.append(f"  {name}: {wire / 1e3:.1f} us of wire, from {first} to {last} ns: busy "
+                       f"{wire / (last - first):.1%}")
+    out.append(f"\nGPU {gpu}'s transfers between servers, in start order (ns):")
+    out.append("| step | start SimAI | start dcqcn | later in SimAI | end SimAI | end dcqcn | "
+               "later in SimAI |")
+    out.append("|---:|---:|---:|---:|---:|---:|---:|")
+    steps = {name: sorted((r[3], r[3] + r[4]) for r in rows
+                          if r[0] == gpu and server(r[1]) != server(gpu))
+             for name, rows in runs.items()}
+    for i, (s, o) in enumerate(zip(steps["SimAI"], steps["dcqcn"])):
+        out.append(f"| {i} | {s[0]} | {o[0]} | {s[0] - o[0]} | {s[1]} | {o[1]} | {s[1] - o[1]} |")
+    return out
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("simai")
@@ -54,32 +92,7 @@ def main():
     p.add_argument("--nvlink-gbps", type=float, default=2880)
     a = p.parse_args()
     runs = {"SimAI": read_fct(a.simai), "dcqcn": read_fct(a.ours)}
-    server = lambda node: node // a.gpus_per_server
-    print("| file | NVLink transfers | mean fct (ns) | median | between servers | mean fct (ns) | median |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for name, rows in runs.items():
-        inside = [r[4] for r in rows if server(r[0]) == server(r[1])]
-        across = [r[4] for r in rows if server(r[0]) != server(r[1])]
-        stats = lambda v: f"{len(v)} | {statistics.mean(v):.0f} | {statistics.median(v):.0f}" if v else "0 | - | -"
-        print(f"| {name} | {stats(inside)} | {stats(across)} |")
-    busiest = Counter((r[0], r[1]) for r in runs["SimAI"] if server(r[0]) == server(r[1]))
-    (src, dst), count = busiest.most_common(1)[0]
-    print(f"\nBusiest NVLink pair {src} -> {dst}: {count} transfers")
-    for name, rows in runs.items():
-        pair = [r for r in rows if (r[0], r[1]) == (src, dst)]
-        wire = sum(wire_ns(r[2], a.nvlink_gbps) for r in pair)
-        first = min(r[3] for r in pair)
-        last = max(r[3] + r[4] for r in pair)
-        print(f"  {name}: {wire / 1e3:.1f} us of wire, from {first} to {last} ns: busy "
-              f"{wire / (last - first):.1%}")
-    print(f"\nGPU {a.gpu}'s transfers between servers, in start order (ns):")
-    print("| step | start SimAI | start dcqcn | later in SimAI | end SimAI | end dcqcn | later in SimAI |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
-    steps = {name: sorted((r[3], r[3] + r[4]) for r in rows
-                          if r[0] == a.gpu and server(r[1]) != server(a.gpu))
-             for name, rows in runs.items()}
-    for i, (s, o) in enumerate(zip(steps["SimAI"], steps["dcqcn"])):
-        print(f"| {i} | {s[0]} | {o[0]} | {s[0] - o[0]} | {s[1]} | {o[1]} | {s[1] - o[1]} |")
+    print("\n".join(compare(runs, a.gpus_per_server, a.gpu, a.nvlink_gbps)))
 
 
 if __name__ == "__main__":

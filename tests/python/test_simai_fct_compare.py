@@ -1,0 +1,53 @@
+"""python/simai_fct_compare.py on hand-made FCT files."""
+import gzip
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON_DIR = os.environ.get("DCQCN_PYTHON_DIR") or os.path.join(HERE, "..", "..", "python")
+sys.path.insert(0, PYTHON_DIR)
+import simai_fct_compare  # noqa: E402
+
+
+def row(src, dst, size, start, fct):
+    return f"0b00{src:02x}01 0b00{dst:02x}01 10000 100 {size} {start} {fct} {fct}"
+
+
+class SimaiFctCompareTest(unittest.TestCase):
+    def test_classes_busiest_pair_and_steps(self):
+        # Two servers of 2 GPUs: 0 -> 1 inside server 0 (NVLink), 1 -> 2 between the servers.
+        simai = [row(0, 1, 9000, 0, 100), row(0, 1, 9000, 100, 300), row(1, 2, 18000, 0, 1000),
+                 row(1, 2, 18000, 1500, 1000)]
+        ours = [row(0, 1, 9000, 0, 100), row(0, 1, 9000, 100, 100), row(1, 2, 18000, 0, 900),
+                row(1, 2, 18000, 1000, 900)]
+        with tempfile.TemporaryDirectory() as d:
+            a, b = os.path.join(d, "simai.txt.gz"), os.path.join(d, "ours.txt")
+            with gzip.open(a, "wt") as f:
+                f.write("\n".join(simai) + "\n")
+            with open(b, "w") as f:
+                f.write("\n".join(ours) + "\n")
+            runs = {"SimAI": simai_fct_compare.read_fct(a), "dcqcn": simai_fct_compare.read_fct(b)}
+            lines = simai_fct_compare.compare(runs, gpus_per_server=2, gpu=1, nvlink_gbps=2880)
+            self.assertIn("| SimAI | 2 | 200 | 200 | 2 | 1000 | 1000 |", lines)
+            self.assertIn("| dcqcn | 2 | 100 | 100 | 2 | 900 | 900 |", lines)
+            # 2 x (9000 + 48) B at 2880 Gb/s is 50.3 ns of wire: over 400 ns in SimAI, 200 ours.
+            text = "\n".join(lines)
+            self.assertIn("Busiest NVLink pair 0 -> 1: 2 transfers", text)
+            self.assertIn("SimAI: 0.1 us of wire, from 0 to 400 ns: busy 12.6%", text)
+            self.assertIn("dcqcn: 0.1 us of wire, from 0 to 200 ns: busy 25.1%", text)
+            self.assertIn("| 1 | 1500 | 1000 | 500 | 2500 | 1900 | 600 |", lines)
+            # A short line is an error naming the file and line.
+            bad = os.path.join(d, "bad.txt")
+            with open(bad, "w") as f:
+                f.write(ours[0] + "\n0b000001 0b000101 1\n")
+            r = subprocess.run([sys.executable, os.path.join(PYTHON_DIR, "simai_fct_compare.py"),
+                                a, bad], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn("bad.txt:2: expected at least 7 fields, got 3", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
