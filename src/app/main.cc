@@ -65,9 +65,9 @@ void RequestStop(int sig) {
 
 // `warn`: print the scenario's warnings (under mpirun, rank 0 alone does).
 Scenario Load(const std::string& file, const std::vector<dcqcn::Override>& overrides,
-              bool warn = true) {
-  Scenario s =
-      file.empty() ? dcqcn::DefaultScenario(overrides) : dcqcn::LoadScenarioFile(file, overrides);
+              bool warn = true, const dcqcn::LoadOptions& options = {}) {
+  Scenario s = file.empty() ? dcqcn::DefaultScenario(overrides)
+                            : dcqcn::LoadScenarioFile(file, overrides, options);
   if (warn) {
     for (const std::string& w : s.warnings) fmt::print(stderr, "warning: {}\n", w);
   }
@@ -489,10 +489,9 @@ int main(int argc, char** argv) {
       }
     } else if (*check) {
       // A collective's flows are counted, not built: a 16,384-GPU AllReduce checks in seconds.
-      Scenario s = dcqcn::LoadScenarioFile(
-          check_file, std::vector<dcqcn::Override>(check_sets.begin(), check_sets.end()),
-          dcqcn::LoadOptions{.build_collectives = false});
-      for (const std::string& w : s.warnings) fmt::print(stderr, "warning: {}\n", w);
+      Scenario s =
+          Load(check_file, std::vector<dcqcn::Override>(check_sets.begin(), check_sets.end()), true,
+               dcqcn::LoadOptions{.build_collectives = false});
       dcqcn::Network net(dcqcn::ToNetworkConfig(s));  // topology, routes and buffers must build too
       fmt::print("{}", dcqcn::ResolvedToml(s));
       auto count = [](size_t n, const char* one, const char* many) {
