@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
-#include <numeric>
 #include <optional>
 
 #include "analysis/buffer_rules.h"
@@ -499,8 +498,7 @@ int main(int argc, char** argv) {
       };
       size_t waiting = 0;
       for (uint32_t id = 0; id < s.flows.size(); ++id) waiting += s.flow_after.waits(id) ? 1 : 0;
-      const uint64_t collective_flows = std::accumulate(
-          s.collective_flow_counts.begin(), s.collective_flow_counts.end(), uint64_t{0});
+      const uint64_t collective_flows = s.collective_flow_total();
       fmt::print(stderr, "{}: ok ({}, {}, {}{}{})\n", check_file,
                  count(s.topology.hosts, "host", "hosts"),
                  count(s.topology.switches, "switch", "switches"),

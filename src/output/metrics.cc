@@ -26,7 +26,7 @@ struct Moments {
     min = std::min(min, x);
     max = std::max(max, x);
   }
-  // Jain's index, as JainIndex of the values (count > 0).
+  // Jain's index of the values (count > 0).
   double Jain() const { return sum * sum / (static_cast<double>(count) * sum_sq); }
 };
 
@@ -118,12 +118,9 @@ double Percentile(std::vector<double> values, double pct) {
 }
 
 double JainIndex(const std::vector<double>& values) {
-  double sum = 0, sum_sq = 0;
-  for (double v : values) {
-    sum += v;
-    sum_sq += v * v;
-  }
-  return sum * sum / (static_cast<double>(values.size()) * sum_sq);
+  Moments m;
+  for (double v : values) m.Add(v);
+  return m.Jain();
 }
 
 nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end,

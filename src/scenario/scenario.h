@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <numeric>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,10 +65,14 @@ struct Scenario {
   std::vector<CollectiveFlows> collective_flows;
   uint32_t collective_begin = 0;
   // Each collective's flows as counted before any is built (CollectiveFlowCount: exact, PXN's
-  // relays at most), and whether they were built (LoadOptions; when not, collective_flows is
-  // empty and the scenario is for `check`, never for a run).
+  // relays at most), and their sum. `check` counts them without building them (LoadOptions):
+  // collective_flows is then empty, and the scenario is never run.
   std::vector<uint64_t> collective_flow_counts;
-  bool collectives_built = true;
+  uint64_t collective_flow_total() const {
+    return std::accumulate(collective_flow_counts.begin(), collective_flow_counts.end(),
+                           uint64_t{0});
+  }
+  bool collectives_built() const { return collective_flows.size() == collectives.size(); }
   // [[job]] tables and what each expanded into (flows after the collectives', and tasks).
   std::vector<JobConfig> jobs;
   std::vector<JobFlows> job_flows;

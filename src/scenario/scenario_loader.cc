@@ -16,7 +16,6 @@
 #include <initializer_list>
 #include <limits>
 #include <new>
-#include <numeric>
 #include <optional>
 #include <span>
 #include <sstream>
@@ -1711,10 +1710,7 @@ void Loader::ReadCollectives(const Section& root, Scenario& s) {
                  static_cast<uint64_t>(c.iterations)));
   }
   s.collective_flow_counts = counts;
-  if (!options_.build_collectives) {
-    s.collectives_built = false;
-    return;
-  }
+  if (!options_.build_collectives) return;
   // Room for every flow counted (exact, but for PXN's relays: at most): grown one flow at a
   // time, the specs and rows of millions would take up to twice their size, and a copy.
   const bool connections = std::any_of(
@@ -1910,7 +1906,7 @@ void Loader::ReadPoissonWorkload(const Section& sec, Scenario& s) const {
 
 void Loader::CheckReachability(const Scenario& s, const toml::node* workload_node) const {
   const std::vector<int> component = ConnectedComponents(s.topology);
-  if (!s.collectives_built) {
+  if (!s.collectives_built()) {
     // A collective's flows connect all its ranks (every algorithm's do), so they all have a
     // path exactly when its ranks are in one piece of the fabric.
     const CollectiveHosts where{s.topology.hosts, GpusPerServer(s.topology)};
@@ -2018,11 +2014,7 @@ Scenario Loader::Build(const toml::table& root_table) {
   ReadCollectives(root, s);
   ReadJobs(root, s);
   if (!s.flow_after.empty()) s.flow_after.Resize(s.flows.size());
-  const uint64_t unbuilt = s.collectives_built
-                               ? 0
-                               : std::accumulate(s.collective_flow_counts.begin(),
-                                                 s.collective_flow_counts.end(), uint64_t{0});
-  if (s.flows.empty() && unbuilt == 0) {
+  if (s.flows.empty() && (s.collectives_built() || s.collective_flow_total() == 0)) {
     Fail("flow", nullptr,
          "no flows: expected at least one [[flow]] table, a [workload], a [[collective]] or a "
          "[[job]] that communicates");
@@ -2088,10 +2080,6 @@ Scenario LoadScenarioText(std::string_view toml_text, const std::string& source_
 
 Scenario LoadScenarioFile(const std::string& path, const std::vector<std::string>& overrides) {
   return LoadScenarioFile(path, SetOverrides(overrides));
-}
-
-Scenario LoadScenarioFile(const std::string& path, const std::vector<Override>& overrides) {
-  return LoadScenarioFile(path, overrides, LoadOptions{});
 }
 
 Scenario LoadScenarioFile(const std::string& path, const std::vector<Override>& overrides,

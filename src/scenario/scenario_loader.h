@@ -34,7 +34,6 @@ struct Override {
 // caused by an override the location is the override as given ("--set topology.hosts=1: ...",
 // "--seed abc: ...").
 Scenario LoadScenarioFile(const std::string& path, const std::vector<std::string>& overrides = {});
-Scenario LoadScenarioFile(const std::string& path, const std::vector<Override>& overrides);
 
 // What loading builds. `dcqcn check` counts a collective's flows without building them (a 1 GB
 // AllReduce on 16,384 GPUs is 67 million, and 8.5 GB): every key, rank and route is checked all
@@ -44,7 +43,7 @@ struct LoadOptions {
   bool build_collectives = true;
 };
 Scenario LoadScenarioFile(const std::string& path, const std::vector<Override>& overrides,
-                          const LoadOptions& options);
+                          const LoadOptions& options = {});
 
 // As LoadScenarioFile, for text already in memory; `source_name` is used in messages, as
 // Scenario::source, and (its stem) as the default name.

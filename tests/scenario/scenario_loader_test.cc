@@ -678,9 +678,9 @@ TEST(ScenarioLoader, CheckCountsACollectivesFlowsWithoutBuildingThem) {
   ASSERT_EQ(built.collective_flow_counts.size(), 1u);
   EXPECT_EQ(built.collective_flow_counts[0], built.flows.size());
   EXPECT_EQ(built.flows.size(), 2u * 2 * 7 * 8);  // 2 iterations of 2 (n - 1) steps of n flows
-  EXPECT_TRUE(built.collectives_built);
+  EXPECT_TRUE(built.collectives_built());
   EXPECT_EQ(counted.collective_flow_counts, built.collective_flow_counts);
-  EXPECT_FALSE(counted.collectives_built);
+  EXPECT_FALSE(counted.collectives_built());
   EXPECT_TRUE(counted.flows.empty());
   EXPECT_TRUE(counted.collective_flows.empty());
 
