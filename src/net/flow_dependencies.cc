@@ -125,14 +125,13 @@ FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> spe
     if (row_host_[r] == -1) continue;
     for (const uint32_t p : after.row(r)) dependents_[fill[Index(p)]++] = r;
   }
-  if (!after.receiver_sees_ack.empty()) {
+  for (uint32_t id = 0; id < after.receiver_sees_ack.size(); ++id) {
+    if (after.sees_ack(id) != FlowAfter::kAckOnIdlePath) continue;
     if (!ack_return) {
       throw InvariantError("flow dependencies: receivers that see ACKs but no ACK return times");
     }
-    receiver_lag_.assign(after.receiver_sees_ack.size(), 0);
-    for (uint32_t id = 0; id < receiver_lag_.size(); ++id) {
-      if (after.sees_ack(id)) receiver_lag_[id] = ack_return(id);
-    }
+    receiver_lag_.resize(after.receiver_sees_ack.size(), 0);
+    receiver_lag_[id] = ack_return(id);
   }
   if (after.previous.size() > n) {
     throw InvariantError(fmt::format("flow dependencies: connections for {} flows, expected {}",
@@ -192,6 +191,7 @@ void FlowDependencies::Complete(uint32_t id, int host) {
 }
 
 void FlowDependencies::OnDelivered(uint32_t id) {
+  if (SeesAckArrival(id)) return;  // OnAcked tells the receiver
   const int host = specs_[id].dst;
   const Time lag = ReceiverLag(id);
   if (lag <= 0) {
@@ -200,6 +200,11 @@ void FlowDependencies::OnDelivered(uint32_t id) {
   }
   Simulator* sim = SimOf(host);
   sim->Schedule(sim->Now() + lag, this, kSeenByReceiver, id);
+}
+
+void FlowDependencies::OnAcked(uint32_t id) {
+  Complete(id, specs_[id].src);
+  if (SeesAckArrival(id)) Complete(id, specs_[id].dst);
 }
 
 void FlowDependencies::OnSent(uint32_t id) {

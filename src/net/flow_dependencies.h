@@ -7,6 +7,7 @@
 // after their own prerequisites; only their host's flows and tasks wait for them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -45,8 +46,14 @@ struct FlowAfter {
     Time not_before = 0;
   };
   std::vector<Task> tasks;
-  // By flow id (may be shorter; false past the end): flows whose receiver sees them complete when
-  // their sender has the last ACK (SimAI's ns-3 backend tells both ends then), not at delivery.
+  // By flow id (may be shorter; 0 past the end): flows whose receiver sees them complete when
+  // their sender has the last ACK (SimAI's ns-3 backend tells both ends then), not at delivery:
+  // kAckOnIdlePath, the ACK's flight on an idle path after its own delivery (what a receiver
+  // can count alone, and a run split over loops can tell in time); kAckArrival, the instant the
+  // ACK reaches the sender, however long it queued (a word from the sender's loop to the
+  // receiver's with no delay: one loop only, CanSplit).
+  static constexpr uint8_t kAckOnIdlePath = 1;
+  static constexpr uint8_t kAckArrival = 2;
   std::vector<uint8_t> receiver_sees_ack;
 
   bool empty() const { return prerequisites.empty() && previous.empty() && tasks.empty(); }
@@ -82,8 +89,14 @@ struct FlowAfter {
     return r == kNoRow ? std::span<const uint32_t>() : row(r);
   }
   bool waits(uint32_t id) const { return !of(id).empty(); }
-  bool sees_ack(uint32_t id) const {
-    return id < receiver_sees_ack.size() && receiver_sees_ack[id] != 0;
+  // How flow `id`'s receiver sees it complete: 0 (at delivery), kAckOnIdlePath or kAckArrival.
+  uint8_t sees_ack(uint32_t id) const {
+    return id < receiver_sees_ack.size() ? receiver_sees_ack[id] : 0;
+  }
+  // Whether any flow's receiver sees its ACK's arrival (a scan: asked once a run).
+  bool any_ack_arrival() const {
+    return std::find(receiver_sees_ack.begin(), receiver_sees_ack.end(), kAckArrival) !=
+           receiver_sees_ack.end();
   }
   Time delay(uint32_t id) const { return id < delays.size() ? delays[id] : 0; }
 };
@@ -95,10 +108,11 @@ inline bool ObservesCompletion(const FlowSpec& waiting, const FlowSpec& prerequi
 }
 // When host `host` sees flow `f` complete, from when it was delivered and acknowledged: a task's
 // or flow's prerequisite as its host sees it (-1: not yet). A receiver that sees the sender's
-// ACK (FlowAfter::receiver_sees_ack) sees it `ack_return` after delivery.
+// ACK (FlowAfter::receiver_sees_ack) sees it `ack_return` after delivery, or with
+// `at_ack_arrival` when the sender has it.
 inline Time CompletionSeenBy(int host, const FlowSpec& f, Time delivered, Time acked,
-                             Time ack_return = 0) {
-  if (f.dst != host) return acked;
+                             Time ack_return = 0, bool at_ack_arrival = false) {
+  if (f.dst != host || at_ack_arrival) return acked;
   return delivered < 0 ? delivered : delivered + ack_return;
 }
 
@@ -133,10 +147,14 @@ class FlowDependencies final : public EventHandler {
   void OnSent(uint32_t id);
   // Flow `id`'s last byte reached its receiver in order.
   void OnDelivered(uint32_t id);
-  // How long after delivery flow `id`'s receiver sees it complete.
+  // How long after delivery flow `id`'s receiver sees it complete (FlowAfter::kAckOnIdlePath).
   Time ReceiverLag(uint32_t id) const { return id < receiver_lag_.size() ? receiver_lag_[id] : 0; }
-  // Flow `id`'s sender got the ACK of its last byte.
-  void OnAcked(uint32_t id) { Complete(id, specs_[id].src); }
+  // Whether flow `id`'s receiver sees it complete when its sender gets the last ACK
+  // (FlowAfter::kAckArrival).
+  bool SeesAckArrival(uint32_t id) const { return after_.sees_ack(id) == FlowAfter::kAckArrival; }
+  // Flow `id`'s sender got the ACK of its last byte (and, FlowAfter::kAckArrival, its receiver
+  // is told at once).
+  void OnAcked(uint32_t id);
   // When waiting flow `id` started; kTimeNever until it has.
   Time start(uint32_t id) const { return starts_[id]; }
   // When task `id` (FlowAfter::kTask | k) completed; kTimeNever until it has.

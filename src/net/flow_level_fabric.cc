@@ -19,7 +19,7 @@ FlowLevelFabric::FlowLevelFabric(Simulator* sim, std::vector<double> capacity, C
   sim->Enroll(*this);
 }
 
-void FlowLevelFabric::Start(uint32_t id, Path path) {
+void FlowLevelFabric::Start(uint32_t id, const Path& path) {
   ++active_;
   if (path.stream_bits <= 0) {  // one frame: nothing streams
     Streamed(id, path.latency, path.first_frame, path.ack_flight);

@@ -47,7 +47,7 @@ class FlowLevelFabric final : public EventHandler {
   FlowLevelFabric(Simulator* sim, std::vector<double> capacity, Callbacks callbacks);
 
   // Starts flow `id` now.
-  void Start(uint32_t id, Path path);
+  void Start(uint32_t id, const Path& path);
   // Flows started and not yet acknowledged.
   int active() const { return active_; }
   // How many times the shares were computed, and over how many streams in all (its cost).

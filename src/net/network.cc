@@ -38,9 +38,9 @@ Bytes PortHeadroom(const PfcConfig& pfc, Rate rate, Time delay, Bytes mtu_frame)
 Network::Network(NetworkConfig config)
     : config_(std::move(config)),
       wire_(config_.wire),
-      placement_(PlaceOnThreads(config_.topology, CanSplit(config_.flow_level) ? config_.parts : 1,
-                                config_.nvlink.enabled() ? config_.nvlink.gpus_per_server : 1,
-                                config_.node_work)),
+      placement_(PlaceOnThreads(
+          config_.topology, CanSplit(config_.flow_level, config_.after) ? config_.parts : 1,
+          config_.nvlink.enabled() ? config_.nvlink.gpus_per_server : 1, config_.node_work)),
       flows_(config_.flows.size(), static_cast<size_t>(placement_.threads)) {
   const NetworkConfig& s = config_;
   const Topology& topo = s.topology;
@@ -328,7 +328,8 @@ void Network::StartFlow(uint32_t id) {
     return;
   }
   if (flow_level_ != nullptr) {
-    flow_level_->Start(id, FlowLevelPath(id));
+    FlowLevelPath(id, flow_level_path_);
+    flow_level_->Start(id, flow_level_path_);
     return;
   }
   Flow& f = CreateFlow(id);
@@ -399,16 +400,19 @@ void Network::CountFlowLevelTraffic() {
   }
 }
 
-FlowLevelFabric::Path Network::FlowLevelPath(uint32_t id) const {
+void Network::FlowLevelPath(uint32_t id, FlowLevelFabric::Path& path) const {
   // As the packet model frames it (wire_: with congestion control's header): the first frame
   // crosses hop by hop, the rest streams; each ACK (one per host.ack_interval packets) takes its
-  // frame on each port back.
+  // frame on each port back. One walk each way (a run asks for millions of paths).
   const WireFormat& w = wire_;
   const Bytes size = config_.flows[id].size;
   const Bytes mtu = config_.host.mtu;
   const Bytes first = std::min(size, mtu);
   const Bytes wire = w.MessageWire(size, mtu);
-  FlowLevelFabric::Path path;
+  path.uses.clear();
+  path.latency = 0;
+  path.first_frame = 0;
+  path.ack_flight = 0;
   path.stream_bits = static_cast<double>(size - first) * 8;
   const double data_weight = size > first ? static_cast<double>(wire - w.Wire(w.DataFrame(first))) /
                                                 static_cast<double>(size - first)
@@ -416,18 +420,18 @@ FlowLevelFabric::Path Network::FlowLevelPath(uint32_t id) const {
   const double ack_weight =
       static_cast<double>(w.Wire(w.ack_frame)) /
       (static_cast<double>(config_.host.ack_interval) * static_cast<double>(mtu));
-  for (const auto& [node, port] : PortPathOf(id, 0)) {
+  WalkPath(RouteProbe(id, 0), [&](int node, int port) {
     const Link& l = link(node, port);
     const Time tx = w.TxTime(w.DataFrame(first), l.rate());
     path.latency += l.delay() + tx;
     if (path.uses.empty()) path.first_frame = tx;  // the sender's own link
     path.uses.push_back({port_index_[node] + static_cast<uint32_t>(port), data_weight});
-  }
-  for (const auto& [node, port] : PortPathOf(id, 1)) {
+  });
+  // The ACK's time back as AckFlightTime counts it, as the flows that wait for it count it.
+  WalkPath(RouteProbe(id, 1), [&](int node, int port) {
+    path.ack_flight += AckHopTime(link(node, port));
     path.uses.push_back({port_index_[node] + static_cast<uint32_t>(port), ack_weight});
-  }
-  path.ack_flight = AckFlightTime(id);  // as the flows that wait for its ACK count it
-  return path;
+  });
 }
 
 bool Network::RetireDue() const {
@@ -800,12 +804,14 @@ std::vector<std::pair<int, int>> Network::PortPathOf(uint32_t id, int direction)
   return path;
 }
 
+Time Network::AckHopTime(const Link& l) const {
+  return l.delay() + config_.wire.TxTime(config_.wire.ack_frame, l.rate());
+}
+
 Time Network::AckFlightTime(uint32_t id) const {
   Time t = 0;
-  for (const auto& [node, port] : PortPathOf(id, 1)) {
-    const Link& l = link(node, port);
-    t += l.delay() + config_.wire.TxTime(config_.wire.ack_frame, l.rate());
-  }
+  if (OverNvlink(id)) return t;
+  WalkPath(RouteProbe(id, 1), [&](int node, int port) { t += AckHopTime(link(node, port)); });
   return t;
 }
 

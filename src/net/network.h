@@ -96,7 +96,8 @@ class Network {
   // that wait for it do (-1 = not yet): FlowDependencies' rule.
   Time flow_seen_by(uint32_t id, int host) const {
     return CompletionSeenBy(host, config_.flows[id], delivered_at_[id], flow_finish(id),
-                            dependencies_ != nullptr ? dependencies_->ReceiverLag(id) : 0);
+                            dependencies_ != nullptr ? dependencies_->ReceiverLag(id) : 0,
+                            dependencies_ != nullptr && dependencies_->SeesAckArrival(id));
   }
   // When a transfer that another follows on its connection first sent its last packet (the
   // next one's start waits for it); -1 for other flows or not yet (on its source's rank).
@@ -283,9 +284,11 @@ class Network {
   void NvlinkDelivered(uint32_t id);
   // The flow-level model over every port of the network, reporting as the NICs would.
   void MakeFlowLevelFabric();
-  // Flow `id` as the flow-level model streams it: its ports (and its ACKs'), with the weight
-  // of its frames or ACKs on each, and its first frame's latency.
-  FlowLevelFabric::Path FlowLevelPath(uint32_t id) const;
+  // Flow `id` as the flow-level model streams it, into `path`: its ports (and its ACKs'), with
+  // the weight of its frames or ACKs on each, and its first frame's latency.
+  void FlowLevelPath(uint32_t id, FlowLevelFabric::Path& path) const;
+  // An ACK frame's time over link `l`: its serialization and the link's delay.
+  Time AckHopTime(const Link& l) const;
   NetworkConfig config_;
   WireFormat wire_;  // config_.wire with congestion control's header added
   ThreadPlacement placement_;
@@ -320,6 +323,7 @@ class Network {
   std::vector<std::unique_ptr<PauseStorm>> storms_;  // [[event]] pause_storm
   std::unique_ptr<NvlinkFabric> nvlink_;             // null without NVLink
   std::unique_ptr<FlowLevelFabric> flow_level_;      // null in the packet model
+  FlowLevelFabric::Path flow_level_path_;            // the path of the flow it starts (reused)
   std::vector<uint32_t> port_index_;  // flow level: each node's first port's capacity index
   std::vector<std::unique_ptr<FlowStarter>> starters_;  // one per thread
   std::vector<Time> delivered_at_;                      // per flow: flow_delivered_at

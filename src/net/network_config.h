@@ -59,9 +59,12 @@ struct NetworkConfig {
 };
 
 // Whether a network can be split over event loops: not at flow level, whose shares are the
-// whole fabric's (flow_level_fabric.h). (NVLink splits: each server's crossbar runs with its
-// GPUs.) The one rule the placement follows and the run's notes (summary.json "threads",
-// `dcqcn check`) repeat.
-inline bool CanSplit(bool flow_level) { return !flow_level; }
+// whole fabric's (flow_level_fabric.h), nor when a receiver learns the instant its sender has
+// the last ACK (FlowAfter::kAckArrival: a word between loops with no delay, which no window's
+// lookahead covers). (NVLink splits: each server's crossbar runs with its GPUs.) The one rule
+// the placement follows and the run's notes (summary.json "threads", `dcqcn check`) repeat.
+inline bool CanSplit(bool flow_level, const FlowAfter* after) {
+  return !flow_level && (after == nullptr || !after->any_ack_arrival());
+}
 
 }  // namespace dcqcn

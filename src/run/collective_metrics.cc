@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 
 #include "run/ideal_times.h"
 #include "topology/topology_type.h"
@@ -25,12 +24,18 @@ Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint3
   std::vector<Time> delivered(n), acked(n);
   Time chain = 0;
   Time smallest_delay = kTimeNever;
-  // Busy time of each (node, port), and of each NVLink side (-1 - host: sending, -1 - hosts -
-  // host: receiving).
-  std::map<std::pair<int, int>, Time> busy;
+  // Busy time of each port (its node's first index plus its own), then of each GPU's NVLink
+  // side (sending, then receiving, by host).
+  const Topology& topo = net.config().topology;
+  std::vector<size_t> first_port(topo.num_nodes() + 1, 0);
+  for (int node = 0; node < topo.num_nodes(); ++node) {
+    first_port[node + 1] = first_port[node] + static_cast<size_t>(net.num_ports(node));
+  }
+  const size_t nvlink_sending = first_port.back();
+  const size_t nvlink_receiving = nvlink_sending + static_cast<size_t>(topo.hosts);
+  std::vector<Time> busy(nvlink_receiving + static_cast<size_t>(topo.hosts), 0);
   const WireFormat& w = net.config().wire;
   const Bytes mtu = net.config().host.mtu;
-  const int hosts = net.config().topology.hosts;
   const int ack_interval = net.config().host.ack_interval;
   for (uint32_t id = begin; id < end; ++id) {
     const FlowSpec& f = s.flows[id];
@@ -44,8 +49,8 @@ Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint3
     chain = std::max(chain, delivered[id - begin]);
     if (net.OverNvlink(id)) {
       const Time t = SerializationTime(f.size, net.config().nvlink.rate);
-      busy[{-1 - f.src, 0}] += t;
-      busy[{-1 - hosts - f.dst, 0}] += t;
+      busy[nvlink_sending + static_cast<size_t>(f.src)] += t;
+      busy[nvlink_receiving + static_cast<size_t>(f.dst)] += t;
       smallest_delay = std::min(smallest_delay, net.config().nvlink.delay);
       continue;
     }
@@ -67,13 +72,12 @@ Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint3
         } else {
           t = acks * w.TxTime(w.ack_frame, l.rate());
         }
-        busy[hop] += t;
+        busy[first_port[hop.first] + static_cast<size_t>(hop.second)] += t;
         if (path.size() == 1) break;  // one link: counted once
       }
     }
   }
-  Time busiest = 0;
-  for (const auto& [hop, t] : busy) busiest = std::max(busiest, t);
+  const Time busiest = busy.empty() ? 0 : *std::max_element(busy.begin(), busy.end());
   const Time load = n > 0 ? busiest + smallest_delay : 0;
   return std::max(chain, load);
 }

@@ -30,14 +30,21 @@ Bytes DataWireBytes(const Network& net, uint32_t id) {
   return net.config().wire.MessageWire(net.config().flows[id].size, net.config().host.mtu);
 }
 
-Time IdealLatency(const Network& net, uint32_t id) {
-  if (net.OverNvlink(id)) return net.config().nvlink.delay;
+namespace {
+// The first frame's time over `path`, stored and forwarded hop by hop.
+Time LatencyOver(const Network& net, uint32_t id, const std::vector<LinkSpec>& path) {
   const WireFormat& w = net.config().wire;
   const Bytes first =
       w.DataFrame(std::min<Bytes>(net.config().flows[id].size, net.config().host.mtu));
   Time latency = 0;
-  for (const LinkSpec& l : net.PathOf(id)) latency += l.delay + w.TxTime(first, l.rate);
+  for (const LinkSpec& l : path) latency += l.delay + w.TxTime(first, l.rate);
   return latency;
+}
+}  // namespace
+
+Time IdealLatency(const Network& net, uint32_t id) {
+  if (net.OverNvlink(id)) return net.config().nvlink.delay;
+  return LatencyOver(net, id, net.PathOf(id));
 }
 
 Time IdealDelivery(const Network& net, uint32_t id, bool acks_share_links) {
@@ -47,15 +54,17 @@ Time IdealDelivery(const Network& net, uint32_t id, bool acks_share_links) {
   const WireFormat& w = net.config().wire;
   const Bytes mtu = net.config().host.mtu;
   Rate bottleneck = 0;
-  for (const LinkSpec& l : net.PathOf(id))
+  const std::vector<LinkSpec> path = net.PathOf(id);  // walked once (a run asks millions)
+  for (const LinkSpec& l : path)
     bottleneck = bottleneck == 0 ? l.rate : std::min(bottleneck, l.rate);
+  const Time latency = LatencyOver(net, id, path);
   if (!acks_share_links) {
     // The frames after the first (a full one, unless the flow is one short frame), one by one
     // at the bottleneck as the links time them (whole ns, if the wire format says so).
     const Bytes full = size / mtu;
     Time rest = std::max<Bytes>(full - 1, 0) * w.TxTime(w.DataFrame(mtu), bottleneck);
     if (full > 0 && size % mtu > 0) rest += w.TxTime(w.DataFrame(size % mtu), bottleneck);
-    return IdealLatency(net, id) + rest;
+    return latency + rest;
   }
   const Bytes full_frame = w.Wire(w.DataFrame(mtu));
   const Bytes first = w.Wire(w.DataFrame(std::min(size, mtu)));
@@ -63,8 +72,7 @@ Time IdealDelivery(const Network& net, uint32_t id, bool acks_share_links) {
                       (1.0 + static_cast<double>(w.Wire(w.ack_frame)) /
                                  (static_cast<double>(net.config().host.ack_interval) *
                                   static_cast<double>(full_frame)));
-  return IdealLatency(net, id) +
-         SerializationTime(static_cast<Bytes>(std::llround(rest)), bottleneck);
+  return latency + SerializationTime(static_cast<Bytes>(std::llround(rest)), bottleneck);
 }
 
 }  // namespace dcqcn

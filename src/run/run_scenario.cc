@@ -49,8 +49,10 @@ int AutoThreads(const Topology& topo) {
 }
 
 std::string OneThreadOnly(const Scenario& s) {
-  if (CanSplit(s.flow_level)) return "";
-  return "model = \"flow\" runs on one thread: its shares are the whole fabric's";
+  if (CanSplit(s.flow_level, &s.flow_after)) return "";
+  if (s.flow_level) return "model = \"flow\" runs on one thread: its shares are the whole fabric's";
+  return "step_done = \"ack_arrival\" runs on one thread: a sender's last ACK tells its receiver "
+         "at once";
 }
 
 double ProgressFraction(Time origin, Time end, Time now, int flows_done, int flows_total) {

@@ -311,11 +311,12 @@ class JobExpander {
     out_.flow_begin = static_cast<uint32_t>(flows_.size());
     for (int it = 0; it < j_.iterations; ++it) Iteration(it);
     out_.flow_end = static_cast<uint32_t>(flows_.size());
-    if (j_.step_done == StepDone::kAcked) {
+    if (j_.step_done != StepDone::kDelivered) {
       // Receivers see the job's transfers complete when their senders have the last ACK.
       after_.receiver_sees_ack.resize(out_.flow_end, 0);
-      std::fill(after_.receiver_sees_ack.begin() + out_.flow_begin, after_.receiver_sees_ack.end(),
-                1);
+      std::fill(
+          after_.receiver_sees_ack.begin() + out_.flow_begin, after_.receiver_sees_ack.end(),
+          j_.step_done == StepDone::kAcked ? FlowAfter::kAckOnIdlePath : FlowAfter::kAckArrival);
     }
     return std::move(out_);
   }

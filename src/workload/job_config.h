@@ -53,9 +53,12 @@ struct JobLayer {
 
 // When a collective's step counts as done for the rank that waits for it: kDelivered, when the
 // rank has received its chunk (the data is there); kAcked, when the sender has the last ACK of it,
-// as SimAI's ns-3 backend signals both ends (its qp_finish), and as a NIC's send completion does.
-enum class StepDone { kDelivered, kAcked };
-inline constexpr std::array<std::string_view, 2> kStepDoneNames = {"delivered", "acked"};
+// as SimAI's ns-3 backend signals both ends (its qp_finish), and as a NIC's send completion does,
+// the receiver counting the ACK's flight on an idle path; kAckArrival, the same at the ACK's
+// real arrival, late when it queued (SimAI's own rule; one thread: FlowAfter::kAckArrival).
+enum class StepDone { kDelivered, kAcked, kAckArrival };
+inline constexpr std::array<std::string_view, 3> kStepDoneNames = {"delivered", "acked",
+                                                                   "ack_arrival"};
 
 struct JobConfig {
   std::string name;  // "" = "jobN" (N its index); its flows are tagged NAME-tp, NAME-dp, ...

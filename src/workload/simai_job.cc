@@ -64,7 +64,7 @@ JobConfig SimaiJobConfig(const SimaiWorkload& w, const std::string& path, int gp
   j.channels = 0;    // per group, its GPUs in one server
   j.rotate_rings = true;
   j.connection = CollectiveConnection::kPerFlow;
-  j.step_done = StepDone::kAcked;
+  j.step_done = StepDone::kAckArrival;  // its qp_finish, as the ACK comes (one thread)
   j.send_latency = send_latency;
   constexpr std::array<std::string_view, 3> kPhase = {"forward", "input-gradient",
                                                       "weight-gradient"};

@@ -230,9 +230,10 @@ constexpr KeyRow<JobConfig> kJobKeys[] = {
              "The algorithm of the alltoall collectives."}},
     {.doc = {"step_done", K::kValue, "string", "", "\"delivered\"",
              "When a collective's step is done for the rank that waits for it: `\"delivered\"` "
-             "(it has the chunk) or `\"acked\"` (the sender has the last ACK of it, as SimAI's "
+             "(it has the chunk), `\"acked\"` (the sender has the last ACK of it, as SimAI's "
              "ns-3 backend tells both ends: the receiver counts the ACK's flight on an idle path "
-             "from its delivery)."},
+             "from its delivery) or `\"ack_arrival\"` (the same, told the instant the ACK "
+             "arrives, late where it queued: SimAI's own rule; the run keeps to one thread)."},
      .field = ByName<&JobConfig::step_done>(kStepDoneNames)},
     {.doc = {"priority", K::kValue, "integer", "802.1p class", "3", "Priority of its data, 1..7."},
      .field = &JobConfig::priority,

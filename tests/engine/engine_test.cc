@@ -156,7 +156,7 @@ TEST_P(EngineSplit, NvlinkSplitsWithItsServersAndGivesOneLoopsResults) {
   const Scenario s = RailWithNvlink();
   NetworkConfig config = ToNetworkConfig(s);
   ASSERT_TRUE(config.nvlink.enabled());
-  ASSERT_TRUE(CanSplit(config.flow_level));
+  ASSERT_TRUE(CanSplit(config.flow_level, config.after));
   config.parts = 2;
   const Network probe(std::move(config));
   ASSERT_EQ(probe.parts().size(), 2u);
@@ -233,7 +233,7 @@ size = "64KB"
 )",
                                 "rail.toml");
   NetworkConfig config = ToNetworkConfig(s);
-  ASSERT_FALSE(CanSplit(config.flow_level));
+  ASSERT_FALSE(CanSplit(config.flow_level, config.after));
   config.parts = 4;
   Network net(std::move(config));
   EXPECT_EQ(net.parts().size(), 1u);

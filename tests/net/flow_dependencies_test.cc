@@ -119,6 +119,33 @@ TEST(FlowDependenciesTest, AReceiverThatSeesTheAckCountsItsFlightFromDelivery) {
   EXPECT_EQ(CompletionSeenBy(1, specs[0], -1, -1, flight), -1);
 }
 
+TEST(FlowDependenciesTest, AReceiverThatSeesTheAckArrivalIsToldWhenItComes) {
+  // As above, with FlowAfter::kAckArrival: h1 sees flow 0 complete the instant h0 has its last
+  // ACK, not at its own delivery, and needs no flight times.
+  Simulator sim;
+  Actions act(&sim);
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(1, 2), Flow(0, 2)};
+  FlowAfter after = Rows(3, {{{}, 0}, {{0}, 0}, {{0}, 0}});
+  after.receiver_sees_ack = {FlowAfter::kAckArrival};
+  EXPECT_TRUE(after.any_ack_arrival());
+  std::vector<std::pair<Time, uint32_t>> started;
+  FlowDependencies deps(&sim, specs, after,
+                        [&](uint32_t id) { started.emplace_back(sim.Now(), id); });
+  EXPECT_TRUE(deps.SeesAckArrival(0));
+  EXPECT_FALSE(deps.SeesAckArrival(1));
+  EXPECT_EQ(deps.ReceiverLag(0), 0);
+  act.At(100, [&] { deps.OnDelivered(0); });
+  act.At(100 + 3 * kMicrosecond, [&] { deps.OnAcked(0); });
+  sim.RunUntil(kTimeNever);
+  // At one instant: the sender's own waiting flow first, then the receiver's.
+  EXPECT_EQ(started, (std::vector<std::pair<Time, uint32_t>>{{100 + 3 * kMicrosecond, 2},
+                                                             {100 + 3 * kMicrosecond, 1}}));
+  EXPECT_EQ(CompletionSeenBy(1, specs[0], 100, 100 + 3 * kMicrosecond, 0, true),
+            100 + 3 * kMicrosecond);
+  after.receiver_sees_ack = {FlowAfter::kAckOnIdlePath};
+  EXPECT_FALSE(after.any_ack_arrival());
+}
+
 TEST(FlowDependenciesTest, NotBeforeItsOwnStart) {
   Simulator sim;
   Actions act(&sim);

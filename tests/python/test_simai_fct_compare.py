@@ -48,6 +48,37 @@ class SimaiFctCompareTest(unittest.TestCase):
             self.assertEqual(r.returncode, 1)
             self.assertIn("bad.txt:2: expected at least 7 fields, got 3", r.stderr)
 
+    def test_ack_gaps(self):
+        # 1 -> 2 starts 10 ns after the ACK of 0 -> 1 (at 100); 2 -> 3 starts 5 ns before the ACK
+        # of 1 -> 2 (at 160), the nearest into GPU 2; 0 -> 1 has none into GPU 0.
+        rows = [(0, 1, 9000, 0, 100), (1, 2, 9000, 110, 50), (2, 3, 9000, 155, 10)]
+        self.assertEqual(simai_fct_compare.ack_gaps(rows), {10: 1, -5: 1})
+
+    def test_flows_csv_and_replay(self):
+        # Our flows.csv reads as an FCT file's rows; a bad row names the file and line.
+        with tempfile.TemporaryDirectory() as d:
+            flows = os.path.join(d, "flows.csv")
+            with open(flows, "w") as f:
+                f.write("flow_id,src,dst,size_bytes,start_ns,fct_ns,tag\n0,1,2,18000,5,900,x\n")
+            self.assertEqual(simai_fct_compare.read_fct(flows), [(1, 2, 18000, 5, 900)])
+            with open(flows, "a") as f:
+                f.write("1,1,2,,5,900,x\n")
+            r = subprocess.run([sys.executable, os.path.join(PYTHON_DIR, "simai_fct_compare.py"),
+                                flows, flows], capture_output=True, text=True)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn("flows.csv:3: expected flows.csv's src", r.stderr)
+        # The replay keeps the fabric, drops the job (and its layers), and sends SimAI's
+        # transfers at its starts, with their dport, in start order.
+        resolved = ('name = "x"\n[topology]\ntype = "simai_file"\n[[job]]\nname = "job0"\n'
+                    '[[job.layer]]\nname = "l"\n[output]\ninterval = "10us"\n')
+        rows = [(1, 2, 18000, 1500, 1000, 100), (0, 1, 9000, 0, 100, 100)]
+        text = simai_fct_compare.replay_scenario(rows, resolved)
+        self.assertNotIn("job", text)
+        self.assertIn('[topology]\ntype = "simai_file"', text)
+        self.assertIn('[output]\ninterval = "10us"', text)
+        first = text.index('[[flow]]\nsrc = 0\ndst = 1\nsize = "9000B"\nstart = "0ns"\ndport = 100')
+        self.assertLess(first, text.index('src = 1\ndst = 2\nsize = "18000B"\nstart = "1500ns"'))
+
 
 if __name__ == "__main__":
     unittest.main()

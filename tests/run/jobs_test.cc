@@ -148,6 +148,53 @@ TEST(Jobs, AStepDoneAtTheLastAckWaitsOneAckFlightMorePerStep) {
   ExpectIterationsAddUp(acked.jobs[0]);
 }
 
+TEST(Jobs, AStepDoneAtTheAckArrivalWaitsForTheAckAsItCame) {
+  // The same ring with SimAI's own rule (step_done = "ack_arrival"): a receiver's next step
+  // starts the instant its sender has the last ACK, however long the ACK queued (here behind
+  // the sender's own data on the receiver's link back): every waiting transfer starts at the
+  // latest of its prerequisites' ACKs (or its own sends' ACKs), and no earlier than "acked"
+  // lets it (an idle path's flight is the least an ACK takes). The run keeps to one thread.
+  const std::string job = Fabric(4) + Job("iterations = 1\n", 1, false, "4MB");
+  const Scenario s = Load(job, {"job.0.step_done=ack_arrival"});
+  EXPECT_NE(OneThreadOnly(s), "");
+  EXPECT_EQ(OneThreadOnly(Load(job, {"job.0.step_done=acked"})), "");
+  NetworkConfig config = ToNetworkConfig(s);
+  config.parts = 2;
+  Network net(std::move(config));
+  EXPECT_EQ(net.parts().size(), 1u);
+  OneThreadEngine engine(net);
+  engine.RunUntil(s.duration);
+  ASSERT_TRUE(engine.all_done());
+  const JobFlows& jf = s.job_flows[0];
+  const JobOutcome arrival = JobOutcomes(s, net)[0];
+  const uint32_t first_task = jf.tasks.front().id & ~FlowAfter::kTask;
+  int after_acks = 0;  // transfers that started at a prerequisite's ACK (not at their gate)
+  for (uint32_t id = jf.collectives[0].begin; id < jf.collectives[0].end; ++id) {
+    Time ready = -1;
+    bool at_ack = false;
+    for (const uint32_t p : s.flow_after.of(id)) {
+      Time seen = 0;
+      if (FlowAfter::IsTask(p)) {
+        seen = arrival.task_done[(p & ~FlowAfter::kTask) - first_task];
+      } else {
+        // Its receiver and its sender see it complete together, at the last ACK.
+        seen = net.flow_seen_by(p, s.flows[id].src);
+        EXPECT_EQ(seen, net.flow_finish(p));
+      }
+      if (seen > ready) at_ack = !FlowAfter::IsTask(p);
+      ready = std::max(ready, seen);
+    }
+    if (ready < 0) continue;  // waits for nothing
+    after_acks += at_ack ? 1 : 0;
+    EXPECT_EQ(net.flow_start(id), ready + s.flow_after.delay(id)) << "flow " << id;
+  }
+  EXPECT_GT(after_acks, 0);
+  const Ran acked = RunJob(Load(job, {"job.0.step_done=acked"}));
+  EXPECT_GE(arrival.collectives[0].end - arrival.collectives[0].start,
+            acked.jobs[0].collectives[0].end - acked.jobs[0].collectives[0].start);
+  ExpectIterationsAddUp(arrival);
+}
+
 TEST(Jobs, UpdateTimeAndSendLatencyAsSimaiAddsThem) {
   // update: each rank waits 5 us after the AllReduce before it counts as done, charged to DP.
   // send_latency: each of the ring's transfers starts 1 us after it is ready; the 2 x 3 steps

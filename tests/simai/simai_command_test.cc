@@ -117,7 +117,7 @@ TEST(SimaiJob, MapsTheWorkloadAsSimaisNs3BackendRunsIt) {
   EXPECT_EQ(j.channels, 0);
   EXPECT_TRUE(j.rotate_rings);
   EXPECT_EQ(j.connection, CollectiveConnection::kPerFlow);
-  EXPECT_EQ(j.step_done, StepDone::kAcked);
+  EXPECT_EQ(j.step_done, StepDone::kAckArrival);
   EXPECT_EQ(j.send_latency, 3 * kMicrosecond);
   ASSERT_EQ(j.layers.size(), 1u);
   EXPECT_EQ(j.layers[0].phases[0].op, CollectiveOp::kAllReduce);
@@ -194,11 +194,12 @@ TEST_F(SimaiCommand, NetworkOnlyAllReducesTakeSimaisTimesWithinHalfAPercent) {
 }
 
 TEST_F(SimaiCommand, TensorParallelAcrossNvlinkAndTheFabricIsFasterThanSimais) {
-  // SimAI: 95.196 us at rank 0 (100.605 us at its last ACK); ours 86.04 us, 9.6% shorter.
+  // SimAI: 95.196 us at rank 0 (100.605 us at its last ACK); ours 88.92 us, 6.6% shorter.
   // docs/validation.md has what the experiments found: each server's last GPU sends 7 of the 8
   // rings' transfers to its first over one NVLink each step (as long as the NIC's cross-server
-  // transfer), and SimAI's packet-level NVLink with an ACK per transfer takes longer a step
-  // than our fluid one. This pins where we stand; the 5% is not met.
+  // transfer); SimAI's transfers replayed at its own starts take what they take in SimAI, and
+  // what is left is when the steps start, which a few ns anywhere move by microseconds. This
+  // pins where we stand; the 5% is not met.
   ASSERT_EQ(Simai("tp16_allreduce_16MiB.txt", "spectrum_x_16g_1spine").code, 0);
   EXPECT_GT(TotalComm(9), 0.85 * 95.196);
   EXPECT_LT(TotalComm(9), 0.95 * 95.196);
@@ -207,8 +208,9 @@ TEST_F(SimaiCommand, TensorParallelAcrossNvlinkAndTheFabricIsFasterThanSimais) {
 TEST_F(SimaiCommand, PacketLevelNvlinkSendsTensorParallelThroughTheNvswitches) {
   // topology.nvlink_model = "packet": each NVSwitch a switch, each GPU a second NIC port cabled
   // to it. The 7 transfers sharing a GPU's NVLink each step are then interleaved packet by packet
-  // and stored and forwarded at the NVSwitch, as SimAI's do: 87.63 us (docs/validation.md), longer
-  // than fluid NVLink's 86.04 and still short of SimAI's 95.196.
+  // and stored and forwarded at the NVSwitch, as SimAI's do: 87.92 us (docs/validation.md), short
+  // of SimAI's 95.196. (Fluid NVLink's 88.92 is no shorter here: with each step started at the
+  // ACK's arrival, a few ns anywhere move either by up to 6 us, docs/validation.md.)
   ASSERT_EQ(Simai("tp16_allreduce_16MiB.txt", "spectrum_x_16g_1spine",
                   "--set topology.nvlink_model=packet")
                 .code,
@@ -220,9 +222,6 @@ TEST_F(SimaiCommand, PacketLevelNvlinkSendsTensorParallelThroughTheNvswitches) {
   // A row per cable end: 16 GPUs x 2 ports, 2 NVSwitches x 8, 8 leaves x 3, the spine's 8.
   EXPECT_EQ(links.size(), 1u + 32 + 16 + 24 + 8);
   EXPECT_NE(links[1].find("h0,0,s0,0,2880,25,"), std::string::npos) << links[1];
-  fs::rename(dir_ / "out", dir_ / "packet");
-  ASSERT_EQ(Simai("tp16_allreduce_16MiB.txt", "spectrum_x_16g_1spine").code, 0);
-  EXPECT_GT(packet, TotalComm(9) + 1.0);  // fluid NVLink: no store-and-forward, no interleaving
 }
 
 // SimAI's generator writes its other fabrics in the same format: DCN+ (a server's NICs on one
