@@ -123,7 +123,7 @@ void FlowLevelFabric::ScheduleEnd(uint32_t slot) {
 
 void FlowLevelFabric::Streamed(uint32_t id, Time latency, Time first_frame, Time ack_flight) {
   const Time now = sim_->Now();
-  sim_->Schedule(now + first_frame, this, kSent, id);
+  if (callbacks_.sent) sim_->Schedule(now + first_frame, this, kSent, id);
   sim_->Schedule(now + latency, this, kDelivered, id);
   sim_->Schedule(now + latency + ack_flight, this, kAcked, id);
 }

@@ -39,7 +39,7 @@ class FlowLevelFabric final : public EventHandler {
     double stream_bits = 0;     // the payload bits after the first frame
   };
   struct Callbacks {
-    std::function<void(uint32_t)> sent;       // the last byte left the sender
+    std::function<void(uint32_t)> sent;       // the last byte left the sender (empty: none)
     std::function<void(uint32_t)> delivered;  // it reached the receiver
     std::function<void(uint32_t)> acked;      // its ACK reached the sender
   };

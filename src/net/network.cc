@@ -365,11 +365,12 @@ void Network::MakeFlowLevelFabric() {
   }
   Part& part = *parts_[0];  // flow-level runs are not split
   FlowLevelFabric::Callbacks done;
-  done.sent = [this](uint32_t id) {
-    if (sent_at_.empty()) return;
-    sent_at_[id] = parts_[0]->sim.Now();
-    dependencies_->OnSent(id);
-  };
+  if (!sent_at_.empty()) {  // else nothing waits for a flow's last byte to leave: no event
+    done.sent = [this](uint32_t id) {
+      sent_at_[id] = parts_[0]->sim.Now();
+      dependencies_->OnSent(id);
+    };
+  }
   done.delivered = [this](uint32_t id) {
     delivered_at_[id] = parts_[0]->sim.Now();
     outcomes_[id].delivered = config_.flows[id].size;
