@@ -355,10 +355,9 @@ void Network::NvlinkDelivered(uint32_t id) {
 
 void Network::MakeFlowLevelFabric() {
   // A port's index: its node's first plus its own.
+  port_index_ = PortIndices();
   std::vector<double> capacity;
-  port_index_.clear();
   for (int node = 0; node < config_.topology.num_nodes(); ++node) {
-    port_index_.push_back(static_cast<uint32_t>(capacity.size()));
     for (size_t p = 0; p < adjacency_[node].size(); ++p) {
       capacity.push_back(static_cast<double>(link(node, static_cast<int>(p)).rate()));
     }
@@ -803,6 +802,14 @@ std::vector<std::pair<int, int>> Network::PortPathOf(uint32_t id, int direction)
   if (OverNvlink(id)) return path;
   WalkPath(RouteProbe(id, direction), [&](int node, int port) { path.emplace_back(node, port); });
   return path;
+}
+
+std::vector<uint32_t> Network::PortIndices() const {
+  std::vector<uint32_t> first(adjacency_.size() + 1, 0);
+  for (size_t node = 0; node < adjacency_.size(); ++node) {
+    first[node + 1] = first[node] + static_cast<uint32_t>(adjacency_[node].size());
+  }
+  return first;
 }
 
 Time Network::AckHopTime(const Link& l) const {

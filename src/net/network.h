@@ -126,6 +126,9 @@ class Network {
   // Node `node`'s ports (a host's NIC has one per cable): the (peer node, peer port) each is
   // cabled to, and the link it sends on.
   int num_ports(int node) const { return static_cast<int>(adjacency_[node].size()); }
+  // Every port's index among all ports (nodes in order, each node's in cabling order): port p of
+  // node n is PortIndices()[n] + p; the last entry is the number of ports.
+  std::vector<uint32_t> PortIndices() const;
   std::pair<int, int> peer(int node, int port) const { return adjacency_[node][port]; }
   const Link& link(int node, int port) const { return LinkAt(node, port); }
   // The transmit side of port `port` of `node` (its pause state).

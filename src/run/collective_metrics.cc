@@ -26,14 +26,11 @@ Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint3
   Time smallest_delay = kTimeNever;
   // Busy time of each port (its node's first index plus its own), then of each GPU's NVLink
   // side (sending, then receiving, by host).
-  const Topology& topo = net.config().topology;
-  std::vector<size_t> first_port(topo.num_nodes() + 1, 0);
-  for (int node = 0; node < topo.num_nodes(); ++node) {
-    first_port[node + 1] = first_port[node] + static_cast<size_t>(net.num_ports(node));
-  }
+  const std::vector<uint32_t> first_port = net.PortIndices();
+  const size_t hosts = static_cast<size_t>(net.config().topology.hosts);
   const size_t nvlink_sending = first_port.back();
-  const size_t nvlink_receiving = nvlink_sending + static_cast<size_t>(topo.hosts);
-  std::vector<Time> busy(nvlink_receiving + static_cast<size_t>(topo.hosts), 0);
+  const size_t nvlink_receiving = nvlink_sending + hosts;
+  std::vector<Time> busy(nvlink_receiving + hosts, 0);
   const WireFormat& w = net.config().wire;
   const Bytes mtu = net.config().host.mtu;
   const int ack_interval = net.config().host.ack_interval;

@@ -201,10 +201,9 @@ std::vector<double> MaxMinSharesGbps(const Scenario& s, const Network& net,
   if (active < 2 || !ActiveTogether(outcomes, end)) return {};
   // Link index of (node, port): the node's first port's plus the port.
   const Topology& topo = net.config().topology;
-  std::vector<uint32_t> first_port(topo.num_nodes() + 1, 0);
+  const std::vector<uint32_t> first_port = net.PortIndices();
   std::vector<double> capacity;
   for (int node = 0; node < topo.num_nodes(); ++node) {
-    first_port[node + 1] = first_port[node] + net.num_ports(node);
     for (int p = 0; p < net.num_ports(node); ++p) {
       capacity.push_back(static_cast<double>(net.link(node, p).rate()) / 1e9);
     }
