@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 #include "run/ideal_times.h"
 #include "topology/topology_type.h"
@@ -41,7 +42,10 @@ Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint3
       if (p < begin || p >= end) continue;  // the previous iteration's: this one starts at 0
       start = std::max(start, s.flows[p].dst == f.src ? delivered[p - begin] : acked[p - begin]);
     }
-    delivered[id - begin] = start + IdealDelivery(net, id, false);
+    // Its ports each way, walked once for all that follows (a collective has millions).
+    const std::array<std::vector<std::pair<int, int>>, 2> paths = {net.PortPathOf(id, 0),
+                                                                   net.PortPathOf(id, 1)};
+    delivered[id - begin] = start + IdealDelivery(net, id, false, paths[0]);
     acked[id - begin] = delivered[id - begin] + net.AckFlightTime(id);
     chain = std::max(chain, delivered[id - begin]);
     if (net.OverNvlink(id)) {
@@ -58,7 +62,7 @@ Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint3
     // counts as non-blocking, so that the slowdown shows what oversubscription and ECMP
     // collisions cost.
     for (int dir = 0; dir < 2; ++dir) {
-      const std::vector<std::pair<int, int>> path = net.PortPathOf(id, dir);
+      const std::vector<std::pair<int, int>>& path = paths[dir];
       for (const std::pair<int, int>& hop : {path.front(), path.back()}) {
         const Link& l = net.link(hop.first, hop.second);
         smallest_delay = std::min(smallest_delay, l.delay());

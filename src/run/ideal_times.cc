@@ -31,32 +31,41 @@ Bytes DataWireBytes(const Network& net, uint32_t id) {
 }
 
 namespace {
-// The first frame's time over `path`, stored and forwarded hop by hop.
-Time LatencyOver(const Network& net, uint32_t id, const std::vector<LinkSpec>& path) {
+// The first frame's time over `path` ((node, port) pairs), stored and forwarded hop by hop.
+Time LatencyOver(const Network& net, uint32_t id, const std::vector<std::pair<int, int>>& path) {
   const WireFormat& w = net.config().wire;
   const Bytes first =
       w.DataFrame(std::min<Bytes>(net.config().flows[id].size, net.config().host.mtu));
   Time latency = 0;
-  for (const LinkSpec& l : path) latency += l.delay + w.TxTime(first, l.rate);
+  for (const auto& [node, port] : path) {
+    const Link& l = net.link(node, port);
+    latency += l.delay() + w.TxTime(first, l.rate());
+  }
   return latency;
 }
 }  // namespace
 
 Time IdealLatency(const Network& net, uint32_t id) {
   if (net.OverNvlink(id)) return net.config().nvlink.delay;
-  return LatencyOver(net, id, net.PathOf(id));
+  return LatencyOver(net, id, net.PortPathOf(id));
 }
 
 Time IdealDelivery(const Network& net, uint32_t id, bool acks_share_links) {
+  return IdealDelivery(net, id, acks_share_links, net.PortPathOf(id));
+}
+
+Time IdealDelivery(const Network& net, uint32_t id, bool acks_share_links,
+                   const std::vector<std::pair<int, int>>& path) {
   const Bytes size = net.config().flows[id].size;
   if (net.OverNvlink(id))
     return SerializationTime(size, net.config().nvlink.rate) + net.config().nvlink.delay;
   const WireFormat& w = net.config().wire;
   const Bytes mtu = net.config().host.mtu;
   Rate bottleneck = 0;
-  const std::vector<LinkSpec> path = net.PathOf(id);  // walked once (a run asks millions)
-  for (const LinkSpec& l : path)
-    bottleneck = bottleneck == 0 ? l.rate : std::min(bottleneck, l.rate);
+  for (const auto& [node, port] : path) {
+    const Rate rate = net.link(node, port).rate();
+    bottleneck = bottleneck == 0 ? rate : std::min(bottleneck, rate);
+  }
   const Time latency = LatencyOver(net, id, path);
   if (!acks_share_links) {
     // The frames after the first (a full one, unless the flow is one short frame), one by one

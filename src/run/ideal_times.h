@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "core/units.h"
 #include "net/network.h"
@@ -18,6 +20,9 @@ Time IdealFct(const Network& net, uint32_t id);
 // other way (a rank that receives as fast as it sends, as in every collective). The scenario's
 // wire format without a congestion-control header, as IdealFct.
 Time IdealDelivery(const Network& net, uint32_t id, bool acks_share_links);
+// The same over `path`, its PortPathOf(id) (a caller that walks it anyway walks it once).
+Time IdealDelivery(const Network& net, uint32_t id, bool acks_share_links,
+                   const std::vector<std::pair<int, int>>& path);
 // The wire bytes of flow `id`'s data frames (payload, headers, preamble and gap), in the
 // scenario's wire format without a congestion-control header.
 Bytes DataWireBytes(const Network& net, uint32_t id);
