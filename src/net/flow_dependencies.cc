@@ -127,10 +127,12 @@ FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> spe
   }
   for (uint32_t id = 0; id < after.receiver_sees_ack.size(); ++id) {
     if (after.sees_ack(id) != FlowAfter::kAckOnIdlePath) continue;
-    if (!ack_return) {
-      throw InvariantError("flow dependencies: receivers that see ACKs but no ACK return times");
+    if (receiver_lag_.empty()) {  // the first such flow
+      if (!ack_return) {
+        throw InvariantError("flow dependencies: receivers that see ACKs but no ACK return times");
+      }
+      receiver_lag_.assign(after.receiver_sees_ack.size(), 0);
     }
-    receiver_lag_.resize(after.receiver_sees_ack.size(), 0);
     receiver_lag_[id] = ack_return(id);
   }
   if (after.previous.size() > n) {

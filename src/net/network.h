@@ -159,6 +159,8 @@ class Network {
   // From flow `id`'s last byte's delivery to its sender's getting the ACK on an idle path: the
   // ACK's links' delays and one ACK frame on each (0 over NVLink).
   Time AckFlightTime(uint32_t id) const;
+  // One hop of it: an ACK frame's serialization on link `l` and the link's delay.
+  Time AckHopTime(const Link& l) const;
   // The loops static routes ([[route]]) make, one line each ("packets to h3 can loop: s0 ->
   // s1 -> s0"), for `dcqcn check` to warn about. A flow that takes one loses its packets when
   // their TTL runs out (SwitchNode::kTtlHops).
@@ -290,8 +292,6 @@ class Network {
   // Flow `id` as the flow-level model streams it, into `path`: its ports (and its ACKs'), with
   // the weight of its frames or ACKs on each, and its first frame's latency.
   void FlowLevelPath(uint32_t id, FlowLevelFabric::Path& path) const;
-  // An ACK frame's time over link `l`: its serialization and the link's delay.
-  Time AckHopTime(const Link& l) const;
   NetworkConfig config_;
   WireFormat wire_;  // config_.wire with congestion control's header added
   ThreadPlacement placement_;

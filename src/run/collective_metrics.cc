@@ -46,7 +46,9 @@ Time IdealIteration(const Scenario& s, const Network& net, uint32_t begin, uint3
     const std::array<std::vector<std::pair<int, int>>, 2> paths = {net.PortPathOf(id, 0),
                                                                    net.PortPathOf(id, 1)};
     delivered[id - begin] = start + IdealDelivery(net, id, false, paths[0]);
-    acked[id - begin] = delivered[id - begin] + net.AckFlightTime(id);
+    Time flight = 0;  // AckFlightTime's, over the path already walked
+    for (const auto& [node, port] : paths[1]) flight += net.AckHopTime(net.link(node, port));
+    acked[id - begin] = delivered[id - begin] + flight;
     chain = std::max(chain, delivered[id - begin]);
     if (net.OverNvlink(id)) {
       const Time t = SerializationTime(f.size, net.config().nvlink.rate);
