@@ -464,8 +464,9 @@ int main(int argc, char** argv) {
       simai_opts.send_latency = send_latency.value_or(0);
       if (!send_latency && !simai_opts.quiet) {
         PrintNote(
-            "note: AS_SEND_LAT is not set: transfers start without a latency (SimAI's "
-            "own default differs by version; set it as for SimAI, in microseconds)");
+            "note: AS_SEND_LAT is not set: transfers start without it, after SimAI's 10 ns "
+            "MemBus hop alone (SimAI's own default differs by version; set it as for SimAI, in "
+            "microseconds)");
       }
       mpi_world = JoinRunRanks(&simai_opts.threads);
       simai_opts.ranks = mpi_world.get();

@@ -81,7 +81,16 @@ FlowDependencies::FlowDependencies(Simulator* sim, std::span<const FlowSpec> spe
       throw InvariantError(fmt::format("task {} runs on host {}", k, t.host));
     }
     if (t.row != FlowAfter::kNoRow) waiting.emplace_back(FlowAfter::kTask | k, t.row);
+    for (const uint32_t q : {t.queue, t.releases}) {
+      if (q == FlowAfter::kNoQueue) continue;
+      if (q >= after.queue_hosts.size() || after.queue_hosts[q] != t.host ||
+          t.queue == t.releases) {
+        throw InvariantError(fmt::format("task {} on host {} cannot use queue {}", k, t.host, q));
+      }
+    }
   }
+  queue_held_.assign(after.queue_hosts.size(), 0);
+  queue_waiting_.resize(after.queue_hosts.size());
   auto host_of = [&](uint32_t id) {
     return FlowAfter::IsTask(id) ? after.task(id).host : specs[id].src;
   };
@@ -225,9 +234,7 @@ void FlowDependencies::HandleEvent(uint32_t kind, uint64_t arg) {
     return;
   }
   if (FlowAfter::IsTask(id)) {
-    const int host = after_.task(id).host;
-    task_done_[id & ~FlowAfter::kTask] = SimOf(host)->Now();
-    Complete(id, host);
+    TaskDue(id);
     return;
   }
   if (Previous(id) != FlowAfter::kNone) {
@@ -236,6 +243,34 @@ void FlowDependencies::HandleEvent(uint32_t kind, uint64_t arg) {
   }
   starts_[id] = SimOf(specs_[id].src)->Now();
   start_(id);
+}
+
+void FlowDependencies::TaskDue(uint32_t id) {
+  const uint32_t q = after_.task(id).queue;
+  if (q != FlowAfter::kNoQueue) {
+    if (queue_held_[q]) {
+      queue_waiting_[q].push_back(id);
+      return;
+    }
+    queue_held_[q] = 1;
+  }
+  TaskDone(id);
+}
+
+void FlowDependencies::TaskDone(uint32_t id) {
+  const FlowAfter::Task& t = after_.task(id);
+  task_done_[id & ~FlowAfter::kTask] = SimOf(t.host)->Now();
+  if (const uint32_t q = t.releases; q != FlowAfter::kNoQueue) {
+    std::vector<uint32_t>& waiting = queue_waiting_[q];
+    if (waiting.empty()) {
+      queue_held_[q] = 0;
+    } else {  // the newest holds it from now
+      const uint32_t next = waiting.back();
+      waiting.pop_back();
+      TaskDone(next);
+    }
+  }
+  Complete(id, t.host);
 }
 
 }  // namespace dcqcn

@@ -39,13 +39,22 @@ struct FlowAfter {
   // before `not_before` (without prerequisites: at not_before + delay).
   static constexpr uint32_t kTask = 0x80000000u;
   static bool IsTask(uint32_t id) { return (id & kTask) != 0; }
+  // A queue (index into `queue_hosts`) runs its tasks one at a time on its host (SimAI's
+  // stream queue, where a rank's weight-gradient collectives wait): a task in a queue, once its
+  // prerequisites and delay are done, completes at once if the queue is free and then holds it,
+  // else waits; a task that releases the queue frees it when it completes, and of the tasks
+  // waiting then the one that came last completes at that instant (newest first).
+  static constexpr uint32_t kNoQueue = UINT32_MAX;
   struct Task {
     int host = 0;
     uint32_t row = kNoRow;
     Time delay = 0;
     Time not_before = 0;
+    uint32_t queue = kNoQueue;     // the queue it waits for and then holds
+    uint32_t releases = kNoQueue;  // the queue it frees when it completes
   };
   std::vector<Task> tasks;
+  std::vector<int> queue_hosts;  // by queue: the host whose tasks it runs
   // By flow id (may be shorter; 0 past the end): flows whose receiver sees them complete when
   // their sender has the last ACK (SimAI's ns-3 backend tells both ends then), not at delivery:
   // kAckOnIdlePath, the ACK's flight on an idle path after its own delivery (what a receiver
@@ -57,6 +66,11 @@ struct FlowAfter {
   std::vector<uint8_t> receiver_sees_ack;
 
   bool empty() const { return prerequisites.empty() && previous.empty() && tasks.empty(); }
+  // A new queue on host `host`; returns its index.
+  uint32_t AddQueue(int host) {
+    queue_hosts.push_back(host);
+    return static_cast<uint32_t>(queue_hosts.size() - 1);
+  }
   // A new task; returns its id (kTask | index).
   uint32_t AddTask(const Task& t) {
     tasks.push_back(t);
@@ -174,6 +188,10 @@ class FlowDependencies final : public EventHandler {
   }
   // Schedules waiting flow or task `id` for when its row completed at `now`.
   void Ready(uint32_t id, Simulator* sim, Time now);
+  // Task `id` (its prerequisites and delay done) completes now, or waits for its queue.
+  void TaskDue(uint32_t id);
+  // Task `id` completes now (granted its queue, if it has one); frees the queue it releases.
+  void TaskDone(uint32_t id);
   Simulator* SimOf(int host) const { return host_sims_.empty() ? sim_ : host_sims_[host]; }
   // Event kinds: 0 a flow or task is due (start or done); this one, a flow's receiver sees it
   // complete.
@@ -195,6 +213,9 @@ class FlowDependencies final : public EventHandler {
   std::vector<uint32_t> dependents_;
   std::vector<Time> starts_;     // per flow: when a waiting flow started (kTimeNever: not yet)
   std::vector<Time> task_done_;  // per task: when it completed (kTimeNever: not yet)
+  // Per queue: whether a task holds it, and the tasks waiting for it in the order they came.
+  std::vector<uint8_t> queue_held_;
+  std::vector<std::vector<uint32_t>> queue_waiting_;
   // Per flow, when any flow follows another on its connection: the next one, and for a flow
   // that follows one, what of its start has come (kReady: its prerequisites and delay;
   // kPreviousSent: the one before it sent its last packet).

@@ -34,21 +34,17 @@ std::string SimaiEndToEndCsv(const Scenario& s, const Network& net, size_t job, 
   const size_t layers = jf.layer_names.size();
   // [layer][phase]: SimAI's order of phases is the workload's (forward, input, weight).
   std::vector<std::array<Phase, 3>> rows(layers);
-  // When rank 0 issued each phase's collective: its task of that phase (the weight gradients'
-  // issue join) completed; and its last compute.
+  // When rank 0 issued each phase's collective: its compute of that phase completed (a
+  // weight-gradient collective's time then counts its wait in the queue, as SimAI's does); and
+  // its last compute.
   std::vector<std::array<Time, 3>> issued(layers, {-1, -1, -1});
   Time last_compute = j.start;
   for (size_t k = 0; k < jf.tasks.size(); ++k) {
     const JobTask& t = jf.tasks[k];
-    if (t.rank != 0 || t.iteration != 0) continue;
+    if (t.rank != 0 || t.iteration != 0 || !IsCompute(t.kind)) continue;
     const Time done = o.task_done[k];
-    if (t.kind == JobTaskKind::kIssue) {
-      issued[t.layer][2] = done;
-    } else if (IsCompute(t.kind)) {
-      // A weight gradient's compute is not its collective's issue: the join after it is.
-      if (t.kind != JobTaskKind::kWeightGrad) issued[t.layer][static_cast<int>(t.kind)] = done;
-      last_compute = std::max(last_compute, done);
-    }
+    issued[t.layer][static_cast<int>(t.kind)] = done;
+    last_compute = std::max(last_compute, done);
   }
   for (size_t l = 0; l < layers; ++l) {
     const JobLayer& def = j.layers[l];  // a SimAI job's layers are not repeated
@@ -80,8 +76,10 @@ std::string SimaiEndToEndCsv(const Scenario& s, const Network& net, size_t job, 
   for (const auto& r : rows) {
     for (const Phase& p : r) end = std::max(end, p.finish);
   }
-  if (layers > 0 && rows[0][2].finish > last_compute) {
-    rows[0][2].exposed = rows[0][2].finish - last_compute;
+  // Its wait for the end starts a state change after the last compute (Workload's
+  // check_for_sim_end).
+  if (const Time wait = last_compute + j.compute_gap; layers > 0 && rows[0][2].finish > wait) {
+    rows[0][2].exposed = rows[0][2].finish - wait;
   }
   const int tp = j.tp;
   const int dp = w.all_gpus / std::max(1, tp * w.pp);

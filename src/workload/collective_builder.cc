@@ -48,6 +48,7 @@ CollectiveBuilder::CollectiveBuilder(const CollectiveConfig& c, const std::vecto
 void CollectiveBuilder::Iteration(const CollectiveAlgorithm& algorithm, Bytes data, bool more) {
   for (int ch = 0; ch < c_.channels; ++ch) {
     channel_ = ch;
+    step_ = 0;
     connection_set_ = 0;
     for (auto& v : in_) v.clear();
     for (auto& v : out_) v.clear();
@@ -83,6 +84,7 @@ void CollectiveBuilder::GateEveryFlow(std::vector<uint32_t> gates) {
 
 uint32_t CollectiveBuilder::Add(int src_host, int dst_host, Bytes bytes, Wait wait) {
   const auto id = static_cast<uint32_t>(flows_.size());
+  if (step_delay_) wait.second += step_delay_(step_);
   if (!gates_.empty()) {
     const int rank = rank_of_host_.at(src_host);
     const uint32_t gate = gates_[rank];
@@ -193,6 +195,7 @@ void CollectiveBuilder::Commit(std::vector<std::vector<uint32_t>>& received,
     if (!received[r].empty()) in_[r] = take(received[r]);
     if (!sent[r].empty()) out_[r] = take(sent[r]);
   }
+  ++step_;
 }
 
 }  // namespace dcqcn

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -46,6 +47,10 @@ class CollectiveBuilder {
   // observes; FlowAfter::kNoRow: none): a training job's rank cannot forward a chunk before its
   // own compute issued the collective, however early its peer's chunk came in.
   void GateEveryFlow(std::vector<uint32_t> gates);
+  // Each flow of a channel's step s (its steps counted from 0 by Commit) waits `extra(s)` more
+  // after what it waits for (SimAI's processing delay on some ring steps: workload/job.cc);
+  // empty: none.
+  void DelaySteps(std::function<Time(int step)> extra) { step_delay_ = std::move(extra); }
   // One run of `algorithm` on its own (a training job's collective, one of many on the same
   // connections): final() is then its ranks' last steps.
   void Once(const CollectiveAlgorithm& algorithm, Bytes data);
@@ -103,6 +108,8 @@ class CollectiveBuilder {
   std::vector<std::vector<uint32_t>> out_;    // per rank: what it sent in its last step
   std::vector<std::vector<uint32_t>> final_;  // per rank: its last flows, over the channels
   int channel_ = 0;                           // the channel being expanded
+  int step_ = 0;                              // the channel's steps committed so far
+  std::function<Time(int)> step_delay_;
   int connection_set_ = 0;
   // The last transfer on each connection (channel, set, source host, destination host), and
   // with several queue pairs, on each queue pair (its index in the key's top bits).

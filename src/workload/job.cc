@@ -183,6 +183,13 @@ CollectiveProblem CheckJob(const JobConfig& j, const CollectiveHosts& where) {
                               j.ep, dp, n, j.tp * j.pp)};
   }
   if (j.layers.empty()) return {"layer", "a job needs at least one [[job.layer]]"};
+  if (j.weight_grad_order == WeightGradOrder::kNewestFirst &&
+      j.connection == CollectiveConnection::kPersistent) {
+    // A queue pair sends in the order its transfers were posted: the issue order.
+    return {"weight_grad_order",
+            "\"newest_first\" needs connection = \"per_flow\" (a persistent connection carries "
+            "its group's collectives in the order they were issued)"};
+  }
   if (j.pxn && where.gpus_per_server == 0) {
     return {"pxn", "only on a topology of servers (rail or simai_file)"};
   }
@@ -304,6 +311,7 @@ class JobExpander {
     pp_tag_ = tags.Index(fmt::format("{}-pp", name));
     cursor_.resize(n);
     dp_stream_.resize(n);
+    dp_queue_.assign(n, FlowAfter::kNoQueue);
     wg_done_.assign(unrolled_.size(), std::vector<std::vector<uint32_t>>(n));
   }
 
@@ -357,6 +365,8 @@ class JobExpander {
     for (int g = 0; g < l_.n; ++g) {
       end[g] = cursor_[g];
       end[g].insert(end[g].end(), dp_stream_[g].begin(), dp_stream_[g].end());
+      // Newest first, the queue orders the next iteration's: only this one's are waited for.
+      if (j_.weight_grad_order == WeightGradOrder::kNewestFirst) dp_stream_[g].clear();
     }
     out_.iteration_end.push_back(std::move(end));
   }
@@ -369,9 +379,11 @@ class JobExpander {
     return out;
   }
 
-  // A task on rank g after its stream's cursor and `extra`; the cursor moves to it.
+  // A task on rank g after its stream's cursor and `extra` (and compute_gap, but for its first);
+  // the cursor moves to it.
   uint32_t Compute(int g, Time delay, JobTaskKind kind, int it, int mb, int layer,
                    const std::vector<uint32_t>& extra = {}) {
+    if (!cursor_[g].empty()) delay += j_.compute_gap;  // not its first
     std::vector<uint32_t> row = cursor_[g];
     row.insert(row.end(), extra.begin(), extra.end());
     const uint32_t id = Task(g, row, delay, kind, it, mb, layer);
@@ -380,11 +392,14 @@ class JobExpander {
   }
 
   uint32_t Task(int g, const std::vector<uint32_t>& row, Time delay, JobTaskKind kind, int it,
-                int mb, int layer) {
+                int mb, int layer, uint32_t queue = FlowAfter::kNoQueue,
+                uint32_t releases = FlowAfter::kNoQueue) {
     const uint32_t id = after_.AddTask({.host = out_.hosts[g],
                                         .row = row.empty() ? FlowAfter::kNoRow : after_.AddRow(row),
                                         .delay = delay,
-                                        .not_before = j_.start});
+                                        .not_before = j_.start,
+                                        .queue = queue,
+                                        .releases = releases});
     out_.tasks.push_back({id, g, it, mb, layer, kind});
     return id;
   }
@@ -393,7 +408,8 @@ class JobExpander {
   // rank g. Returns each rank's final flows (empty where the group is one rank).
   std::vector<std::vector<uint32_t>> Collective(int it, int s, int mb, int layer, JobPhaseKind kind,
                                                 const JobPhase& p,
-                                                const std::vector<uint32_t>& gates) {
+                                                const std::vector<uint32_t>& gates,
+                                                const std::vector<uint32_t>* releases = nullptr) {
     std::vector<std::vector<uint32_t>> final(l_.n);
     if (!p.op || l_.GroupSize(p.group) < 2) return final;
     const CollectiveAlgorithm& algorithm = *FindCollectiveAlgorithm(AlgorithmFor(j_, *p.op));
@@ -416,9 +432,25 @@ class JobExpander {
       std::vector<uint32_t> group_gates;
       for (int g : group) group_gates.push_back(gates[g]);
       comm.builder->GateEveryFlow(group_gates);
+      comm.builder->DelaySteps({});
+      if (j_.processing_latency > 0 && algorithm.name == "ring") {
+        const CollectiveOp op = *p.op;
+        const int ranks = static_cast<int>(group.size());
+        const int channels = comm.config.channels;
+        const Time extra = j_.processing_latency;
+        comm.builder->DelaySteps(
+            [=](int step) { return ProcessedRingStep(op, ranks, channels, step) ? extra : 0; });
+      }
       comm.builder->Once(algorithm, CeilDiv(p.size, comm.config.channels));
       for (size_t k = 0; k < group.size(); ++k) final[group[k]] = comm.builder->final()[k];
       record.end = static_cast<uint32_t>(flows_.size());
+      if (releases != nullptr) {  // done for the rank: its queue goes to the next
+        for (int g : group) {
+          Task(g, final[g], 0, JobTaskKind::kDone, it, mb, layer, FlowAfter::kNoQueue,
+               (*releases)[g]);
+          out_.tasks.back().collective = static_cast<int>(out_.collectives.size());
+        }
+      }
       if (j_.send_latency > 0) {
         for (uint32_t id = record.begin; id < record.end; ++id) {
           after_.Assign(id, after_.row_index(id), after_.delay(id) + j_.send_latency);
@@ -506,16 +538,28 @@ class JobExpander {
         gates[g] = Compute(g, wg.compute, JobTaskKind::kWeightGrad, it, mb, layer);
       }
       if (!last_micro_batch || !wg.op || l_.GroupSize(wg.group) < 2) continue;
-      // Issued on the data-parallel stream: after its compute and the one issued before it.
+      // Issued on the data-parallel stream: after its compute and the one issued before it, or
+      // once the rank's queue is free, newest first.
+      const bool newest_first = j_.weight_grad_order == WeightGradOrder::kNewestFirst;
       for (int g : ranks) {
         std::vector<uint32_t> row{gates[g]};
-        row.insert(row.end(), dp_stream_[g].begin(), dp_stream_[g].end());
-        gates[g] = Task(g, row, 0, JobTaskKind::kIssue, it, mb, layer);
+        if (newest_first) {
+          if (dp_queue_[g] == FlowAfter::kNoQueue) dp_queue_[g] = after_.AddQueue(out_.hosts[g]);
+        } else {
+          row.insert(row.end(), dp_stream_[g].begin(), dp_stream_[g].end());
+        }
+        gates[g] = Task(g, row, 0, JobTaskKind::kIssue, it, mb, layer,
+                        newest_first ? dp_queue_[g] : FlowAfter::kNoQueue);
       }
       std::vector<std::vector<uint32_t>> final =
-          Collective(it, s, mb, layer, JobPhaseKind::kWeightGrad, wg, gates);
+          Collective(it, s, mb, layer, JobPhaseKind::kWeightGrad, wg, gates,
+                     newest_first ? &dp_queue_ : nullptr);
       for (int g : ranks) {
-        dp_stream_[g] = final[g];
+        if (newest_first) {  // the iteration ends when all of them are done
+          dp_stream_[g].insert(dp_stream_[g].end(), final[g].begin(), final[g].end());
+        } else {
+          dp_stream_[g] = final[g];
+        }
         wg_done_[layer][g] = std::move(final[g]);
       }
     }
@@ -567,9 +611,12 @@ class JobExpander {
   std::array<uint16_t, kJobGroupNames.size()> group_tag_{};
   uint16_t pp_tag_ = 0;
   // Per rank: what its next compute waits for, and the last weight-gradient collective it
-  // issued (its final flows).
+  // issued (its final flows; newest first: all of this iteration's).
   std::vector<std::vector<uint32_t>> cursor_;
   std::vector<std::vector<uint32_t>> dp_stream_;
+  // Per rank, weight_grad_order "newest_first": the queue its weight-gradient collectives wait
+  // in (FlowAfter::kNoQueue until its first).
+  std::vector<uint32_t> dp_queue_;
   // Per layer and rank: its last weight-gradient collective, which the next forward waits for.
   std::vector<std::vector<std::vector<uint32_t>>> wg_done_;
   std::vector<std::vector<uint32_t>> activations_;
@@ -578,6 +625,16 @@ class JobExpander {
 };
 
 }  // namespace
+
+bool ProcessedRingStep(CollectiveOp op, int ranks, int channels, int step) {
+  if (op != CollectiveOp::kAllReduce && op != CollectiveOp::kReduceScatter) return false;
+  // The zero-latency steps: each of the counters' restarts.
+  if (step % ranks == 0) return false;
+  if (op == CollectiveOp::kReduceScatter) return true;
+  // The toggle after the restarts so far, all channels together: each flips it once.
+  const int restarts = step / ranks + 1;
+  return (restarts * channels) % 2 == 1;
+}
 
 JobFlows ExpandJob(const JobConfig& j, const CollectiveHosts& where, const std::string& name,
                    std::vector<FlowSpec>& flows, FlowAfter& after, FlowTags& tags) {

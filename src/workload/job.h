@@ -10,8 +10,10 @@
 //     (the next compute waits for it); it then sends its activations on. Backward, layers in
 //     reverse: input-gradient compute and its collective (blocking), weight-gradient compute;
 //     in the last micro-batch the weight-gradient collective is issued without blocking, on a
-//     stream of its own (each waits for the one issued before it, as one NCCL communicator's
-//     operations do), overlapping the backward compute that follows;
+//     stream of its own (one at a time, in the order of JobConfig::weight_grad_order: each
+//     after the one issued before it, as one NCCL communicator's operations run, or the newest
+//     waiting first, as SimAI's LIFO queue runs them), overlapping the backward compute that
+//     follows;
 //   - the stages run 1F1B: stage s does min(pp - s - 1, micro_batches) forwards, then
 //     alternates one forward and one backward, then the remaining backwards;
 //   - iteration i + 1's forward of a layer waits for that layer's weight-gradient collective of
@@ -34,9 +36,11 @@
 namespace dcqcn {
 
 // What a task is: compute of a phase, or the zero-time join that issues a weight-gradient
-// collective once its compute and the collective before it on the stream are done.
-// kUpdate: the wait after a collective before it counts as done (JobLayer::update).
-enum class JobTaskKind : uint8_t { kForward, kInputGrad, kWeightGrad, kIssue, kUpdate };
+// collective once its compute and its turn on the stream came. kUpdate: the wait after a
+// collective before it counts as done (JobLayer::update). kDone: with weight_grad_order
+// "newest_first", the zero-time join at which a rank's weight-gradient collective is done for it
+// and hands the stream on.
+enum class JobTaskKind : uint8_t { kForward, kInputGrad, kWeightGrad, kIssue, kUpdate, kDone };
 // Whether a task is a rank's compute (on its compute stream), and then its phase: the compute
 // kinds are the phases, in the same order.
 inline bool IsCompute(JobTaskKind k) { return k <= JobTaskKind::kWeightGrad; }
@@ -84,6 +88,15 @@ struct JobFlows {
   uint32_t flow_end = 0;
 };
 
+// Whether SimAI's NcclFlowModel processes step `step` of a rank's channel in a ring `op` over
+// `ranks` ranks on `channels` channels (its insert_packets: a channel's counters of zero and
+// non-zero latency steps restart at steps 0 and `ranks`, each restart flipping one toggle that
+// the rank's channels share; a non-zero step is processed in a ReduceScatter always, in an
+// AllReduce while the toggle is set, in an AllGather never). The channels are taken to restart
+// together, so an AllReduce's steps 1 to ranks - 1 are processed when the channels are odd in
+// number and none are when they are even; SimAI's channels drift apart and a few of its
+// transfers after step `ranks` are processed too (docs/validation.md).
+bool ProcessedRingStep(CollectiveOp op, int ranks, int channels, int step);
 // The first thing wrong with a job on `where`: the key it is about and why ("" when nothing).
 CollectiveProblem CheckJob(const JobConfig& j, const CollectiveHosts& where);
 // How many flows it expands into (CheckJob must pass), to bound a run before building it.

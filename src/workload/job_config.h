@@ -60,6 +60,13 @@ enum class StepDone { kDelivered, kAcked, kAckArrival };
 inline constexpr std::array<std::string_view, 3> kStepDoneNames = {"delivered", "acked",
                                                                    "ack_arrival"};
 
+// The order in which a rank's weight-gradient collectives (issued without blocking) run, one at
+// a time: kIssue, as issued (one NCCL communicator's operations on its stream); kNewestFirst, of
+// those waiting when one is done for the rank, the last issued (SimAI's system layer: its
+// scheduling policy LIFO over one stream at a time per queue, Sys::insert_stream).
+enum class WeightGradOrder { kIssue, kNewestFirst };
+inline constexpr std::array<std::string_view, 2> kWeightGradOrderNames = {"issue", "newest_first"};
+
 struct JobConfig {
   std::string name;  // "" = "jobN" (N its index); its flows are tagged NAME-tp, NAME-dp, ...
   // Host indices in rank order; all_ranks: every host in index order.
@@ -83,10 +90,17 @@ struct JobConfig {
   // Each flow of its collectives starts this long after it is ready (SimAI's AS_SEND_LAT, a
   // proxy's or launch's latency per transfer).
   Time send_latency = 0;
+  // Each compute after a rank's first starts this long after what it waits for (SimAI's 1 ns
+  // per state change of its workload loop).
+  Time compute_gap = 0;
+  // SimAI's processing delay (its PacketBundle's memory reads and write, 30 ns): added to the
+  // transfers of the ring steps its NcclFlowModel processes (ProcessedRingStep).
+  Time processing_latency = 0;
   CollectiveConnection connection = CollectiveConnection::kPersistent;
   std::string allreduce_algorithm = "ring";
   std::string alltoall_algorithm = "direct";
   StepDone step_done = StepDone::kDelivered;
+  WeightGradOrder weight_grad_order = WeightGradOrder::kIssue;
   int priority = 3;
   std::vector<JobLayer> layers;
   int blocks = 1;  // the layers, this many times in a row

@@ -65,7 +65,13 @@ JobConfig SimaiJobConfig(const SimaiWorkload& w, const std::string& path, int gp
   j.rotate_rings = true;
   j.connection = CollectiveConnection::kPerFlow;
   j.step_done = StepDone::kAckArrival;  // its qp_finish, as the ACK comes (one thread)
-  j.send_latency = send_latency;
+  j.weight_grad_order = WeightGradOrder::kNewestFirst;  // its scheduling policy, LIFO
+  // Its MemBus hop before each transfer (MemBus::send_from_NPU_to_MA: 10 ns) after
+  // AS_SEND_LAT, its 1 ns per state change and its processing of some ring steps (3 x 10 ns of
+  // memory access with no memory model: PacketBundle::call).
+  j.send_latency = send_latency + 10 * kNanosecond;
+  j.compute_gap = 1 * kNanosecond;
+  j.processing_latency = 30 * kNanosecond;
   constexpr std::array<std::string_view, 3> kPhase = {"forward", "input-gradient",
                                                       "weight-gradient"};
   for (const SimaiLayer& l : w.layers) {

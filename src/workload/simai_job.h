@@ -11,10 +11,11 @@
 //   - rings as MockNccl builds them: a channel per GPU of the group in one server, channel c's
 //     ring each server's ranks rotated by c; one queue pair per transfer; a step done for both
 //     ends when the sender has the last ACK; each layer's update_time after each of its
-//     collectives; AS_SEND_LAT (`send_latency`) before each transfer.
-// Left out (docs/training-jobs.md): its +1 ns per state change and its MemBus delays (10 ns per
-// transfer, 30 ns more for one that reduces), and running weight-gradient collectives newest
-// first (ours run in issue order: with one pass and one micro-batch they overlap only compute).
+//     collectives; AS_SEND_LAT and its MemBus hop of 10 ns (`send_latency`) before each
+//     transfer, 30 ns more on the ring steps its NcclFlowModel processes
+//     (`processing_latency`), 1 ns per state change (`compute_gap`), and its weight-gradient
+//     collectives one at a time per rank, newest first (`weight_grad_order`; docs/validation.md
+//     has where each is in its code).
 #pragma once
 
 #include <string>

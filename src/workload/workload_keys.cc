@@ -216,9 +216,20 @@ constexpr KeyRow<JobConfig> kJobKeys[] = {
              "\"direct\" (the others' transfers are left as they are)."},
      .field = &JobConfig::pxn},
     {.doc = {"send_latency", K::kValue, "time", "", "\"0ps\"",
-             "Each transfer of its collectives starts this long after it is ready (SimAI's "
-             "AS_SEND_LAT; a launch or proxy latency per transfer)."},
+             "Each transfer of its collectives starts this long after it is ready (a launch or "
+             "proxy latency per transfer; `dcqcn simai` sets SimAI's AS_SEND_LAT plus its MemBus "
+             "hop of 10 ns)."},
      .field = &JobConfig::send_latency},
+    {.doc = {"compute_gap", K::kValue, "time", "", "\"0ps\"",
+             "Each compute of a rank after its first starts this long after what it waits for "
+             "(SimAI's 1 ns per state change of its workload loop, which `dcqcn simai` sets)."},
+     .field = &JobConfig::compute_gap},
+    {.doc = {"processing_latency", K::kValue, "time", "", "\"0ps\"",
+             "Added to the transfers of the ring steps SimAI's NcclFlowModel processes (its 30 "
+             "ns of memory reads and write, which `dcqcn simai` sets): a ReduceScatter's steps "
+             "but the first, and an AllReduce's steps 1 to N - 1 (N ranks) when a rank runs an "
+             "odd number of channels (docs/training-jobs.md)."},
+     .field = &JobConfig::processing_latency},
     {.doc = {"connection", K::kValue, "string", "", "\"persistent\"",
              "As [[collective]] connection; persistent connections belong to one group "
              "(communicator) and carry all its collectives."},
@@ -235,6 +246,12 @@ constexpr KeyRow<JobConfig> kJobKeys[] = {
              "from its delivery) or `\"ack_arrival\"` (the same, told the instant the ACK "
              "arrives, late where it queued: SimAI's own rule; the run keeps to one thread)."},
      .field = ByName<&JobConfig::step_done>(kStepDoneNames)},
+    {.doc = {"weight_grad_order", K::kValue, "string", "", "\"issue\"",
+             "The order in which a rank's weight-gradient collectives, issued without blocking, "
+             "run, one at a time: `\"issue\"` (as issued, as one NCCL communicator runs its "
+             "operations) or `\"newest_first\"` (when one is done for the rank, the last issued "
+             "of those waiting runs next: SimAI's LIFO scheduling, which `dcqcn simai` sets)."},
+     .field = ByName<&JobConfig::weight_grad_order>(kWeightGradOrderNames)},
     {.doc = {"priority", K::kValue, "integer", "802.1p class", "3", "Priority of its data, 1..7."},
      .field = &JobConfig::priority,
      .min = 1,

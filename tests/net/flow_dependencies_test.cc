@@ -383,5 +383,54 @@ TEST(FlowDependenciesTest, ATaskWaitsOnlyForWhatItsHostSees) {
   EXPECT_THROW(FlowDependencies(&sim, specs, other_task, [](uint32_t) {}), InvariantError);
 }
 
+TEST(FlowDependenciesTest, AQueueRunsOneTaskAtATimeAndTheNewestWaitingNext) {
+  // Host 1's queue: task w1 is due at 100 and holds it; w2 (due 200) and w3 (due 300) wait. The
+  // task that releases it after flow 0 (delivered at 1000) hands it to w3, the newest; the one
+  // after flow 1 (2000) to w2. Nothing releases w2's turn: w4 (due 2500) waits for good.
+  Simulator sim;
+  Actions act(&sim);
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(2, 1)};
+  FlowAfter after;
+  after.Resize(2);
+  const uint32_t q = after.AddQueue(1);
+  auto queued = [&](Time due) { return after.AddTask({.host = 1, .delay = due, .queue = q}); };
+  const uint32_t w1 = queued(100);
+  const uint32_t w2 = queued(200);
+  const uint32_t w3 = queued(300);
+  const uint32_t w4 = queued(2500);
+  auto release_after = [&](uint32_t flow) {
+    return after.AddTask(
+        {.host = 1, .row = after.AddRow(std::vector<uint32_t>{flow}), .releases = q});
+  };
+  const uint32_t r1 = release_after(0);
+  const uint32_t r3 = release_after(1);
+  FlowDependencies deps(&sim, specs, after, [](uint32_t) {});
+  act.At(1000, [&] { deps.OnDelivered(0); });
+  act.At(2000, [&] { deps.OnDelivered(1); });
+  sim.RunUntil(kTimeNever);
+  EXPECT_EQ(deps.task_done(w1), 100);
+  EXPECT_EQ(deps.task_done(r1), 1000);
+  EXPECT_EQ(deps.task_done(w3), 1000);
+  EXPECT_EQ(deps.task_done(r3), 2000);
+  EXPECT_EQ(deps.task_done(w2), 2000);
+  EXPECT_EQ(deps.task_done(w4), kTimeNever);
+}
+
+TEST(FlowDependenciesTest, AQueueBelongsToOneHost) {
+  Simulator sim;
+  const std::vector<FlowSpec> specs = {Flow(0, 1)};
+  FlowAfter other_host;
+  const uint32_t q = other_host.AddQueue(1);
+  other_host.AddTask({.host = 0, .queue = q});
+  EXPECT_THROW(FlowDependencies(&sim, specs, other_host, [](uint32_t) {}), InvariantError);
+  FlowAfter both;
+  const uint32_t b = both.AddQueue(0);
+  both.AddTask({.host = 0, .queue = b, .releases = b});
+  EXPECT_THROW(FlowDependencies(&sim, specs, both, [](uint32_t) {}), InvariantError);
+  FlowAfter unknown;
+  unknown.AddTask({.host = 0, .releases = 3});
+  EXPECT_THROW(FlowDependencies(&sim, specs, unknown, [](uint32_t) {}), InvariantError);
+}
+
 }  // namespace
 }  // namespace dcqcn

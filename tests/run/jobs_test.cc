@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -215,6 +216,84 @@ TEST(Jobs, UpdateTimeAndSendLatencyAsSimaiAddsThem) {
   EXPECT_EQ(a.start - b.start, 1 * kMicrosecond);
   EXPECT_NEAR(static_cast<double>(a.end - b.end), 6e6, 0.02 * 6e6);
   ExpectIterationsAddUp(latency.jobs[0]);
+}
+
+TEST(Jobs, WeightGradientsRunOneAtATimeAsIssuedOrNewestFirst) {
+  // Three layers: the backward issues block.2's weight-gradient AllReduce (4 MB, about 0.5 ms on
+  // 4 ranks at 100 Gb/s), then 50 us later block.1's and block.0's, which wait. As issued (one
+  // NCCL communicator): 2, 1, 0; newest first (SimAI's LIFO): 2, then 0, the last issued, then 1.
+  const std::string job = Fabric(4) + Job("iterations = 1\n", 3, false, "4MB");
+  for (const bool newest : {false, true}) {
+    SCOPED_TRACE(newest);
+    const Ran r = RunJob(
+        Load(job, {"job.0.connection=per_flow", newest ? "job.0.weight_grad_order=newest_first"
+                                                       : "job.0.weight_grad_order=issue"}));
+    const JobOutcome& o = r.jobs[0];
+    const JobFlows& jf = r.s.job_flows[0];
+    ASSERT_EQ(o.collectives.size(), 3u);
+    // By layer: its collective, and when rank 0's weight-gradient compute issued it.
+    std::array<const JobCollectiveOutcome*, 3> by_layer{};
+    std::array<Time, 3> issued{};
+    for (size_t c = 0; c < jf.collectives.size(); ++c) {
+      by_layer[jf.collectives[c].layer] = &o.collectives[c];
+    }
+    for (size_t k = 0; k < jf.tasks.size(); ++k) {
+      const JobTask& t = jf.tasks[k];
+      if (t.rank == 0 && t.kind == JobTaskKind::kWeightGrad) issued[t.layer] = o.task_done[k];
+    }
+    EXPECT_LT(issued[2], issued[1]);
+    EXPECT_LT(issued[1], issued[0]);
+    for (const JobCollectiveOutcome* c : by_layer) ASSERT_TRUE(c->finished());
+    const std::array<int, 3> order = newest ? std::array{2, 0, 1} : std::array{2, 1, 0};
+    EXPECT_EQ(by_layer[order[0]]->start, issued[order[0]]);
+    for (int k = 1; k < 3; ++k) {
+      // It waited for the one before it, which was running when it was issued.
+      const JobCollectiveOutcome& before = *by_layer[order[k - 1]];
+      EXPECT_GT(before.end, issued[order[k]]);
+      // Once it was done for the rank: about when its last byte came in anywhere.
+      EXPECT_NEAR(static_cast<double>(by_layer[order[k]]->start), static_cast<double>(before.end),
+                  10e6);
+    }
+    ExpectIterationsAddUp(o);
+  }
+}
+
+TEST(Jobs, NewestFirstNeedsAConnectionPerTransfer) {
+  // A persistent queue pair sends its transfers in the order they were posted.
+  EXPECT_NE(testing::InputErrorOf([&] {
+              Load(Fabric(4) + Job("weight_grad_order = \"newest_first\"\n", 2, false, "4MB"));
+            }).find("weight_grad_order: \"newest_first\" needs connection = \"per_flow\""),
+            std::string::npos);
+}
+
+TEST(Jobs, SimaisProcessedRingSteps) {
+  // Its counters restart at steps 0 and N, each restart flipping a toggle the channels share.
+  // One channel, 2 ranks (the DP 2 x 8 cases): step 1 is processed.
+  EXPECT_FALSE(ProcessedRingStep(CollectiveOp::kAllReduce, 2, 1, 0));
+  EXPECT_TRUE(ProcessedRingStep(CollectiveOp::kAllReduce, 2, 1, 1));
+  // One channel, 4 ranks: steps 1 to 3 of 6; after the restart at step 4 none.
+  for (int step = 0; step < 6; ++step) {
+    EXPECT_EQ(ProcessedRingStep(CollectiveOp::kAllReduce, 4, 1, step), step >= 1 && step <= 3)
+        << step;
+    // Eight channels flip the toggle back each time: none (the TP 16 case, but for drift).
+    EXPECT_FALSE(ProcessedRingStep(CollectiveOp::kAllReduce, 4, 8, step));
+  }
+  // A ReduceScatter's steps after the first, whatever the toggle; an AllGather's never.
+  EXPECT_TRUE(ProcessedRingStep(CollectiveOp::kReduceScatter, 4, 8, 2));
+  EXPECT_FALSE(ProcessedRingStep(CollectiveOp::kReduceScatter, 4, 8, 0));
+  EXPECT_FALSE(ProcessedRingStep(CollectiveOp::kAllGather, 4, 1, 2));
+  // As a job's delays: processing_latency on exactly those transfers.
+  const std::string job = Fabric(4) + Job("iterations = 1\n", 1, false, "4MB");
+  const Scenario plain = Load(job);
+  const Scenario processed = Load(job, {"job.0.processing_latency=30ns", "job.0.channels=1"});
+  const JobCollective& c = processed.job_flows[0].collectives[0];
+  ASSERT_EQ(c.end - c.begin, 4u * 6);  // 6 steps of 4 transfers
+  for (uint32_t id = c.begin; id < c.end; ++id) {
+    const int step = static_cast<int>(id - c.begin) / 4;
+    EXPECT_EQ(processed.flow_after.delay(id) - plain.flow_after.delay(id),
+              step >= 1 && step <= 3 ? 30 * kNanosecond : 0)
+        << id;
+  }
 }
 
 TEST(Jobs, ChannelsPerServerAndRotatedRingsAsSimaisMockNccl) {
