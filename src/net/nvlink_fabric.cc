@@ -47,15 +47,17 @@ void NvlinkFabric::Server::Advance() {
 void NvlinkFabric::Server::Reshare() {
   ++generation_;
   if (sending_.empty()) return;
-  // Ports 0..G-1 send, G..2G-1 receive.
   const int g = fabric_->config_.gpus_per_server;
-  std::vector<std::vector<uint32_t>> ports(sending_.size());
-  for (size_t i = 0; i < sending_.size(); ++i) {
-    ports[i] = {static_cast<uint32_t>(sending_[i].src_gpu),
-                static_cast<uint32_t>(g + sending_[i].dst_gpu)};
+  uses_.clear();
+  for (const Transfer& t : sending_) {
+    uses_.push_back({static_cast<uint32_t>(t.src_gpu), 1.0});
+    uses_.push_back({static_cast<uint32_t>(g + t.dst_gpu), 1.0});
   }
-  const std::vector<double> shares =
-      MaxMinShares(ports, std::vector<double>(2 * g, static_cast<double>(fabric_->config_.rate)));
+  paths_.clear();  // over uses_ as it now stands
+  for (size_t i = 0; i < sending_.size(); ++i) {
+    paths_.push_back(std::span<const LinkUse>(uses_).subspan(2 * i, 2));
+  }
+  const std::vector<double>& shares = solver_.Solve(paths_);
   Time first = std::numeric_limits<Time>::max();
   for (size_t i = 0; i < sending_.size(); ++i) {
     Transfer& t = sending_[i];

@@ -13,8 +13,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
+#include "core/max_min.h"
 #include "core/simulator.h"
 #include "core/units.h"
 
@@ -63,7 +65,11 @@ class NvlinkFabric final {
   };
   class Server final : public EventHandler {
    public:
-    Server(Simulator* sim, const NvlinkFabric* fabric) : sim_(sim), fabric_(fabric) {
+    Server(Simulator* sim, const NvlinkFabric* fabric)
+        : sim_(sim),
+          fabric_(fabric),
+          solver_(std::vector<double>(2 * fabric->config_.gpus_per_server,
+                                      static_cast<double>(fabric->config_.rate))) {
       sim->Enroll(*this);
     }
     void Start(uint32_t id, int src_gpu, int dst_gpu, Bytes size);
@@ -80,6 +86,11 @@ class NvlinkFabric final {
     Simulator* sim_;
     const NvlinkFabric* fabric_;
     std::vector<Transfer> sending_;
+    // The crossbar's shares (ports 0..G-1 send, G..2G-1 receive), solved again at each change
+    // in the same arrays: each sending transfer's two ports, and its path over them.
+    MaxMinSolver solver_;
+    std::vector<LinkUse> uses_;
+    std::vector<std::span<const LinkUse>> paths_;
     Time updated_ = 0;
     uint32_t generation_ = 0;  // of the pending kSent event; older ones are stale
     int active_ = 0;

@@ -1,6 +1,7 @@
 // FCT and PFC files in the HPCC simulator's formats.
 #include "ns3/hpcc_output.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -45,7 +46,7 @@ std::string HpccFctText(const Network& net, const std::vector<uint16_t>& dports)
   out.reserve(done.size() * 64);
   for (const auto& [finish, id] : done) {
     const FlowSpec& f = flows[id];
-    fmt::format_to(std::back_inserter(out), "{:08x} {:08x} {} {} {} {} {} {}\n",
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{:08x} {:08x} {} {} {} {} {} {}\n"),
                    HpccNodeIp(topo.hpcc_id(f.src)), HpccNodeIp(topo.hpcc_id(f.dst)), sport[id],
                    id < dports.size() ? dports[id] : 0, f.size, net.flow_start(id) / kNanosecond,
                    (finish - net.flow_start(id)) / kNanosecond,
@@ -58,7 +59,7 @@ std::string HpccPfcText(const Network& net) {
   const Topology& topo = net.config().topology;
   std::string out;
   for (const PfcEvent& e : net.stats().pfc_log) {
-    fmt::format_to(std::back_inserter(out), "{} {} {} {} {}\n", e.time / kNanosecond,
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{} {} {} {} {}\n"), e.time / kNanosecond,
                    topo.hpcc_id(e.node), topo.is_host(e.node) ? 0 : 1, e.port + 1, e.pause ? 1 : 0);
   }
   return out;

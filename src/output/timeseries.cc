@@ -1,6 +1,7 @@
 // Time-series sampling and CSV output.
 #include "output/timeseries.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -133,8 +134,8 @@ void TimeSeriesSampler::Write(const std::string& dir) const {
                  static_cast<double>(times_[i] - times_[i - 1]);
           gbps = std::min(gbps, rate / 1e9);
         }
-        fmt::format_to(std::back_inserter(out), "{},s{},{},{},{:.3f}\n", times_[i] / kNanosecond,
-                       sw.node_id() - hosts, s.port, s.queue[i], gbps);
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},s{},{},{},{:.3f}\n"),
+                       times_[i] / kNanosecond, sw.node_id() - hosts, s.port, s.queue[i], gbps);
       }
     }
     WriteFileAtomic(dir + "/timeseries/queue.csv", out);
@@ -149,8 +150,8 @@ void TimeSeriesSampler::Write(const std::string& dir) const {
         double gbps = dt > 0 ? static_cast<double>(s.delivered - prev_bytes) * 8.0 * 1e3 /
                                    static_cast<double>(dt)
                              : 0.0;
-        fmt::format_to(std::back_inserter(out), "{},{},{:.3f}\n", times_[s.sample] / kNanosecond,
-                       s.flow, gbps);
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{},{:.3f}\n"),
+                       times_[s.sample] / kNanosecond, s.flow, gbps);
       }
       prev_index = s.sample;
       prev_bytes = s.delivered;
@@ -160,7 +161,7 @@ void TimeSeriesSampler::Write(const std::string& dir) const {
   if (config_.ts_rate) {
     std::string out = "time_ns,flow_id,rc_gbps,rt_gbps,alpha\n";
     for (const FlowSample& s : flow_samples_) {
-      fmt::format_to(std::back_inserter(out), "{},{},{:.4f},{:.4f},{:.6f}\n",
+      fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{},{:.4f},{:.4f},{:.6f}\n"),
                      times_[s.sample] / kNanosecond, s.flow, static_cast<double>(s.rc) / 1e9,
                      static_cast<double>(s.rt) / 1e9, s.alpha);
     }
@@ -170,7 +171,7 @@ void TimeSeriesSampler::Write(const std::string& dir) const {
     std::string out = "time_ns,node,port,priority,paused\n";
     const Topology& topo = net_->config().topology;
     for (const PfcEvent& e : net_->stats().pfc_log) {
-      fmt::format_to(std::back_inserter(out), "{:.3f},{},{},{},{}\n",
+      fmt::format_to(std::back_inserter(out), FMT_COMPILE("{:.3f},{},{},{},{}\n"),
                      static_cast<double>(e.time) / kNanosecond, topo.node_name(e.node), e.port,
                      e.priority, e.pause ? 1 : 0);
     }

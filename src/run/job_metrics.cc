@@ -1,6 +1,7 @@
 // A training job's compute replayed from its flows' outcomes, and what it measures.
 #include "run/job_metrics.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -278,10 +279,10 @@ std::string JobTimelineCsv(const Scenario& s, const std::vector<JobOutcome>& out
       const Time done = outcomes[j].task_done[k];
       if (!IsCompute(t.kind) || done < 0) continue;
       const Time delay = s.flow_after.task(t.id).delay;
-      fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{:.3f},{:.3f}\n",
-                     s.jobs[j].name, t.iteration, t.rank, jf.hosts[t.rank], t.rank / per_stage,
-                     t.micro_batch, jf.layer_names[t.layer], Name(PhaseOf(t.kind)),
-                     Ns(done - delay), Ns(done));
+      fmt::format_to(std::back_inserter(out),
+                     FMT_COMPILE("{},{},{},{},{},{},{},{},{:.3f},{:.3f}\n"), s.jobs[j].name,
+                     t.iteration, t.rank, jf.hosts[t.rank], t.rank / per_stage, t.micro_batch,
+                     jf.layer_names[t.layer], Name(PhaseOf(t.kind)), Ns(done - delay), Ns(done));
     }
   }
   return out;

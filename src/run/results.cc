@@ -1,6 +1,7 @@
 // flows.csv and summary.json.
 #include "run/results.h"
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 #include <sys/resource.h>
 
@@ -104,30 +105,34 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
   for (uint32_t id = 0; id < net.num_flows(); ++id) {
     const FlowSpec& f = net.flow_spec(id);
     const FlowOutcome& o = outcomes[id];
-    fmt::format_to(std::back_inserter(out), "{},{},{},{},{},", id, f.src, f.dst, f.priority,
-                   f.size);
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{},{},{},{},"), id, f.src, f.dst,
+                   f.priority, f.size);
     // A flow that waits for others and never started has no start.
-    if (o.start != kTimeNever) fmt::format_to(std::back_inserter(out), "{}", o.start / kNanosecond);
+    if (o.start != kTimeNever)
+      fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), o.start / kNanosecond);
     out += ',';
     if (o.finish >= 0) {
-      fmt::format_to(std::back_inserter(out), "{},{},{},{:.4f},", o.finish / kNanosecond,
-                     (o.finish - o.start) / kNanosecond, o.ideal_fct / kNanosecond, Slowdown(o));
+      fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{},{},{:.4f},"),
+                     o.finish / kNanosecond, (o.finish - o.start) / kNanosecond,
+                     o.ideal_fct / kNanosecond, Slowdown(o));
     } else {
-      fmt::format_to(std::back_inserter(out), ",,{},,", o.ideal_fct / kNanosecond);
+      fmt::format_to(std::back_inserter(out), FMT_COMPILE(",,{},,"), o.ideal_fct / kNanosecond);
     }
-    fmt::format_to(std::back_inserter(out), "{},{:.4f},{},{},", o.delivered,
+    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{:.4f},{},{},"), o.delivered,
                    FlowThroughputGbps(o, info.sim_time), s.tag(f),
-                   id < s.flow_ids.size() ? s.flow_ids[id] : std::string());
+                   id < s.flow_ids.size() ? std::string_view(s.flow_ids[id]) : std::string_view());
     if (net.flow_delivered_at(id) >= 0) {
-      fmt::format_to(std::back_inserter(out), "{}", net.flow_delivered_at(id) / kNanosecond);
+      fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"),
+                     net.flow_delivered_at(id) / kNanosecond);
     }
     if (node_ids) {
-      fmt::format_to(std::back_inserter(out), ",{},{}", topo.hpcc_id(f.src), topo.hpcc_id(f.dst));
+      fmt::format_to(std::back_inserter(out), FMT_COMPILE(",{},{}"), topo.hpcc_id(f.src),
+                     topo.hpcc_id(f.dst));
     }
     if (!info.deadlocks.empty()) {
       out += ',';
       if (const auto it = stuck.find(id); it != stuck.end()) {
-        fmt::format_to(std::back_inserter(out), "{}", it->second / kNanosecond);
+        fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), it->second / kNanosecond);
       }
     }
     if (!info.unfinished.empty()) {
