@@ -108,8 +108,9 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
     fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{},{},{},{},"), id, f.src, f.dst,
                    f.priority, f.size);
     // A flow that waits for others and never started has no start.
-    if (o.start != kTimeNever)
+    if (o.start != kTimeNever) {
       fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), o.start / kNanosecond);
+    }
     out += ',';
     if (o.finish >= 0) {
       fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{},{},{:.4f},"),
@@ -118,9 +119,10 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
     } else {
       fmt::format_to(std::back_inserter(out), FMT_COMPILE(",,{},,"), o.ideal_fct / kNanosecond);
     }
-    fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{:.4f},{},{},"), o.delivered,
-                   FlowThroughputGbps(o, info.sim_time), s.tag(f),
-                   id < s.flow_ids.size() ? std::string_view(s.flow_ids[id]) : std::string_view());
+    fmt::format_to(
+        std::back_inserter(out), FMT_COMPILE("{},{:.4f},{},{},"), o.delivered,
+        FlowThroughputGbps(o, info.sim_time), s.tag(f),
+        id < s.flow_ids.size() ? std::string_view(s.flow_ids[id]) : std::string_view(""));
     if (net.flow_delivered_at(id) >= 0) {
       fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"),
                      net.flow_delivered_at(id) / kNanosecond);

@@ -446,8 +446,9 @@ class JobExpander {
       record.end = static_cast<uint32_t>(flows_.size());
       if (releases != nullptr) {  // done for the rank: its queue goes to the next
         for (int g : group) {
-          Task(g, final[g], 0, JobTaskKind::kDone, it, mb, layer, FlowAfter::kNoQueue,
-               (*releases)[g]);
+          // A rank with no transfer in it is done once its turn came.
+          Task(g, final[g].empty() ? std::vector<uint32_t>{gates[g]} : final[g], 0,
+               JobTaskKind::kDone, it, mb, layer, FlowAfter::kNoQueue, (*releases)[g]);
           out_.tasks.back().collective = static_cast<int>(out_.collectives.size());
         }
       }
