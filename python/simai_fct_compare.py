@@ -2,7 +2,9 @@
 """Compares two FCT files of one SimAI case, flow by flow (SimAI's and ours: `dcqcn simai`
 writes the same format): the transfers inside a server (NVLink) and between servers (the NICs),
 their mean and median completion times, the busiest NVLink pair's transfers against their wire
-time, and one GPU's transfers between servers step by step (their starts and ends in each file).
+time, how each GPU's transfers follow the ACKs into it, the chain of transfers one GPU's last
+transfer between servers waited for, and that GPU's transfers between servers step by step
+(their starts and ends in each file).
 It is how docs/validation.md tells where the TP 16 case's time goes.
 
     python/simai_fct_compare.py SIMAI_FCT OURS [--gpus-per-server 8] [--gpu 0]
@@ -89,6 +91,27 @@ def ack_gaps(rows, before=300, after=100):
     return gaps
 
 
+def critical_chain(rows, gpu=0, gpus_per_server=8, within=100):
+    """The chain of transfers that GPU `gpu`'s last transfer to another server waited for: from
+    it back, each time the transfer into its source GPU whose end (last ACK) came last within
+    `within` ns before its start, as a ring's step follows the previous one. In start order."""
+    into = {}
+    for r in rows:
+        into.setdefault(r[1], []).append(r)
+    outs = [r for r in rows if r[0] == gpu and r[1] // gpus_per_server != gpu // gpus_per_server]
+    if not outs:
+        return []
+    chain = [max(outs, key=lambda r: r[3])]
+    while True:
+        start = chain[-1][3]
+        before = [r for r in into.get(chain[-1][0], []) if start - within <= r[3] + r[4] <= start]
+        if not before:
+            break
+        chain.append(max(before, key=lambda r: r[3] + r[4]))
+    chain.reverse()
+    return chain
+
+
 def compare(runs, gpus_per_server=8, gpu=0, nvlink_gbps=2880):
     """The report's lines, of `runs` {"SimAI": rows, "dcqcn": rows} (read_fct's)."""
     server = lambda node: node // gpus_per_server
@@ -121,6 +144,20 @@ def compare(runs, gpus_per_server=8, gpu=0, nvlink_gbps=2880):
         gaps = ack_gaps(rows)
         common = ", ".join(f"{g} ({n})" for g, n in gaps.most_common(4))
         out.append(f"  {name}: {sum(gaps.values())} transfers: {common}")
+    out.append(f"\nWhat GPU {gpu}'s last transfer between servers waited for: the chain of "
+               "transfers back from it, each the last to end before the next started:")
+    for name, rows in runs.items():
+        chain = critical_chain(rows, gpu, gpus_per_server)
+        if not chain:
+            out.append(f"  {name}: none")
+            continue
+        parts = []
+        for label, v in (("NVLink", [r[4] for r in chain if inside(r)]),
+                         ("between servers", [r[4] for r in chain if not inside(r)])):
+            parts.append(f"{len(v)} {label}" + (f" ({statistics.mean(v):.0f} ns on average)"
+                                                 if v else ""))
+        out.append(f"  {name}: {len(chain)} transfers from {chain[0][3]} to "
+                   f"{chain[-1][3] + chain[-1][4]} ns: {', '.join(parts)}")
     out.append(f"\nGPU {gpu}'s transfers between servers, in start order (ns):")
     out.append("| step | start SimAI | start dcqcn | later in SimAI | end SimAI | end dcqcn | "
                "later in SimAI |")

@@ -54,6 +54,20 @@ class SimaiFctCompareTest(unittest.TestCase):
         rows = [(0, 1, 9000, 0, 100), (1, 2, 9000, 110, 50), (2, 3, 9000, 155, 10)]
         self.assertEqual(simai_fct_compare.ack_gaps(rows), {10: 1, -5: 1})
 
+    def test_critical_chain(self):
+        # Servers of 2 GPUs. GPU 0's last transfer between servers (0 -> 2 at 500) waited for
+        # 1 -> 0, whose ACK came last before it (at 490; 3 -> 0's at 300 came earlier), which
+        # waited for 2 -> 1 (ACK at 280); what came into GPU 2 ended more than 100 ns before
+        # 2 -> 1 started (0 -> 2's first, at 50).
+        rows = [(2, 1, 9000, 200, 80), (1, 0, 9000, 290, 200), (3, 0, 9000, 100, 200),
+                (0, 2, 9000, 500, 1000), (0, 2, 9000, 0, 50)]
+        self.assertEqual(simai_fct_compare.critical_chain(rows, gpu=0, gpus_per_server=2),
+                         [(2, 1, 9000, 200, 80), (1, 0, 9000, 290, 200), (0, 2, 9000, 500, 1000)])
+        lines = simai_fct_compare.compare({"SimAI": rows, "dcqcn": rows}, gpus_per_server=2)
+        self.assertIn("  SimAI: 3 transfers from 200 to 1500 ns: 1 NVLink (200 ns on average), "
+                      "2 between servers (540 ns on average)", lines)
+        self.assertEqual(simai_fct_compare.critical_chain(rows, gpu=1, gpus_per_server=2), [])
+
     def test_flows_csv_and_replay(self):
         # Our flows.csv reads as an FCT file's rows; a bad row names the file and line.
         with tempfile.TemporaryDirectory() as d:
