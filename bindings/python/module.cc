@@ -182,8 +182,8 @@ void Run(const std::string& scenario, bool is_path, const std::vector<std::strin
 // network is built too, as `dcqcn check` does.
 std::pair<std::string, std::vector<std::string>> Check(const std::string& scenario, bool is_path,
                                                        const std::vector<std::string>& sets) {
-  // As `dcqcn check`: a collective's flows counted, not built.
-  Scenario s = Load(scenario, is_path, sets, LoadOptions{.build_collectives = false});
+  // As `dcqcn check`: a collective's and a job's flows counted, not built.
+  Scenario s = Load(scenario, is_path, sets, LoadOptions{.build_collectives_and_jobs = false});
   std::vector<std::string> warnings = BufferWarnings(s);
   {
     GilReleased release;

@@ -488,10 +488,11 @@ int main(int argc, char** argv) {
         fmt::print("  SimAI's files: {}\n", fmt::join(r.simai_files, ", "));
       }
     } else if (*check) {
-      // A collective's flows are counted, not built: a 16,384-GPU AllReduce checks in seconds.
+      // A collective's and a job's flows are counted, not built: a 16,384-GPU AllReduce checks
+      // in seconds.
       Scenario s =
           Load(check_file, std::vector<dcqcn::Override>(check_sets.begin(), check_sets.end()), true,
-               dcqcn::LoadOptions{.build_collectives = false});
+               dcqcn::LoadOptions{.build_collectives_and_jobs = false});
       dcqcn::Network net(dcqcn::ToNetworkConfig(s));  // topology, routes and buffers must build too
       fmt::print("{}", dcqcn::ResolvedToml(s));
       auto count = [](size_t n, const char* one, const char* many) {
@@ -500,15 +501,20 @@ int main(int argc, char** argv) {
       size_t waiting = 0;
       for (uint32_t id = 0; id < s.flows.size(); ++id) waiting += s.flow_after.waits(id) ? 1 : 0;
       const uint64_t collective_flows = s.collective_flow_total();
-      fmt::print(stderr, "{}: ok ({}, {}, {}{}{})\n", check_file,
-                 count(s.topology.hosts, "host", "hosts"),
-                 count(s.topology.switches, "switch", "switches"),
-                 count(s.flows.size() + collective_flows, "flow", "flows"),
-                 waiting > 0 ? fmt::format(", {} waiting for others", waiting) : "",
-                 s.collectives.empty()
-                     ? ""
-                     : fmt::format(", {} of them from {}, counted but not built", collective_flows,
-                                   count(s.collectives.size(), "collective", "collectives")));
+      const uint64_t job_flows = s.job_flow_total();
+      std::vector<std::string> sources;
+      if (!s.collectives.empty()) {
+        sources.push_back(count(s.collectives.size(), "collective", "collectives"));
+      }
+      if (!s.jobs.empty()) sources.push_back(count(s.jobs.size(), "job", "jobs"));
+      fmt::print(
+          stderr, "{}: ok ({}, {}, {}{}{})\n", check_file, count(s.topology.hosts, "host", "hosts"),
+          count(s.topology.switches, "switch", "switches"),
+          count(s.flows.size() + collective_flows + job_flows, "flow", "flows"),
+          waiting > 0 ? fmt::format(", {} waiting for others", waiting) : "",
+          sources.empty() ? ""
+                          : fmt::format(", {} of them from {}, counted but not built",
+                                        collective_flows + job_flows, fmt::join(sources, " and ")));
       fmt::print(stderr, "{}", dcqcn::PortSettingsText(net, check_ports));
       for (const std::string& w : dcqcn::BufferWarnings(s)) fmt::print(stderr, "warning: {}\n", w);
       for (const std::string& w : net.RouteLoops()) fmt::print(stderr, "warning: {}\n", w);

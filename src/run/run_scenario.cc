@@ -49,7 +49,13 @@ int AutoThreads(const Topology& topo) {
 }
 
 std::string OneThreadOnly(const Scenario& s) {
-  if (CanSplit(s.flow_level, &s.flow_after)) return "";
+  // A job's flows may not be built (`check`): its step rule says what they would need.
+  bool ack_arrival = false;
+  for (size_t j = 0; j < s.jobs.size(); ++j) {
+    ack_arrival = ack_arrival || (s.jobs[j].step_done == StepDone::kAckArrival &&
+                                  j < s.job_flow_counts.size() && s.job_flow_counts[j] > 0);
+  }
+  if (CanSplit(s.flow_level, &s.flow_after) && !ack_arrival) return "";
   if (s.flow_level) return "model = \"flow\" runs on one thread: its shares are the whole fabric's";
   return "step_done = \"ack_arrival\" runs on one thread: a sender's last ACK tells its receiver "
          "at once";

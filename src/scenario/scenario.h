@@ -73,9 +73,16 @@ struct Scenario {
                            uint64_t{0});
   }
   bool collectives_built() const { return collective_flows.size() == collectives.size(); }
-  // [[job]] tables and what each expanded into (flows after the collectives', and tasks).
+  // [[job]] tables and what each expanded into (flows after the collectives', and tasks), and
+  // each one's flows as counted before any is built (JobFlowCount). `check` counts them without
+  // building them, as a collective's: job_flows is then empty.
   std::vector<JobConfig> jobs;
   std::vector<JobFlows> job_flows;
+  std::vector<uint64_t> job_flow_counts;
+  uint64_t job_flow_total() const {
+    return std::accumulate(job_flow_counts.begin(), job_flow_counts.end(), uint64_t{0});
+  }
+  bool jobs_built() const { return job_flows.size() == jobs.size(); }
   FlowTags tags;  // the names of the flows' tags
   const std::string& tag(const FlowSpec& f) const { return tags.name(f.tag); }
   OutputConfig output;

@@ -1631,7 +1631,8 @@ void Loader::ReadJobs(const Section& root, Scenario& s) {
       if (key_sec.Get(key) != nullptr) at = key_sec.Get(key);
       Fail(key_sec.Key(key), at != nullptr ? at : key_sec.table, p.message);
     }
-    total += JobFlowCount(j, where);
+    s.job_flow_counts.push_back(JobFlowCount(j, where));
+    total += s.job_flow_counts.back();
     if (total > MaxFlowsInMemory()) {
       Fail(sec.path, sec.table,
            fmt::format("the scenario would have {:.1f} million flows with this job, and this "
@@ -1644,6 +1645,7 @@ void Loader::ReadJobs(const Section& root, Scenario& s) {
     s.jobs.push_back(std::move(j));
     job_nodes_.push_back(sec.table);
   }
+  if (!options_.build_collectives_and_jobs) return;
   for (size_t i = 0; i < s.jobs.size(); ++i) {
     s.job_flows.push_back(
         ExpandJob(s.jobs[i], where, s.jobs[i].name, s.flows, s.flow_after, s.tags));
@@ -1710,7 +1712,7 @@ void Loader::ReadCollectives(const Section& root, Scenario& s) {
                  static_cast<uint64_t>(c.iterations)));
   }
   s.collective_flow_counts = counts;
-  if (!options_.build_collectives) return;
+  if (!options_.build_collectives_and_jobs) return;
   // Room for every flow counted (exact, but for PXN's relays: at most): grown one flow at a
   // time, the specs and rows of millions would take up to twice their size, and a copy.
   const bool connections = std::any_of(
@@ -1921,6 +1923,21 @@ void Loader::CheckReachability(const Scenario& s, const toml::node* workload_nod
       }
     }
   }
+  if (!s.jobs_built()) {
+    // The same for each group of a job that runs a collective, and each pipeline pair.
+    const CollectiveHosts where{s.topology.hosts, GpusPerServer(s.topology)};
+    for (size_t j = 0; j < s.jobs.size(); ++j) {
+      for (const std::vector<int>& hosts : JobConnectedHosts(s.jobs[j], where)) {
+        for (int h : hosts) {
+          if (component[h] == component[hosts.front()]) continue;
+          Fail(fmt::format("job[{}].ranks", j), job_nodes_[j],
+               fmt::format("host h{} has no path to host h{} over topology.links, and its "
+                           "ranks there communicate",
+                           hosts.front(), h));
+        }
+      }
+    }
+  }
   for (size_t i = 0; i < s.flows.size(); ++i) {
     const FlowSpec& f = s.flows[i];
     if (component[f.src] == component[f.dst]) continue;
@@ -2014,7 +2031,8 @@ Scenario Loader::Build(const toml::table& root_table) {
   ReadCollectives(root, s);
   ReadJobs(root, s);
   if (!s.flow_after.empty()) s.flow_after.Resize(s.flows.size());
-  if (s.flows.empty() && (s.collectives_built() || s.collective_flow_total() == 0)) {
+  if (s.flows.empty() && (s.collectives_built() || s.collective_flow_total() == 0) &&
+      (s.jobs_built() || s.job_flow_total() == 0)) {
     Fail("flow", nullptr,
          "no flows: expected at least one [[flow]] table, a [workload], a [[collective]] or a "
          "[[job]] that communicates");

@@ -35,12 +35,12 @@ struct Override {
 // "--seed abc: ...").
 Scenario LoadScenarioFile(const std::string& path, const std::vector<std::string>& overrides = {});
 
-// What loading builds. `dcqcn check` counts a collective's flows without building them (a 1 GB
-// AllReduce on 16,384 GPUs is 67 million, and 8.5 GB): every key, rank and route is checked all
-// the same (a collective's ranks must reach each other, which is what its flows need); a run
-// builds them.
+// What loading builds. `dcqcn check` counts a collective's and a job's flows without building
+// them (a 1 GB AllReduce on 16,384 GPUs is 67 million, and 8.5 GB): every key, rank and route is
+// checked all the same (the ranks of a collective, and of each of a job's groups and pipeline
+// pairs, must reach each other, which is what their flows need); a run builds them.
 struct LoadOptions {
-  bool build_collectives = true;
+  bool build_collectives_and_jobs = true;
 };
 Scenario LoadScenarioFile(const std::string& path, const std::vector<Override>& overrides,
                           const LoadOptions& options = {});

@@ -253,6 +253,37 @@ CollectiveProblem CheckJob(const JobConfig& j, const CollectiveHosts& where) {
   return {};
 }
 
+std::vector<std::vector<int>> JobConnectedHosts(const JobConfig& j, const CollectiveHosts& where) {
+  const int n = j.ranks_count(where.hosts);
+  const Layout l = LayoutOf(j, n);
+  auto host = [&](int g) { return j.all_ranks ? g : j.ranks[g]; };
+  const std::vector<int> unrolled = Unrolled(j);
+  std::vector<std::vector<int>> out;
+  for (int s = 0; s < l.pp; ++s) {
+    const auto [first, last] = StageLayers(static_cast<int>(unrolled.size()), l.pp, s);
+    std::array<bool, kJobGroupNames.size()> runs{};
+    for (int u = first; u < last; ++u) {
+      for (const JobPhase& p : j.layers[unrolled[u]].phases) {
+        if (p.op) runs[static_cast<int>(p.group)] = true;
+      }
+    }
+    for (size_t kind = 0; kind < runs.size(); ++kind) {
+      if (!runs[kind] || l.GroupSize(static_cast<JobGroup>(kind)) < 2) continue;
+      for (const std::vector<int>& group : l.Groups(static_cast<JobGroup>(kind), s)) {
+        std::vector<int>& hosts = out.emplace_back();
+        for (int g : group) hosts.push_back(host(g));
+      }
+    }
+    if (s + 1 == l.pp) continue;
+    for (int d = 0; d < l.dp; ++d) {
+      for (int t = 0; t < l.tp; ++t) {
+        out.push_back({host(l.rank(s, d, t)), host(l.rank(s + 1, d, t))});
+      }
+    }
+  }
+  return out;
+}
+
 uint64_t JobFlowCount(const JobConfig& j, const CollectiveHosts& where) {
   const int n = j.ranks_count(where.hosts);
   const Layout l = LayoutOf(j, n);

@@ -99,6 +99,10 @@ struct JobFlows {
 bool ProcessedRingStep(CollectiveOp op, int ranks, int channels, int step);
 // The first thing wrong with a job on `where`: the key it is about and why ("" when nothing).
 CollectiveProblem CheckJob(const JobConfig& j, const CollectiveHosts& where);
+// The hosts that each of its collectives (a group of a stage whose layers run one) and
+// pipeline transfers (a rank and its peer in the next stage) connect (CheckJob must pass): what
+// its flows need to reach each other, for `dcqcn check`, which does not build them.
+std::vector<std::vector<int>> JobConnectedHosts(const JobConfig& j, const CollectiveHosts& where);
 // How many flows it expands into (CheckJob must pass), to bound a run before building it.
 uint64_t JobFlowCount(const JobConfig& j, const CollectiveHosts& where);
 // Appends the job's flows, tasks and waits. Throws InputError if CheckJob fails.

@@ -203,6 +203,24 @@ TEST_F(CliTest, CheckCountsACollectivesFlowsWithoutBuildingThem) {
       << r.out;
 }
 
+// A job's flows too, and the rule that keeps its run to one thread is still told.
+TEST_F(CliTest, CheckCountsAJobsFlowsWithoutBuildingThem) {
+  const fs::path scen =
+      Write("job.toml",
+            "[topology]\ntype = \"rail\"\nservers = 2\ngpus_per_server = 4\nservers_per_leaf = 2\n"
+            "spines = 1\n[[job]]\ntp = 4\nstep_done = \"ack_arrival\"\n[[job.layer]]\n"
+            "weight_grad_comm = \"allreduce\"\nweight_grad_size = \"1MB\"\n");
+  const Result r = RunCli("check " + scen.string(), "2>&1 >/dev/null");
+  ASSERT_EQ(r.code, 0) << r.out;
+  // Four DP rings of 2 ranks (one per TP rank): 2 steps of 2 flows each.
+  EXPECT_NE(r.out.find(": ok (8 hosts, 5 switches, 16 flows, 16 of them from 1 job, counted but "
+                       "not built)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("note: step_done = \"ack_arrival\" runs on one thread"), std::string::npos)
+      << r.out;
+}
+
 TEST_F(CliTest, BadInputsExitWithOneAndNameTheProblem) {
   struct Case {
     const char* name;

@@ -674,7 +674,7 @@ TEST(ScenarioLoader, CheckCountsACollectivesFlowsWithoutBuildingThem) {
       "algorithm = \"ring\"\nsize = \"8MB\"\niterations = 2\n";
   const Scenario built = Load(ring);
   const Scenario counted = LoadScenarioText(ring, "test.toml", std::vector<Override>{},
-                                            LoadOptions{.build_collectives = false});
+                                            LoadOptions{.build_collectives_and_jobs = false});
   ASSERT_EQ(built.collective_flow_counts.size(), 1u);
   EXPECT_EQ(built.collective_flow_counts[0], built.flows.size());
   EXPECT_EQ(built.flows.size(), 2u * 2 * 7 * 8);  // 2 iterations of 2 (n - 1) steps of n flows
@@ -691,7 +691,7 @@ TEST(ScenarioLoader, CheckCountsACollectivesFlowsWithoutBuildingThem) {
   ExpectError(islands, {"test.toml:6:", "collective[0].ranks", "no path to host"});
   const std::string message = testing::InputErrorOf([&] {
     LoadScenarioText(islands, "test.toml", std::vector<Override>{},
-                     LoadOptions{.build_collectives = false});
+                     LoadOptions{.build_collectives_and_jobs = false});
   });
   EXPECT_NE(message.find("test.toml:6: collective[0].ranks: host h0 has no path to host h2 "
                          "over topology.links, and both are its ranks"),
@@ -699,7 +699,46 @@ TEST(ScenarioLoader, CheckCountsACollectivesFlowsWithoutBuildingThem) {
       << message;
   EXPECT_NO_THROW(LoadScenarioText(islands + "ranks = [0, 1]\n", "test.toml",
                                    std::vector<Override>{},
-                                   LoadOptions{.build_collectives = false}));
+                                   LoadOptions{.build_collectives_and_jobs = false}));
+}
+
+// A job's flows too: counted exactly as built, and its groups' and pipeline pairs' ranks must
+// reach each other either way.
+TEST(ScenarioLoader, CheckCountsAJobsFlowsWithoutBuildingThem) {
+  const std::string job =
+      "[topology]\ntype = \"rail\"\nservers = 4\ngpus_per_server = 4\nservers_per_leaf = 2\n"
+      "spines = 2\n[[job]]\ntp = 4\npp = 2\nmicro_batches = 3\niterations = 2\n"
+      "pp_size = \"1MB\"\n[[job.layer]]\nrepeat = 3\nforward_compute = \"1us\"\n"
+      "forward_comm = \"allreduce\"\nforward_size = \"1MB\"\n"
+      "weight_grad_comm = \"allreduce\"\nweight_grad_size = \"2MB\"\n";
+  const Scenario built = Load(job);
+  const Scenario counted = LoadScenarioText(job, "test.toml", std::vector<Override>{},
+                                            LoadOptions{.build_collectives_and_jobs = false});
+  ASSERT_TRUE(built.jobs_built());
+  ASSERT_EQ(built.job_flow_counts.size(), 1u);
+  EXPECT_EQ(built.job_flow_counts[0], built.flows.size());
+  EXPECT_GT(built.flows.size(), 0u);
+  EXPECT_FALSE(counted.jobs_built());
+  EXPECT_EQ(counted.job_flow_counts, built.job_flow_counts);
+  EXPECT_TRUE(counted.flows.empty());
+  EXPECT_TRUE(counted.flow_after.tasks.empty());
+
+  // h0-h1 and h2-h3 are islands: a TP group of 2 on each is fine, a DP group across is not.
+  const std::string islands = std::string(kCustomHead) +
+                              "links = [[\"h0\", \"s0\"], [\"h1\", \"s0\"], [\"h2\", \"s1\"], "
+                              "[\"h3\", \"s1\"]]\n[[job]]\ntp = 2\n[[job.layer]]\n"
+                              "forward_comm = \"allreduce\"\nforward_size = \"1MB\"\n";
+  for (const bool build : {true, false}) {
+    EXPECT_NO_THROW(LoadScenarioText(islands, "test.toml", std::vector<Override>{},
+                                     LoadOptions{.build_collectives_and_jobs = build}));
+    const std::string message = testing::InputErrorOf([&] {
+      LoadScenarioText(islands + "weight_grad_comm = \"allreduce\"\nweight_grad_size = \"1MB\"\n",
+                       "test.toml", std::vector<Override>{},
+                       LoadOptions{.build_collectives_and_jobs = build});
+    });
+    EXPECT_NE(message.find("test.toml:6: job[0].ranks: "), std::string::npos) << message;
+    EXPECT_NE(message.find("has no path to host"), std::string::npos) << message;
+  }
 }
 
 TEST(ScenarioLoader, CcAlgorithmAndProfile) {
