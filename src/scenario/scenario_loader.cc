@@ -1908,34 +1908,27 @@ void Loader::ReadPoissonWorkload(const Section& sec, Scenario& s) const {
 
 void Loader::CheckReachability(const Scenario& s, const toml::node* workload_node) const {
   const std::vector<int> component = ConnectedComponents(s.topology);
-  if (!s.collectives_built()) {
-    // A collective's flows connect all its ranks (every algorithm's do), so they all have a
-    // path exactly when its ranks are in one piece of the fabric.
-    const CollectiveHosts where{s.topology.hosts, GpusPerServer(s.topology)};
-    for (size_t c = 0; c < s.collectives.size(); ++c) {
-      const std::vector<int> hosts = RankHosts(s.collectives[c], where);
-      for (int h : hosts) {
-        if (component[h] == component[hosts.front()]) continue;
-        Fail(fmt::format("collective[{}].ranks", c), collective_nodes_[c],
-             fmt::format("host h{} has no path to host h{} over topology.links, and both "
-                         "are its ranks",
-                         hosts.front(), h));
-      }
+  // Flows not built (`check`) connect all the ranks of a collective (every algorithm's do), and
+  // of each group of a job that runs one and each pipeline pair: they all have a path exactly
+  // when those ranks are in one piece of the fabric.
+  const CollectiveHosts where{s.topology.hosts, GpusPerServer(s.topology)};
+  auto require_connected = [&](const std::vector<int>& hosts, const std::string& key,
+                               const toml::node* node, std::string_view ranks) {
+    for (int h : hosts) {
+      if (component[h] == component[hosts.front()]) continue;
+      Fail(key, node,
+           fmt::format("host h{} has no path to host h{} over topology.links, and {}",
+                       hosts.front(), h, ranks));
     }
+  };
+  for (size_t c = 0; c < s.collectives.size() && !s.collectives_built(); ++c) {
+    require_connected(RankHosts(s.collectives[c], where), fmt::format("collective[{}].ranks", c),
+                      collective_nodes_[c], "both are its ranks");
   }
-  if (!s.jobs_built()) {
-    // The same for each group of a job that runs a collective, and each pipeline pair.
-    const CollectiveHosts where{s.topology.hosts, GpusPerServer(s.topology)};
-    for (size_t j = 0; j < s.jobs.size(); ++j) {
-      for (const std::vector<int>& hosts : JobConnectedHosts(s.jobs[j], where)) {
-        for (int h : hosts) {
-          if (component[h] == component[hosts.front()]) continue;
-          Fail(fmt::format("job[{}].ranks", j), job_nodes_[j],
-               fmt::format("host h{} has no path to host h{} over topology.links, and its "
-                           "ranks there communicate",
-                           hosts.front(), h));
-        }
-      }
+  for (size_t j = 0; j < s.jobs.size() && !s.jobs_built(); ++j) {
+    for (const std::vector<int>& hosts : JobConnectedHosts(s.jobs[j], where)) {
+      require_connected(hosts, fmt::format("job[{}].ranks", j), job_nodes_[j],
+                        "its ranks there communicate");
     }
   }
   for (size_t i = 0; i < s.flows.size(); ++i) {
