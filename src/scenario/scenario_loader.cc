@@ -2024,8 +2024,8 @@ Scenario Loader::Build(const toml::table& root_table) {
   ReadCollectives(root, s);
   ReadJobs(root, s);
   if (!s.flow_after.empty()) s.flow_after.Resize(s.flows.size());
-  if (s.flows.empty() && (s.collectives_built() || s.collective_flow_total() == 0) &&
-      (s.jobs_built() || s.job_flow_total() == 0)) {
+  // None built, and none counted where collectives and jobs are counted but not built.
+  if (s.flows.empty() && s.collective_flow_total() + s.job_flow_total() == 0) {
     Fail("flow", nullptr,
          "no flows: expected at least one [[flow]] table, a [workload], a [[collective]] or a "
          "[[job]] that communicates");

@@ -48,8 +48,8 @@ class CollectiveBuilder {
   // own compute issued the collective, however early its peer's chunk came in.
   void GateEveryFlow(std::vector<uint32_t> gates);
   // Each flow of a channel's step s (its steps counted from 0 by Commit) waits `extra(s)` more
-  // after what it waits for (SimAI's processing delay on some ring steps: workload/job.cc);
-  // empty: none.
+  // after what it waits for (a training job's latency per transfer, and SimAI's processing of
+  // some ring steps: workload/job.cc); empty: none.
   void DelaySteps(std::function<Time(int step)> extra) { step_delay_ = std::move(extra); }
   // One run of `algorithm` on its own (a training job's collective, one of many on the same
   // connections): final() is then its ranks' last steps.

@@ -463,15 +463,16 @@ class JobExpander {
       std::vector<uint32_t> group_gates;
       for (int g : group) group_gates.push_back(gates[g]);
       comm.builder->GateEveryFlow(group_gates);
-      comm.builder->DelaySteps({});
-      if (j_.processing_latency > 0 && algorithm.name == "ring") {
-        const CollectiveOp op = *p.op;
-        const int ranks = static_cast<int>(group.size());
-        const int channels = comm.config.channels;
-        const Time extra = j_.processing_latency;
-        comm.builder->DelaySteps(
-            [=](int step) { return ProcessedRingStep(op, ranks, channels, step) ? extra : 0; });
-      }
+      // Each transfer's latency once it is ready, and SimAI's processing of some ring steps.
+      const Time send = j_.send_latency;
+      const Time processing = algorithm.name == "ring" ? j_.processing_latency : 0;
+      const CollectiveOp op = *p.op;
+      const int ranks = static_cast<int>(group.size());
+      const int channels = comm.config.channels;
+      comm.builder->DelaySteps([=](int step) {
+        return send +
+               (processing > 0 && ProcessedRingStep(op, ranks, channels, step) ? processing : 0);
+      });
       comm.builder->Once(algorithm, CeilDiv(p.size, comm.config.channels));
       for (size_t k = 0; k < group.size(); ++k) final[group[k]] = comm.builder->final()[k];
       record.end = static_cast<uint32_t>(flows_.size());
@@ -481,11 +482,6 @@ class JobExpander {
           Task(g, final[g].empty() ? std::vector<uint32_t>{gates[g]} : final[g], 0,
                JobTaskKind::kDone, it, mb, layer, FlowAfter::kNoQueue, (*releases)[g]);
           out_.tasks.back().collective = static_cast<int>(out_.collectives.size());
-        }
-      }
-      if (j_.send_latency > 0) {
-        for (uint32_t id = record.begin; id < record.end; ++id) {
-          after_.Assign(id, after_.row_index(id), after_.delay(id) + j_.send_latency);
         }
       }
       out_.collectives.push_back(record);
