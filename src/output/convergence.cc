@@ -22,15 +22,16 @@ std::optional<Bytes> DeliveredAt(const std::vector<std::pair<uint32_t, Bytes>>& 
 
 }  // namespace
 
-Convergence MeasureConvergence(const std::vector<FlowOutcome>& flows, Time end,
-                               const std::vector<Time>& times, const DeliveredSamples& delivered,
+Convergence MeasureConvergence(const FlowOutcomes& flows, Time end, const std::vector<Time>& times,
+                               const DeliveredSamples& delivered,
                                const ConvergenceOptions& options) {
   Convergence c;
   const Time window = options.window;
   // The instants where the set of active flows changes.
   std::vector<Time> changes;
   changes.reserve(2 * flows.size());  // millions of flows: not twice that while it grows
-  for (const FlowOutcome& f : flows) {
+  for (size_t i = 0; i < flows.size(); ++i) {
+    const FlowOutcome f = flows[i];
     if (!WasActive(f, end)) continue;
     changes.push_back(f.start);
     if (ActiveUntil(f, end) < end) changes.push_back(ActiveUntil(f, end));
@@ -44,7 +45,8 @@ Convergence MeasureConvergence(const std::vector<FlowOutcome>& flows, Time end,
     if (to - from < 2 * window) continue;
     members.clear();
     for (size_t f = 0; f < flows.size(); ++f) {
-      if (WasActive(flows[f], end) && flows[f].start <= from && ActiveUntil(flows[f], end) > from) {
+      const FlowOutcome o = flows[f];
+      if (WasActive(o, end) && o.start <= from && ActiveUntil(o, end) > from) {
         members.push_back(f);
       }
     }

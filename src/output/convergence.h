@@ -35,8 +35,8 @@ struct Convergence {
 };
 
 // `times`: the sample instants; `delivered`: per flow (indexed like `flows`), its samples.
-Convergence MeasureConvergence(const std::vector<FlowOutcome>& flows, Time end,
-                               const std::vector<Time>& times, const DeliveredSamples& delivered,
+Convergence MeasureConvergence(const FlowOutcomes& flows, Time end, const std::vector<Time>& times,
+                               const DeliveredSamples& delivered,
                                const ConvergenceOptions& options);
 
 // summary.json's "convergence" object.

@@ -87,24 +87,22 @@ double Slowdown(const FlowOutcome& f) {
 
 namespace {
 
-// Calls `visit` with each flow of `flows`, or with those at the indices `subset`.
+// Calls `visit(outcome, index)` with each flow of `flows`, or with those at the indices `subset`.
 template <class Visit>
-void ForEachFlow(const std::vector<FlowOutcome>& flows, const std::vector<uint32_t>* subset,
-                 Visit visit) {
+void ForEachFlow(const FlowOutcomes& flows, const std::vector<uint32_t>* subset, Visit visit) {
   if (subset == nullptr) {
-    for (const FlowOutcome& f : flows) visit(f);
+    for (size_t i = 0; i < flows.size(); ++i) visit(flows[i], i);
   } else {
-    for (uint32_t i : *subset) visit(flows[i]);
+    for (uint32_t i : *subset) visit(flows[i], i);
   }
 }
 
 }  // namespace
 
-bool ActiveTogether(const std::vector<FlowOutcome>& flows, Time end,
-                    const std::vector<uint32_t>* subset) {
+bool ActiveTogether(const FlowOutcomes& flows, Time end, const std::vector<uint32_t>* subset) {
   Time latest_start = std::numeric_limits<Time>::min();
   Time earliest_stop = std::numeric_limits<Time>::max();
-  ForEachFlow(flows, subset, [&](const FlowOutcome& f) {
+  ForEachFlow(flows, subset, [&](const FlowOutcome& f, size_t) {
     if (!WasActive(f, end)) return;
     latest_start = std::max(latest_start, f.start);
     earliest_stop = std::min(earliest_stop, ActiveUntil(f, end));
@@ -123,15 +121,14 @@ double JainIndex(const std::vector<double>& values) {
   return m.Jain();
 }
 
-nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end,
-                           const std::vector<uint32_t>* subset,
+nlohmann::json FlowMetrics(const FlowOutcomes& flows, Time end, const std::vector<uint32_t>* subset,
                            const std::vector<double>* max_min) {
   // No list but the slowdowns' (for their percentiles), one at a time: with millions of flows,
   // each costs 8 bytes a flow.
   nlohmann::json j;
   j["flows"] = subset != nullptr ? subset->size() : flows.size();
   Moments throughputs, long_throughputs;
-  ForEachFlow(flows, subset, [&](const FlowOutcome& f) {
+  ForEachFlow(flows, subset, [&](const FlowOutcome& f, size_t) {
     if (!WasActive(f, end)) return;
     const double gbps = FlowThroughputGbps(f, end);
     throughputs.Add(gbps);
@@ -145,10 +142,9 @@ nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end,
   // The same flows' max-min shares, and their throughputs as fractions of them.
   Moments shares, fractions;
   if (jain && max_min != nullptr) {
-    auto index = [&](const FlowOutcome& f) { return static_cast<size_t>(&f - flows.data()); };
-    ForEachFlow(flows, subset, [&](const FlowOutcome& f) {
+    ForEachFlow(flows, subset, [&](const FlowOutcome& f, size_t i) {
       if (!WasActive(f, end)) return;
-      const double share = index(f) < max_min->size() ? (*max_min)[index(f)] : 0;
+      const double share = i < max_min->size() ? (*max_min)[i] : 0;
       shares.Add(share);
       fractions.Add(share > 0 ? FlowThroughputGbps(f, end) / share : 0);
     });
@@ -167,10 +163,10 @@ nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end,
       return WasActive(f, end) && f.finish >= 0 && f.size >= min && (max == 0 || f.size < max);
     };
     size_t n = 0;
-    ForEachFlow(flows, subset, [&](const FlowOutcome& f) { n += counts(f) ? 1 : 0; });
+    ForEachFlow(flows, subset, [&](const FlowOutcome& f, size_t) { n += counts(f) ? 1 : 0; });
     std::vector<double> v;
     v.reserve(n);
-    ForEachFlow(flows, subset, [&](const FlowOutcome& f) {
+    ForEachFlow(flows, subset, [&](const FlowOutcome& f, size_t) {
       if (counts(f)) v.push_back(Slowdown(f));
     });
     return v;

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -21,6 +23,28 @@ struct FlowOutcome {
   Bytes delivered = 0;
 };
 
+// Every flow's outcome by index, read from where the run keeps it rather than copied: with
+// millions of flows a copy would cost 40 bytes a flow just when the results' memory peaks.
+// Either a list it holds (a few flows, tests) or a function of the index.
+class FlowOutcomes {
+ public:
+  FlowOutcomes() = default;
+  FlowOutcomes(std::vector<FlowOutcome> held)  // NOLINT: a list is an outcome table
+      : held_(std::move(held)), size_(held_.size()) {}
+  FlowOutcomes(std::initializer_list<FlowOutcome> held)
+      : FlowOutcomes(std::vector<FlowOutcome>(held)) {}
+  FlowOutcomes(size_t size, std::function<FlowOutcome(size_t)> at)
+      : size_(size), at_(std::move(at)) {}
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  FlowOutcome operator[](size_t i) const { return at_ ? at_(i) : held_[i]; }
+
+ private:
+  std::vector<FlowOutcome> held_;
+  size_t size_ = 0;
+  std::function<FlowOutcome(size_t)> at_;
+};
+
 // A flow is active in a run that ended at `end` when it started before the end.
 bool WasActive(const FlowOutcome& f, Time end);
 // When an active flow stopped being active: its finish, or the end of the run.
@@ -33,7 +57,7 @@ double Slowdown(const FlowOutcome& f);
 // shares of flows that competed, and is reported only then.
 // `subset`: only the flows at these indices (a tag's; null: all), so that per-tag metrics need
 // no copy of the outcomes.
-bool ActiveTogether(const std::vector<FlowOutcome>& flows, Time end,
+bool ActiveTogether(const FlowOutcomes& flows, Time end,
                     const std::vector<uint32_t>* subset = nullptr);
 
 // {"flows", "active", "finished", "fct_slowdown" {count,p50,p95,p99,max}, "flow_throughput_gbps"
@@ -45,7 +69,7 @@ bool ActiveTogether(const std::vector<FlowOutcome>& flows, Time end,
 // the shares says how unequal a fair allocation is, and the Jain index of throughput / share (Jain,
 // Chiu and Hawe 1984, their normalised allocation) is 1 when every flow got the same fraction of
 // its fair share. Both are null where jain_fairness is, or when a flow has no share.
-nlohmann::json FlowMetrics(const std::vector<FlowOutcome>& flows, Time end,
+nlohmann::json FlowMetrics(const FlowOutcomes& flows, Time end,
                            const std::vector<uint32_t>* subset = nullptr,
                            const std::vector<double>* max_min = nullptr);
 

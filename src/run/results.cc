@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 
 #include "cc/registry.h"
 #include "core/max_min.h"
@@ -30,15 +31,15 @@ nlohmann::json CcJson(const CcConfig& cc, const CcCounters& counters) {
   return j;
 }
 
-std::vector<FlowOutcome> FlowOutcomes(const Network& net) {
-  std::vector<FlowOutcome> out;
-  out.reserve(net.num_flows());
-  for (uint32_t id = 0; id < net.num_flows(); ++id) {
-    const FlowSpec& f = net.flow_spec(id);
-    out.push_back({f.size, net.flow_start(id), net.flow_finish(id), IdealFct(net, id),
-                   net.flow_delivered(id)});
-  }
-  return out;
+FlowOutcomes FlowOutcomesOf(const Network& net) {
+  auto ideal = std::make_shared<std::vector<Time>>();
+  ideal->reserve(net.num_flows());
+  for (uint32_t id = 0; id < net.num_flows(); ++id) ideal->push_back(IdealFct(net, id));
+  return FlowOutcomes(net.num_flows(), [&net, ideal](size_t i) {
+    const auto id = static_cast<uint32_t>(i);
+    return FlowOutcome{net.flow_spec(id).size, net.flow_start(id), net.flow_finish(id), (*ideal)[i],
+                       net.flow_delivered(id)};
+  });
 }
 
 std::map<uint32_t, Time> FlowsLeftInDeadlock(const RunInfo& info) {
@@ -59,11 +60,11 @@ std::string_view UnfinishedName(Unfinished why) {
 }
 
 std::vector<uint8_t> UnfinishedReasons(const Network& net, const RunInfo& info) {
-  const std::vector<FlowOutcome>& outcomes = info.outcomes;
+  const FlowOutcomes& outcomes = info.outcomes;
   std::vector<uint8_t> why;
   const std::map<uint32_t, Time> stuck = FlowsLeftInDeadlock(info);
   for (uint32_t id = 0; id < outcomes.size(); ++id) {
-    const FlowOutcome& o = outcomes[id];
+    const FlowOutcome o = outcomes[id];
     if (o.finish >= 0) continue;
     if (why.empty()) why.assign(outcomes.size(), 0);
     Unfinished w = Unfinished::kOutOfTime;
@@ -101,10 +102,10 @@ void FlowsCsvTo(const Scenario& s, const Network& net, const RunInfo& info,
   const std::map<uint32_t, Time> stuck = FlowsLeftInDeadlock(info);
   out += info.deadlocks.empty() ? "" : ",deadlocked_since_ns";
   out += info.unfinished.empty() ? "\n" : ",unfinished\n";
-  const std::vector<FlowOutcome>& outcomes = info.outcomes;
+  const FlowOutcomes& outcomes = info.outcomes;
   for (uint32_t id = 0; id < net.num_flows(); ++id) {
     const FlowSpec& f = net.flow_spec(id);
-    const FlowOutcome& o = outcomes[id];
+    const FlowOutcome o = outcomes[id];
     fmt::format_to(std::back_inserter(out), FMT_COMPILE("{},{},{},{},{},"), id, f.src, f.dst,
                    f.priority, f.size);
     // A flow that waits for others and never started has no start.
@@ -202,9 +203,9 @@ std::string LinksCsv(const Network& net, Time active_start, Time end) {
 }
 
 std::vector<double> MaxMinSharesGbps(const Scenario& s, const Network& net,
-                                     const std::vector<FlowOutcome>& outcomes, Time end) {
+                                     const FlowOutcomes& outcomes, Time end) {
   size_t active = 0;
-  for (const FlowOutcome& f : outcomes) active += WasActive(f, end) ? 1 : 0;
+  for (size_t i = 0; i < outcomes.size(); ++i) active += WasActive(outcomes[i], end) ? 1 : 0;
   if (active < 2 || !ActiveTogether(outcomes, end)) return {};
   // Link index of (node, port): the node's first port's plus the port.
   const Topology& topo = net.config().topology;
@@ -335,7 +336,7 @@ nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& inf
   j["drained"] = info.drained;
 
   // The flow metrics, over every flow and per tag.
-  const std::vector<FlowOutcome>& outcomes = info.outcomes;
+  const FlowOutcomes& outcomes = info.outcomes;
   const std::vector<double> max_min = MaxMinSharesGbps(s, net, outcomes, end);
   const nlohmann::json all = FlowMetrics(outcomes, end, nullptr, &max_min);
   j["flows_total"] = all["flows"];

@@ -24,8 +24,8 @@ struct RunInfo {
   // Per-flow delivered-bytes samples for the convergence time (empty: not recorded).
   std::vector<Time> sample_times;
   DeliveredSamples delivered;
-  // Every flow's outcome (FlowOutcomes), computed once for flows.csv and summary.json.
-  std::vector<FlowOutcome> outcomes;
+  // Every flow's outcome (FlowOutcomesOf), for flows.csv and summary.json.
+  FlowOutcomes outcomes;
   // PFC deadlocks found (output.deadlock_time), in the order found.
   std::vector<Deadlock> deadlocks;
   // Why each flow did not finish (UnfinishedReasons), by flow id; empty when all did.
@@ -53,8 +53,9 @@ std::string_view UnfinishedName(Unfinished why);
 // `info.deadlocks` are filled.
 std::vector<uint8_t> UnfinishedReasons(const Network& net, const RunInfo& info);
 
-// What the metrics need of each flow, in flow-id order.
-std::vector<FlowOutcome> FlowOutcomes(const Network& net);
+// What the metrics need of each flow, in flow-id order, read from `net` (which must outlive it)
+// as they are asked for: only the ideal FCTs (a route walk each) are computed up front.
+FlowOutcomes FlowOutcomesOf(const Network& net);
 // How long `port` was paused up to `end`, summed over classes (links.csv, pfc.spread).
 Time PausedTime(const EgressPort& port, Time end);
 // The flows a deadlock still standing at the end left unfinished, each with when it began.
@@ -74,7 +75,7 @@ std::string LinksCsv(const Network& net, Time active_start, Time end);
 // links its data takes and its own rate limit, for the flows active by `end`; empty unless at
 // least two flows were active and all of them at one instant (when jain_fairness has a value).
 std::vector<double> MaxMinSharesGbps(const Scenario& s, const Network& net,
-                                     const std::vector<FlowOutcome>& outcomes, Time end);
+                                     const FlowOutcomes& outcomes, Time end);
 // `s` is the scenario `net` was built from (its name, seed, [output] and [cc]).
 nlohmann::json Summary(const Scenario& s, const Network& net, const RunInfo& info);
 

@@ -197,7 +197,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   info.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   if (!writes) return {};
-  info.outcomes = FlowOutcomes(net);
+  info.outcomes = FlowOutcomesOf(net);
   info.unfinished = UnfinishedReasons(net, info);
   for (OutputSink* sink : sinks) sink->Finish(info);
   nlohmann::json summary = Summary(s, net, info);
