@@ -96,6 +96,25 @@ TEST(FlowMetrics, PercentileInterpolatesLikeNumpy) {
   EXPECT_DOUBLE_EQ(JainIndex({1, 1, 1, 3}), 36.0 / 48.0);
 }
 
+TEST(FlowMetrics, SlowdownPercentilesAreThoseOfTheSortedValues) {
+  // Selected rather than sorted: the same values, bit for bit, at every size (the ranks they
+  // interpolate between coincide for few flows), with ties and in any order.
+  for (int n : {1, 2, 3, 7, 100, 1001}) {
+    std::vector<FlowOutcome> flows;
+    std::vector<double> slowdowns;
+    for (int i = 0; i < n; ++i) {
+      const Time fct = (1 + (i * 7919) % 97 + (i % 5 == 0 ? 13 : 0)) * kMicrosecond;
+      flows.push_back(Finished(1000, 0, fct, 1 * kMicrosecond));
+      slowdowns.push_back(Slowdown(flows.back()));
+    }
+    const nlohmann::json m = FlowMetrics(flows, kEnd)["fct_slowdown"];
+    EXPECT_EQ(m["p50"].get<double>(), Percentile(slowdowns, 50)) << n;
+    EXPECT_EQ(m["p95"].get<double>(), Percentile(slowdowns, 95)) << n;
+    EXPECT_EQ(m["p99"].get<double>(), Percentile(slowdowns, 99)) << n;
+    EXPECT_EQ(m["max"].get<double>(), Percentile(slowdowns, 100)) << n;
+  }
+}
+
 TEST(FlowMetrics, JainAgainstMaxMinShares) {
   // The PFC-unfairness shares again, where max-min gives the lone flow 3x the others: the
   // throughputs are exactly the fair ones (issue 28, item 9).
