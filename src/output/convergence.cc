@@ -22,12 +22,36 @@ std::optional<Bytes> DeliveredAt(const std::vector<std::pair<uint32_t, Bytes>>& 
 
 }  // namespace
 
-Convergence MeasureConvergence(const FlowOutcomes& flows, Time end, const std::vector<Time>& times,
-                               const DeliveredSamples& delivered,
-                               const ConvergenceOptions& options) {
-  Convergence c;
-  const Time window = options.window;
-  // The instants where the set of active flows changes.
+std::vector<std::pair<Time, Time>> LongPeriods(const FlowOutcomes& flows, Time end, Time length,
+                                               Time max_buckets) {
+  std::vector<std::pair<Time, Time>> periods;
+  // In buckets `length` wide, two instants of one bucket are less than `length` apart: only a
+  // period from one occupied bucket's latest instant to the next one's earliest can last that
+  // long, so each bucket's earliest and latest instants are all that is kept (with millions of
+  // flows, a list of every instant would cost 16 bytes a flow), unless the buckets would be
+  // more than the instants could be.
+  const Time buckets = length > 0 ? end / length + 1 : max_buckets + 1;
+  if (buckets <= max_buckets && buckets <= 2 * static_cast<Time>(flows.size())) {
+    std::vector<std::pair<Time, Time>> range(static_cast<size_t>(buckets), {kTimeNever, -1});
+    auto add = [&](Time t) {
+      auto& [first, last] = range[static_cast<size_t>(t / length)];
+      first = std::min(first, t);
+      last = std::max(last, t);
+    };
+    for (size_t i = 0; i < flows.size(); ++i) {
+      const FlowOutcome f = flows[i];
+      if (!WasActive(f, end)) continue;
+      add(f.start);
+      if (ActiveUntil(f, end) < end) add(ActiveUntil(f, end));
+    }
+    Time next = end;  // the earliest instant after the bucket (or the end)
+    for (size_t b = range.size(); b-- > 0;) {
+      if (range[b].second < 0) continue;
+      if (next - range[b].second >= length) periods.emplace_back(range[b].second, next);
+      next = range[b].first;
+    }
+    return periods;
+  }
   std::vector<Time> changes;
   changes.reserve(2 * flows.size());  // millions of flows: not twice that while it grows
   for (size_t i = 0; i < flows.size(); ++i) {
@@ -38,11 +62,20 @@ Convergence MeasureConvergence(const FlowOutcomes& flows, Time end, const std::v
   }
   std::sort(changes.begin(), changes.end());
   changes.erase(std::unique(changes.begin(), changes.end()), changes.end());
-  std::vector<size_t> members;
   for (size_t i = changes.size(); i-- > 0;) {
-    const Time from = changes[i];
     const Time to = i + 1 < changes.size() ? changes[i + 1] : end;
-    if (to - from < 2 * window) continue;
+    if (to - changes[i] >= length) periods.emplace_back(changes[i], to);
+  }
+  return periods;
+}
+
+Convergence MeasureConvergence(const FlowOutcomes& flows, Time end, const std::vector<Time>& times,
+                               const DeliveredSamples& delivered,
+                               const ConvergenceOptions& options) {
+  Convergence c;
+  const Time window = options.window;
+  std::vector<size_t> members;
+  for (const auto& [from, to] : LongPeriods(flows, end, 2 * window)) {
     members.clear();
     for (size_t f = 0; f < flows.size(); ++f) {
       const FlowOutcome o = flows[f];

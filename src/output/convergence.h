@@ -34,6 +34,14 @@ struct Convergence {
   Time time() const { return converged_at >= 0 ? converged_at - from : -1; }
 };
 
+// The periods between consecutive instants at which the set of active flows changes (an active
+// flow's start, or its finish before `end`; the last period ends at `end`) that last at least
+// `length`, latest first: the candidates for the measured period. Found from the earliest and
+// latest instant of each stretch of `length` when there are at most `max_buckets` of them (and
+// not more than instants), else from a sorted list of every instant; the same periods either way.
+std::vector<std::pair<Time, Time>> LongPeriods(const FlowOutcomes& flows, Time end, Time length,
+                                               Time max_buckets = Time{1} << 22);
+
 // `times`: the sample instants; `delivered`: per flow (indexed like `flows`), its samples.
 Convergence MeasureConvergence(const FlowOutcomes& flows, Time end, const std::vector<Time>& times,
                                const DeliveredSamples& delivered,

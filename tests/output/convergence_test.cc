@@ -108,6 +108,28 @@ TEST(Convergence, SkipsPeriodsTooShortOrWithOneFlow) {
   EXPECT_EQ(c.flows, 3);
 }
 
+TEST(Convergence, LongPeriodsFromBucketsAreThoseOfEveryInstant) {
+  // Flows starting and finishing at scattered instants (some equal, some unfinished, some
+  // starting after the end): the periods found from each bucket's earliest and latest instant
+  // are exactly those of the sorted list of all of them, for lengths around the gaps' sizes.
+  const Time end = 100 * kMillisecond;
+  std::vector<FlowOutcome> flows;
+  for (int i = 0; i < 400; ++i) {
+    const Time start = (i * 7919 % 1000) * 97 * kMicrosecond;
+    const Time length = (i % 3 == 0 ? 50 : 3 + i * 31 % 200) * kMicrosecond;
+    flows.push_back(Flow(start, i % 11 == 0 ? -1 : start + length));
+  }
+  flows.push_back(Flow(end + kMillisecond));  // never active
+  for (Time length : {Time{1}, 90 * kMicrosecond, 97 * kMicrosecond, 150 * kMicrosecond,
+                      194 * kMicrosecond, 250 * kMicrosecond, 10 * kMillisecond}) {
+    const auto by_buckets = LongPeriods(flows, end, length);
+    EXPECT_EQ(by_buckets, LongPeriods(flows, end, length, 0)) << length;
+    if (length >= 90 * kMicrosecond && length <= 194 * kMicrosecond) {
+      EXPECT_FALSE(by_buckets.empty()) << length;  // the buckets were used, and found some
+    }
+  }
+}
+
 TEST(Convergence, SaysWhyThereIsNoNumber) {
   const Time end = 8 * kMillisecond;
   Convergence c = MeasureConvergence({Flow(0), Flow(0)}, end, {}, {}, kOptions);
