@@ -184,7 +184,7 @@ Network::Network(NetworkConfig config)
   }
   Rng sport_rng(s.seed, 11);
   sports_.resize(s.flows.size());
-  outcomes_.resize(s.flows.size());
+  outcomes_.assign(s.flows.size(), -1);
   for (size_t i = 0; i < s.flows.size(); ++i) {
     sports_[i] = static_cast<uint16_t>(49152 + sport_rng.Below(16384));
     if (hpcc_ecmp) sports_[i] = hpcc_sports[i];
@@ -339,7 +339,7 @@ void Network::StartFlow(uint32_t id) {
 void Network::NvlinkDelivered(uint32_t id) {
   Part& part = part_of(config_.flows[id].dst);  // its server's, as the source's
   const Time now = part.sim.Now();
-  outcomes_[id] = {now, config_.flows[id].size};
+  outcomes_[id] = now;
   ++part.stats.nvlink_transfers;
   part.stats.nvlink_bytes += config_.flows[id].size;
   delivered_at_[id] = now;
@@ -372,7 +372,7 @@ void Network::MakeFlowLevelFabric() {
   }
   done.delivered = [this](uint32_t id) {
     delivered_at_[id] = parts_[0]->sim.Now();
-    outcomes_[id].delivered = config_.flows[id].size;
+    outcomes_[id] = -1 - config_.flows[id].size;  // delivered, not yet acknowledged
     // The application's bytes, as a NIC counts them (sent, received, delivered in order).
     NetStats& st = parts_[0]->stats;
     st.payload_sent += config_.flows[id].size;
@@ -382,7 +382,7 @@ void Network::MakeFlowLevelFabric() {
   };
   done.acked = [this](uint32_t id) {
     Part& p = *parts_[0];
-    outcomes_[id].finish = p.sim.Now();
+    outcomes_[id] = p.sim.Now();
     ++p.flows_done;
     p.last_finish = std::max(p.last_finish, p.sim.Now());
     if (dependencies_ != nullptr) dependencies_->OnAcked(id);
@@ -456,7 +456,7 @@ void Network::RetireFinished(Time now) {
         for (auto& p : parts_) p->stats.dropped_by_flow.erase(id);
         hosts_[f.src]->cc().ReleaseSender(f);
         hosts_[f.dst]->cc().ReleaseReceiver(f);
-        outcomes_[id] = {f.finish, f.bytes_delivered};
+        outcomes_[id] = OutcomeWord(id, {f.finish, f.bytes_delivered});
         flows_.Retire(id, static_cast<size_t>(placement_.thread_of[f.src]));
       } else {
         part->finished[kept++] = id;
@@ -679,8 +679,17 @@ void Network::EnsureFlow(uint32_t id) {
   if (flows_.find(id) == nullptr) CreateFlow(id);
 }
 
+Time Network::OutcomeWord(uint32_t id, const Outcome& o) const {
+  if (o.finish < 0) return -1 - o.delivered;
+  if (o.delivered != config_.flows[id].size) {
+    throw InvariantError(fmt::format("flow {} finished with {} of its {} bytes delivered", id,
+                                     o.delivered, config_.flows[id].size));
+  }
+  return o.finish;
+}
+
 void Network::AdoptOutcomes(std::vector<Outcome> outcomes) {
-  outcomes_ = std::move(outcomes);
+  for (uint32_t id = 0; id < outcomes.size(); ++id) outcomes_[id] = OutcomeWord(id, outcomes[id]);
   adopted_ = true;
 }
 

@@ -77,11 +77,12 @@ class Network {
   };
   Time flow_finish(uint32_t id) const {
     const Flow* f = adopted_ ? nullptr : flows_.find(id);
-    return f != nullptr ? f->finish : outcomes_[id].finish;
+    return f != nullptr ? f->finish : std::max<Time>(outcomes_[id], -1);
   }
   Bytes flow_delivered(uint32_t id) const {
     const Flow* f = adopted_ ? nullptr : flows_.find(id);
-    return f != nullptr ? f->bytes_delivered : outcomes_[id].delivered;
+    if (f != nullptr) return f->bytes_delivered;
+    return outcomes_[id] >= 0 ? config_.flows[id].size : -1 - outcomes_[id];
   }
   // When flow `id` started: its spec's start, or, for a flow that waits for others, when the
   // last of them completed plus its delay (kTimeNever while it waits).
@@ -305,10 +306,15 @@ class Network {
   std::vector<std::unique_ptr<Link>> receiving_halves_;
   std::vector<std::unique_ptr<CrossingRoute>> crossing_routes_;
   FlowTable flows_;
-  // Per flow: its UDP source port, and the outcome of a retired flow.
+  // Per flow: its UDP source port, and the outcome of a retired flow (or of one at flow level
+  // or over NVLink) in one word (millions of flows): its finish, when it finished (a finished
+  // flow delivered all its bytes), else -1 less the bytes it delivered (OutcomeWord).
   std::vector<uint16_t> sports_;
   std::vector<uint8_t> nic_ports_;  // per flow, when a host has several ports: SenderPort
-  std::vector<Outcome> outcomes_;
+  std::vector<Time> outcomes_;
+  // Flow `id`'s outcome as outcomes_ keeps it; InvariantError if it finished without all its
+  // bytes delivered.
+  Time OutcomeWord(uint32_t id, const Outcome& o) const;
   bool adopted_ = false;  // AdoptOutcomes has run: outcomes_ holds every flow's
   CcCounters adopted_cc_;
   bool adopted_cc_valid_ = false;
