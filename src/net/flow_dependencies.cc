@@ -44,6 +44,18 @@ void FlowAfter::Reserve(size_t num_flows, bool connections) {
   if (connections) previous.reserve(num_flows);
 }
 
+void FlowAfter::ShrinkToFit() {
+  const auto shrink = [](auto& v) {
+    if (v.capacity() - v.size() > v.size() / 4) v.shrink_to_fit();
+  };
+  shrink(row_of);
+  shrink(row_offsets);
+  shrink(prerequisites);
+  shrink(delays);
+  shrink(previous);
+  shrink(receiver_sees_ack);
+}
+
 void FlowAfter::SetPrevious(uint32_t id, uint32_t before) {
   if (previous.size() <= id) previous.resize(id + 1, kNone);
   previous[id] = before;

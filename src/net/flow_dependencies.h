@@ -89,6 +89,9 @@ struct FlowAfter {
   // their previous: tables of millions grown one flow at a time would double, and copy, as
   // they go.
   void Reserve(size_t num_flows, bool connections);
+  // Gives back what the tables hold beyond a quarter more than they use (what was reserved,
+  // or doubled as they grew): they are held through the run.
+  void ShrinkToFit();
   // Flow `id` follows `before` on their connection.
   void SetPrevious(uint32_t id, uint32_t before);
   uint32_t previous_of(uint32_t id) const { return id < previous.size() ? previous[id] : kNone; }

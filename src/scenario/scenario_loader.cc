@@ -1645,7 +1645,13 @@ void Loader::ReadJobs(const Section& root, Scenario& s) {
     s.jobs.push_back(std::move(j));
     job_nodes_.push_back(sec.table);
   }
-  if (!options_.build_collectives_and_jobs) return;
+  if (!options_.build_collectives_and_jobs || s.jobs.empty()) return;
+  // Room for every flow counted, as for the collectives (ReadCollectives).
+  const bool connections = std::any_of(s.jobs.begin(), s.jobs.end(), [](const JobConfig& j) {
+    return j.connection == CollectiveConnection::kPersistent;
+  });
+  s.flows.reserve(s.flows.size() + s.job_flow_total());
+  s.flow_after.Reserve(s.flows.size() + s.job_flow_total(), connections);
   for (size_t i = 0; i < s.jobs.size(); ++i) {
     s.job_flows.push_back(
         ExpandJob(s.jobs[i], where, s.jobs[i].name, s.flows, s.flow_after, s.tags));
@@ -1712,7 +1718,7 @@ void Loader::ReadCollectives(const Section& root, Scenario& s) {
                  static_cast<uint64_t>(c.iterations)));
   }
   s.collective_flow_counts = counts;
-  if (!options_.build_collectives_and_jobs) return;
+  if (!options_.build_collectives_and_jobs || s.collectives.empty()) return;
   // Room for every flow counted (exact, but for PXN's relays: at most): grown one flow at a
   // time, the specs and rows of millions would take up to twice their size, and a copy.
   const bool connections = std::any_of(
@@ -1724,7 +1730,6 @@ void Loader::ReadCollectives(const Section& root, Scenario& s) {
     s.collective_flows.push_back(ExpandCollective(
         s.collectives[i], where, fmt::format("collective{}", i), s.flows, s.flow_after, s.tags));
   }
-  if (s.flows.capacity() - s.flows.size() > s.flows.size() / 4) s.flows.shrink_to_fit();
 }
 
 void Loader::ReadWorkload(const Section& sec, Scenario& s) const {
@@ -2024,6 +2029,10 @@ Scenario Loader::Build(const toml::table& root_table) {
   ReadCollectives(root, s);
   ReadJobs(root, s);
   if (!s.flow_after.empty()) s.flow_after.Resize(s.flows.size());
+  // What was reserved for the counted flows and outgrown (rows of several prerequisites) is
+  // held through the run: no more than a quarter of slack.
+  if (s.flows.capacity() - s.flows.size() > s.flows.size() / 4) s.flows.shrink_to_fit();
+  s.flow_after.ShrinkToFit();
   // None built, and none counted where collectives and jobs are counted but not built.
   if (s.flows.empty() && s.collective_flow_total() + s.job_flow_total() == 0) {
     Fail("flow", nullptr,
