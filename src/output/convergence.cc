@@ -20,6 +20,18 @@ std::optional<Bytes> DeliveredAt(const std::vector<std::pair<uint32_t, Bytes>>& 
   return std::nullopt;  // a gap: the flow was not sampled although it had started
 }
 
+// Calls `visit` with each instant at which the set of active flows changes: an active flow's
+// start, and its finish before `end`.
+template <class Visit>
+void ForEachChange(const FlowOutcomes& flows, Time end, Visit&& visit) {
+  for (size_t i = 0; i < flows.size(); ++i) {
+    const FlowOutcome f = flows[i];
+    if (!WasActive(f, end)) continue;
+    visit(f.start);
+    if (ActiveUntil(f, end) < end) visit(ActiveUntil(f, end));
+  }
+}
+
 }  // namespace
 
 std::vector<std::pair<Time, Time>> LongPeriods(const FlowOutcomes& flows, Time end, Time length,
@@ -38,12 +50,7 @@ std::vector<std::pair<Time, Time>> LongPeriods(const FlowOutcomes& flows, Time e
       first = std::min(first, t);
       last = std::max(last, t);
     };
-    for (size_t i = 0; i < flows.size(); ++i) {
-      const FlowOutcome f = flows[i];
-      if (!WasActive(f, end)) continue;
-      add(f.start);
-      if (ActiveUntil(f, end) < end) add(ActiveUntil(f, end));
-    }
+    ForEachChange(flows, end, add);
     Time next = end;  // the earliest instant after the bucket (or the end)
     for (size_t b = range.size(); b-- > 0;) {
       if (range[b].second < 0) continue;
@@ -54,12 +61,7 @@ std::vector<std::pair<Time, Time>> LongPeriods(const FlowOutcomes& flows, Time e
   }
   std::vector<Time> changes;
   changes.reserve(2 * flows.size());  // millions of flows: not twice that while it grows
-  for (size_t i = 0; i < flows.size(); ++i) {
-    const FlowOutcome f = flows[i];
-    if (!WasActive(f, end)) continue;
-    changes.push_back(f.start);
-    if (ActiveUntil(f, end) < end) changes.push_back(ActiveUntil(f, end));
-  }
+  ForEachChange(flows, end, [&](Time t) { changes.push_back(t); });
   std::sort(changes.begin(), changes.end());
   changes.erase(std::unique(changes.begin(), changes.end()), changes.end());
   for (size_t i = changes.size(); i-- > 0;) {

@@ -37,7 +37,6 @@ class FlowOutcomes {
   FlowOutcomes(size_t size, std::function<FlowOutcome(size_t)> at)
       : size_(size), at_(std::move(at)) {}
   size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
   FlowOutcome operator[](size_t i) const { return at_ ? at_(i) : held_[i]; }
 
  private:

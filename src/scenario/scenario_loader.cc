@@ -178,6 +178,14 @@ uint64_t MaxFlowsInMemory() {
   return std::min<uint64_t>(UINT32_MAX / 2, PhysicalMemoryBytes() / kRunBytesPerFlow);
 }
 
+// Room for `more` flows counted (exact, but for PXN's relays: at most) before they are built:
+// grown one flow at a time, the specs and rows of millions would take up to twice their size,
+// and a copy. `connections`: some follow others on a connection.
+void ReserveCounted(Scenario& s, uint64_t more, bool connections) {
+  s.flows.reserve(s.flows.size() + more);
+  s.flow_after.Reserve(s.flows.size() + more, connections);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The loader proper. Holds the source name and the overrides so that every error can say where
 // the offending value came from.
@@ -1646,12 +1654,10 @@ void Loader::ReadJobs(const Section& root, Scenario& s) {
     job_nodes_.push_back(sec.table);
   }
   if (!options_.build_collectives_and_jobs || s.jobs.empty()) return;
-  // Room for every flow counted, as for the collectives (ReadCollectives).
-  const bool connections = std::any_of(s.jobs.begin(), s.jobs.end(), [](const JobConfig& j) {
-    return j.connection == CollectiveConnection::kPersistent;
-  });
-  s.flows.reserve(s.flows.size() + s.job_flow_total());
-  s.flow_after.Reserve(s.flows.size() + s.job_flow_total(), connections);
+  ReserveCounted(s, s.job_flow_total(),
+                 std::any_of(s.jobs.begin(), s.jobs.end(), [](const JobConfig& j) {
+                   return j.connection == CollectiveConnection::kPersistent;
+                 }));
   for (size_t i = 0; i < s.jobs.size(); ++i) {
     s.job_flows.push_back(
         ExpandJob(s.jobs[i], where, s.jobs[i].name, s.flows, s.flow_after, s.tags));
@@ -1719,13 +1725,11 @@ void Loader::ReadCollectives(const Section& root, Scenario& s) {
   }
   s.collective_flow_counts = counts;
   if (!options_.build_collectives_and_jobs || s.collectives.empty()) return;
-  // Room for every flow counted (exact, but for PXN's relays: at most): grown one flow at a
-  // time, the specs and rows of millions would take up to twice their size, and a copy.
-  const bool connections = std::any_of(
-      s.collectives.begin(), s.collectives.end(),
-      [](const CollectiveConfig& c) { return c.connection == CollectiveConnection::kPersistent; });
-  s.flows.reserve(total);
-  s.flow_after.Reserve(total, connections);
+  ReserveCounted(
+      s, s.collective_flow_total(),
+      std::any_of(s.collectives.begin(), s.collectives.end(), [](const CollectiveConfig& c) {
+        return c.connection == CollectiveConnection::kPersistent;
+      }));
   for (size_t i = 0; i < s.collectives.size(); ++i) {
     s.collective_flows.push_back(ExpandCollective(
         s.collectives[i], where, fmt::format("collective{}", i), s.flows, s.flow_after, s.tags));

@@ -209,11 +209,7 @@ CollectiveProblem CheckJob(const JobConfig& j, const CollectiveHosts& where) {
                                    j.pp)};
   }
   const Layout l = LayoutOf(j, n);
-  const std::vector<int> hosts = [&] {
-    std::vector<int> h(n);
-    for (int g = 0; g < n; ++g) h[g] = j.all_ranks ? g : j.ranks[g];
-    return h;
-  }();
+  const std::vector<int> hosts = j.rank_hosts(where.hosts);
   for (size_t i = 0; i < j.layers.size(); ++i) {
     for (int k = 0; k < 3; ++k) {
       const JobPhase& p = j.layers[i].phases[k];
@@ -256,7 +252,7 @@ CollectiveProblem CheckJob(const JobConfig& j, const CollectiveHosts& where) {
 std::vector<std::vector<int>> JobConnectedHosts(const JobConfig& j, const CollectiveHosts& where) {
   const int n = j.ranks_count(where.hosts);
   const Layout l = LayoutOf(j, n);
-  auto host = [&](int g) { return j.all_ranks ? g : j.ranks[g]; };
+  const std::vector<int> host = j.rank_hosts(where.hosts);
   const std::vector<int> unrolled = Unrolled(j);
   std::vector<std::vector<int>> out;
   for (int s = 0; s < l.pp; ++s) {
@@ -271,13 +267,13 @@ std::vector<std::vector<int>> JobConnectedHosts(const JobConfig& j, const Collec
       if (!runs[kind] || l.GroupSize(static_cast<JobGroup>(kind)) < 2) continue;
       for (const std::vector<int>& group : l.Groups(static_cast<JobGroup>(kind), s)) {
         std::vector<int>& hosts = out.emplace_back();
-        for (int g : group) hosts.push_back(host(g));
+        for (int g : group) hosts.push_back(host[g]);
       }
     }
     if (s + 1 == l.pp) continue;
     for (int d = 0; d < l.dp; ++d) {
       for (int t = 0; t < l.tp; ++t) {
-        out.push_back({host(l.rank(s, d, t)), host(l.rank(s + 1, d, t))});
+        out.push_back({host[l.rank(s, d, t)], host[l.rank(s + 1, d, t)]});
       }
     }
   }
@@ -287,8 +283,7 @@ std::vector<std::vector<int>> JobConnectedHosts(const JobConfig& j, const Collec
 uint64_t JobFlowCount(const JobConfig& j, const CollectiveHosts& where) {
   const int n = j.ranks_count(where.hosts);
   const Layout l = LayoutOf(j, n);
-  std::vector<int> hosts(n);
-  for (int g = 0; g < n; ++g) hosts[g] = j.all_ranks ? g : j.ranks[g];
+  const std::vector<int> hosts = j.rank_hosts(where.hosts);
   const std::vector<int> unrolled = Unrolled(j);
   uint64_t per_iteration = 0;
   for (int layer : unrolled) {
@@ -325,8 +320,7 @@ class JobExpander {
       : j_(j), where_(where), flows_(flows), after_(after) {
     const int n = j.ranks_count(where.hosts);
     l_ = LayoutOf(j, n);
-    out_.hosts.resize(n);
-    for (int g = 0; g < n; ++g) out_.hosts[g] = j.all_ranks ? g : j.ranks[g];
+    out_.hosts = j.rank_hosts(where.hosts);
     out_.stages = j.pp;
     unrolled_ = Unrolled(j);
     std::vector<int> seen(j.layers.size(), 0);  // occurrences of each layer so far

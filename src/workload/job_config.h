@@ -106,6 +106,13 @@ struct JobConfig {
   int blocks = 1;  // the layers, this many times in a row
 
   int ranks_count(int hosts) const { return all_ranks ? hosts : static_cast<int>(ranks.size()); }
+  // The host of each rank, in rank order, on a fabric of `hosts` hosts.
+  std::vector<int> rank_hosts(int hosts) const {
+    if (!all_ranks) return ranks;
+    std::vector<int> h(static_cast<size_t>(hosts));
+    for (int g = 0; g < hosts; ++g) h[static_cast<size_t>(g)] = g;
+    return h;
+  }
 };
 
 }  // namespace dcqcn
