@@ -6,7 +6,8 @@
 # and none, with a slow CNP generator, without PFC (drops and timeouts), with time series, with
 # packet captures (at a host and an edge switch, and at core switches), PFC deadlocks, a watchdog
 # and a pause storm (examples/pfc), load balancing (adaptive, spraying, flowlets, queue pairs,
-# dual-ToR), AI jobs over NVLink, and HPCC ns-3's fat-tree benchmark (its first 0.5 ms, `dcqcn ns3`).
+# dual-ToR), AI jobs over NVLink, the flow level, and HPCC ns-3's fat-tree benchmark (its first
+# 0.5 ms, `dcqcn ns3`).
 # Prints one line per case; exits 1 if any differs or fails. NEW_ARGS (environment) are added to
 # NEW's runs: `NEW_ARGS="--threads 2" bench/same_results.sh B B` checks a split run against one loop.
 # ONLY (environment), a regular expression, runs only the cases whose names match it; SKIP, one
@@ -16,7 +17,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 if (($# != 2)); then
-  sed -n '2,15p' "$0" >&2
+  sed -n '2,16p' "$0" >&2
   exit 2
 fi
 old=$(realpath "$1")
@@ -93,6 +94,14 @@ case_run ai_moe_block "$here/examples/ai/moe_job.toml" --set job.0.blocks=1 --se
 case_run ws_pcap "${ws[@]}" --set 'output.pcap.points=["h1","s0:1"]'
 # A core switch's ports: captured where the links cross between threads of a split run.
 case_run ws_pcap_core "${ws[@]}" --set 'output.pcap.points=["s19:0","s16:1"]'
+# The flow level (model = "flow", docs/flow-level.md): WebSearch, collectives on rail fabrics
+# (with ECMP collisions, and the 512-GPU AllReduce), jobs with NVLink and compute.
+case_run flow_ws "${ws[@]}" --set model=flow
+case_run flow_ring "$here/examples/ai/ring_allreduce_16x8.toml" --set model=flow
+case_run flow_ecmp "$here/examples/ai/ecmp_collisions.toml" --set model=flow
+case_run flow_allreduce_512 "$here/bench/allreduce_512gpu.toml" --set model=flow
+case_run flow_two_jobs "$here/examples/ai/two_jobs.toml" --set model=flow
+case_run flow_moe_block "$here/examples/ai/moe_job.toml" --set job.0.blocks=1 --set model=flow
 
 [[ hpcc_small =~ ${ONLY:-.} ]] || exit $status
 [[ -n ${SKIP:-} && hpcc_small =~ $SKIP ]] && exit $status

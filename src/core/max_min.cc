@@ -6,6 +6,26 @@
 #include <utility>
 
 namespace dcqcn {
+namespace {
+
+// Restores the order of a heap (smallest first) whose top entry has grown: one pass down, where
+// popping it and pushing it again would take two.
+void SiftDown(std::vector<std::pair<double, uint32_t>>& heap) {
+  const size_t n = heap.size();
+  const std::pair<double, uint32_t> top = heap[0];
+  size_t i = 0;
+  while (true) {
+    size_t child = 2 * i + 1;
+    if (child >= n) break;
+    if (child + 1 < n && heap[child + 1] < heap[child]) ++child;
+    if (!(heap[child] < top)) break;
+    heap[i] = heap[child];
+    i = child;
+  }
+  heap[i] = top;
+}
+
+}  // namespace
 
 std::vector<double> MaxMinShares(const std::vector<std::vector<uint32_t>>& paths,
                                  const std::vector<double>& capacity) {
@@ -62,29 +82,36 @@ const std::vector<double>& MaxMinSolver::Solve(const std::vector<std::span<const
   // gives the same shares but for rounding: a rate that should stay put may fall by its last
   // bit, and links tied at one rate may then be taken in another order.)
   const auto later = std::greater<>();
-  heap_.clear();
   auto level = [&](uint32_t l) { return left_[l] / rising_[l]; };
-  auto push = [&](uint32_t l) {
-    heap_.emplace_back(level(l), l);
-    std::push_heap(heap_.begin(), heap_.end(), later);
-  };
-  for (uint32_t l : touched_) push(l);
+  heap_.clear();
+  for (uint32_t l : touched_) heap_.emplace_back(level(l), l);
+  std::make_heap(heap_.begin(), heap_.end(), later);
   share_.assign(paths.size(), 0);
   fixed_.assign(paths.size(), 0);
-  while (!heap_.empty()) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    const auto [rate, l] = heap_.back();
-    heap_.pop_back();
-    if (unfixed_[l] == 0) continue;  // its flows are fixed
-    if (rate != level(l)) {
-      push(l);
+  // Each link has one entry, so the order the links are taken in follows from the entries'
+  // values alone, however the heap was built. Once every flow is fixed the rest are done.
+  size_t rising = 0;
+  for (const std::span<const LinkUse> path : paths) rising += path.empty() ? 0 : 1;
+  while (rising > 0 && !heap_.empty()) {
+    const auto [rate, l] = heap_.front();
+    if (unfixed_[l] == 0) {  // its flows are fixed
+      std::pop_heap(heap_.begin(), heap_.end(), later);
+      heap_.pop_back();
       continue;
     }
+    if (rate != level(l)) {  // stale: its rate now, in place of the old entry
+      heap_.front().first = level(l);
+      SiftDown(heap_);
+      continue;
+    }
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    heap_.pop_back();
     // The fullest link: its unfixed flows stop rising at `rate`.
     for (uint32_t k = first_[l]; k < first_[l] + count_[l]; ++k) {
       const uint32_t f = members_[k];
       if (fixed_[f]) continue;
       fixed_[f] = 1;
+      --rising;
       share_[f] = rate < 0 ? 0 : rate;
       for (const LinkUse& u : paths[f]) {
         left_[u.link] -= u.weight * share_[f];

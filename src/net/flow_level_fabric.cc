@@ -1,8 +1,12 @@
 // Flows as max-min fair fluid streams over the ports their packets would cross.
 #include "net/flow_level_fabric.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+
+#include "core/error.h"
 
 namespace dcqcn {
 namespace {
@@ -25,9 +29,16 @@ void FlowLevelFabric::Start(uint32_t id, const Path& path) {
     Streamed(id, path.latency, path.first_frame, path.ack_flight);
     return;
   }
+  if (path.uses.size() > stride_) {
+    if (path.uses.size() > UINT16_MAX) {
+      throw InvariantError(fmt::format("flow {}'s path takes {} ports", id, path.uses.size()));
+    }
+    Restride(path.uses.size());
+  }
   if (free_.empty()) {
     free_.push_back(static_cast<uint32_t>(pool_.size()));
     pool_.emplace_back();
+    uses_of_.resize(pool_.size() * stride_);
   }
   const uint32_t slot = free_.back();
   free_.pop_back();
@@ -39,27 +50,40 @@ void FlowLevelFabric::Start(uint32_t id, const Path& path) {
   s.latency = path.latency;
   s.first_frame = path.first_frame;
   s.ack_flight = path.ack_flight;
-  s.uses.assign(path.uses.begin(), path.uses.end());
+  s.uses = static_cast<uint16_t>(path.uses.size());
+  std::copy(path.uses.begin(), path.uses.end(), uses_of_.begin() + slot * stride_);
   s.scheduled = false;
-  for (const LinkUse& u : s.uses) {
+  for (const LinkUse& u : path.uses) {
     on_port_[u.link].push_back(slot);
     changed_.push_back(u.link);
   }
   ReshareNow();
 }
 
-void FlowLevelFabric::Advance(Stream& s) {
+void FlowLevelFabric::Restride(size_t stride) {
+  std::vector<LinkUse> wider(pool_.size() * stride);
+  for (size_t slot = 0; slot < pool_.size(); ++slot) {
+    std::copy_n(uses_of_.begin() + slot * stride_, pool_[slot].uses, wider.begin() + slot * stride);
+  }
+  uses_of_.swap(wider);
+  stride_ = stride;
+}
+
+void FlowLevelFabric::Advance(uint32_t slot) {
+  Stream& s = pool_[slot];
   const double seconds = static_cast<double>(sim_->Now() - s.since) / kPsPerSecond;
   if (seconds > 0) {
     s.bits_left -= s.rate * seconds;
-    for (const LinkUse& u : s.uses) carried_[u.link] += u.weight * s.rate * seconds;
+    for (const LinkUse& u : UsesOf(slot)) {
+      carried_[u.link] += u.weight * s.rate * seconds;
+    }
   }
   s.since = sim_->Now();
 }
 
 const std::vector<double>& FlowLevelFabric::carried_bits() {
-  for (Stream& s : pool_) {
-    if (s.id != Stream::kFree) Advance(s);
+  for (uint32_t slot = 0; slot < pool_.size(); ++slot) {
+    if (pool_[slot].id != Stream::kFree) Advance(slot);
   }
   return carried_;
 }
@@ -85,7 +109,7 @@ void FlowLevelFabric::Reshare() {
       if (s.seen == reshare_count_) continue;
       s.seen = reshare_count_;
       gathered_.emplace_back(s.id, slot);
-      for (const LinkUse& u : s.uses) {
+      for (const LinkUse& u : UsesOf(slot)) {
         if (port_seen_[u.link] != reshare_count_) ports.push_back(u.link);
       }
     }
@@ -98,14 +122,14 @@ void FlowLevelFabric::Reshare() {
   // In order of flow id, so that the shares do not depend on the slots'.
   std::sort(gathered_.begin(), gathered_.end());
   uses_.resize(gathered_.size());
-  for (size_t i = 0; i < gathered_.size(); ++i) uses_[i] = pool_[gathered_[i].second].uses;
+  for (size_t i = 0; i < gathered_.size(); ++i) uses_[i] = UsesOf(gathered_[i].second);
   const std::vector<double>& shares = solver_.Solve(uses_);
   for (size_t i = 0; i < gathered_.size(); ++i) {
     const uint32_t slot = gathered_[i].second;
     Stream& s = pool_[slot];
     // A share that did not change keeps its end, and its event: no stale event is left behind.
     if (shares[i] == s.rate && s.scheduled) continue;
-    Advance(s);
+    Advance(slot);
     s.rate = shares[i];
     ScheduleEnd(slot);
   }
@@ -141,13 +165,13 @@ void FlowLevelFabric::HandleEvent(uint32_t kind, uint64_t arg) {
       if (s.id == Stream::kFree || static_cast<uint32_t>(arg >> 32) != s.generation) {
         return;  // its share changed since (or it ended, and the slot is free or reused)
       }
-      Advance(s);
+      Advance(slot);
       // Done: less than a picosecond's worth left (the event time was rounded up to whole ps).
       if (s.bits_left > s.rate / kPsPerSecond) {
         ScheduleEnd(slot);
         return;
       }
-      for (const LinkUse& u : s.uses) {
+      for (const LinkUse& u : UsesOf(slot)) {
         std::vector<uint32_t>& on = on_port_[u.link];
         on.erase(std::find(on.begin(), on.end(), slot));
         changed_.push_back(u.link);

@@ -61,22 +61,29 @@ class FlowLevelFabric final : public EventHandler {
   enum Kind : uint32_t { kReshare = 0, kStreamed = 1, kSent = 2, kDelivered = 3, kAcked = 4 };
   // A flow while it streams, in a slot of pool_ that a later stream reuses: a recomputation
   // reaches each stream of its ports, and slots recycled in a few warm lines cost it less than a
-  // table by flow id spread over memory.
-  struct Stream {
+  // table by flow id spread over memory. One cache line each; its path's ports are in uses_of_.
+  struct alignas(64) Stream {
     static constexpr uint32_t kFree = UINT32_MAX;
     uint32_t id = kFree;      // the flow's, kFree while the slot is free
     uint32_t generation = 0;  // of its pending kStreamed event; older ones are stale (it keeps
                               // counting across reuses of the slot)
     uint32_t seen = 0;        // the last reshare that gathered it
+    uint16_t uses = 0;        // how many ports its path takes
     bool scheduled = false;   // its end has been scheduled since it started
     double bits_left = 0;     // as of `since`
     double rate = 0;          // payload bits per second, its current share
     Time since = 0;
     Time latency = 0, first_frame = 0, ack_flight = 0;  // its path's, for what follows
-    std::vector<LinkUse> uses;                          // its path's (capacity kept on reuse)
   };
-  // Brings `s`'s bits left and its ports' carried bits up to now.
-  void Advance(Stream& s);
+  static_assert(sizeof(Stream) == 64);
+  // The ports of the stream in `slot`'s path.
+  std::span<const LinkUse> UsesOf(uint32_t slot) const {
+    return {uses_of_.data() + static_cast<size_t>(slot) * stride_, pool_[slot].uses};
+  }
+  // Makes room for paths of `stride` ports in every slot, keeping the streams' own.
+  void Restride(size_t stride);
+  // Brings the stream in `slot`'s bits left and its ports' carried bits up to now.
+  void Advance(uint32_t slot);
   // Asks for new shares at this instant, once however many flows start or stop in it.
   void ReshareNow();
   // New shares for the streams connected, through the ports they share, to a port where a
@@ -93,7 +100,11 @@ class FlowLevelFabric final : public EventHandler {
   std::vector<double> carried_;                 // carried_bits, up to each stream's `since`
   std::vector<std::span<const LinkUse>> uses_;  // the gathered streams' paths, for the solver
   Callbacks callbacks_;
-  std::vector<Stream> pool_;                    // the streams, by slot
+  std::vector<Stream> pool_;  // the streams, by slot
+  // The streams' paths, `stride_` entries a slot (the longest path so started): read at every
+  // recomputation, so in one array beside the slots rather than one allocation each.
+  std::vector<LinkUse> uses_of_;
+  size_t stride_ = 0;
   std::vector<uint32_t> free_;                  // free slots, the last freed last
   std::vector<std::vector<uint32_t>> on_port_;  // the slots of the streams crossing each port
   std::vector<uint32_t> changed_;               // ports where a stream started or stopped

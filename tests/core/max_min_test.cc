@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 namespace dcqcn {
 namespace {
 
@@ -48,6 +51,65 @@ TEST(MaxMinSolver, SolvesOneProblemAfterAnotherAsIfEachWereTheFirst) {
   EXPECT_EQ(solver.Solve({b, d}), (std::vector<double>{6, 4}));  // link 1 untouched now
   EXPECT_EQ(solver.Solve({a}), (std::vector<double>{10}));
   EXPECT_EQ(solver.Solve({}), (std::vector<double>{}));
+}
+
+// Progressive filling as the textbook states it: at each round, the link whose unfixed flows
+// would get the least fixes them at that rate.
+std::vector<double> TextbookShares(const std::vector<std::vector<LinkUse>>& paths,
+                                   std::vector<double> left) {
+  std::vector<double> share(paths.size(), 0);
+  std::vector<bool> fixed(paths.size(), false);
+  while (true) {
+    std::vector<double> rising(left.size(), 0);
+    for (size_t f = 0; f < paths.size(); ++f) {
+      for (const LinkUse& u : paths[f]) rising[u.link] += fixed[f] ? 0 : u.weight;
+    }
+    size_t best = left.size();
+    for (size_t l = 0; l < left.size(); ++l) {
+      if (rising[l] > 0 &&
+          (best == left.size() || left[l] / rising[l] < left[best] / rising[best])) {
+        best = l;
+      }
+    }
+    if (best == left.size()) return share;
+    const double rate = left[best] / rising[best];
+    for (size_t f = 0; f < paths.size(); ++f) {
+      const bool crosses = std::any_of(paths[f].begin(), paths[f].end(),
+                                       [&](const LinkUse& u) { return u.link == best; });
+      if (fixed[f] || !crosses) continue;
+      fixed[f] = true;
+      share[f] = rate;
+      for (const LinkUse& u : paths[f]) left[u.link] -= u.weight * rate;
+    }
+  }
+}
+
+TEST(MaxMinSolver, GivesTheTextbooksSharesOnRandomProblems) {
+  // Many links, few of them full, flows of no link: the solver stops once every flow is fixed
+  // and takes links from a heap built once; the textbook looks at every link every round.
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int links = 1 + static_cast<int>(rng() % 12);
+    std::vector<double> capacity(links);
+    for (double& c : capacity) c = 1 + static_cast<double>(rng() % 100);
+    std::vector<std::vector<LinkUse>> paths(1 + rng() % 10);
+    for (auto& path : paths) {
+      const int hops = static_cast<int>(rng() % 4);  // 0: no link, share 0
+      for (int h = 0; h < hops; ++h) {
+        path.push_back({static_cast<uint32_t>(rng() % links), 0.25 * (1 + rng() % 4)});
+      }
+    }
+    MaxMinSolver solver(capacity);
+    solver.Solve({});  // a solver that has solved before gives the same
+    std::vector<std::span<const LinkUse>> of(paths.begin(), paths.end());
+    const std::vector<double> got = solver.Solve(of);
+    const std::vector<double> want = TextbookShares(paths, capacity);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t f = 0; f < got.size(); ++f) {
+      EXPECT_NEAR(got[f], want[f], 1e-9 * std::max(1.0, want[f]))
+          << "trial " << trial << " flow " << f;
+    }
+  }
 }
 
 }  // namespace
