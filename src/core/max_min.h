@@ -39,18 +39,23 @@ class MaxMinSolver {
   const std::vector<double>& Solve(const std::vector<std::span<const LinkUse>>& paths);
 
  private:
+  static constexpr uint32_t kUntouched = UINT32_MAX;
+  // A link of the problem being solved.
+  struct Link {
+    double left;       // capacity not yet given to fixed flows
+    double rising;     // the weights of its flows still rising
+    uint32_t unfixed;  // how many of its flows still rise
+    uint32_t count;    // its flows: members_[first .. first + count), in order
+    uint32_t id;       // its index among all links
+    uint32_t first = 0;
+  };
   std::vector<double> capacity_;
-  std::vector<double> left_;       // capacity not yet given to fixed flows
-  std::vector<double> rising_;     // the weights of the flows still rising
-  std::vector<uint32_t> unfixed_;  // how many flows of the link still rise
-  // The flows of each link of this problem, in order (one array for all: a problem's links
-  // are a few of many, and a list each would be spread over memory): link l's are
-  // members_[first_[l] .. first_[l] + count_[l]).
-  std::vector<uint32_t> count_;
-  std::vector<uint32_t> first_;
+  std::vector<uint32_t> local_;     // by link: its index in links_ while a problem is set up
+  std::vector<Link> links_;         // the problem's links, in the order first met
+  std::vector<LinkUse> uses_;       // the flows' paths over links_ (LinkUse::link indexes it)
+  std::vector<uint32_t> path_end_;  // by flow: the end of its path in uses_
   std::vector<uint32_t> members_;
-  std::vector<uint32_t> touched_;  // the links of this problem
-  std::vector<std::pair<double, uint32_t>> heap_;
+  std::vector<std::pair<double, uint64_t>> heap_;  // (rate, link's id << 32 | index in links_)
   std::vector<double> share_;
   std::vector<uint8_t> fixed_;
 };
