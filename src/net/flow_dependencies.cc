@@ -285,4 +285,17 @@ void FlowDependencies::TaskDone(uint32_t id) {
   Complete(id, t.host);
 }
 
+void FlowDependencies::ReleaseRunState() {
+  // Swapped with empty vectors: clear() would keep their memory.
+  std::vector<uint32_t>().swap(unfinished_);
+  std::vector<int>().swap(row_host_);
+  std::vector<uint32_t>().swap(row_flow_offsets_);
+  std::vector<uint32_t>().swap(row_flows_);
+  std::vector<uint32_t>().swap(dependent_offsets_);
+  std::vector<uint32_t>().swap(dependents_);
+  std::vector<uint32_t>().swap(next_);
+  std::vector<uint8_t>().swap(gate_);
+  std::vector<std::vector<uint32_t>>().swap(queue_waiting_);
+}
+
 }  // namespace dcqcn

@@ -209,6 +209,12 @@ class Network {
   // the congestion-control counters of every NIC. From then on the network answers from these.
   void AdoptOutcomes(std::vector<Outcome> outcomes);
   void AdoptStart(uint32_t id, Time start);
+  // The run is over and its results collected (AdoptOutcomes): frees what only running flows
+  // needed, before the results take their own memory. The network answers for the results
+  // from then on and runs no more.
+  void ReleaseRunState() {
+    if (dependencies_ != nullptr) dependencies_->ReleaseRunState();
+  }
   void AdoptDeliveredAt(uint32_t id, Time at) { delivered_at_[id] = at; }
   void AdoptCcCounters(CcCounters counters) {
     adopted_cc_ = std::move(counters);

@@ -191,6 +191,7 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   net.CheckInvariants(info.drained);
   if (s.flow_level) net.CountFlowLevelTraffic();
   engine->CollectResults();  // over ranks: rank 0's network answers for all of them
+  net.ReleaseRunState();     // the results' own memory takes its place
   for (OutputSink* sink : sinks) sink->Collect();
   const bool writes = engine->rank() == 0;
   info.events = engine->events_executed();

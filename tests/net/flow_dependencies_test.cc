@@ -370,6 +370,34 @@ TEST(FlowDependenciesTest, ATaskCompletesItsDelayAfterItsRowAndItsHostsFlowsWait
   EXPECT_EQ(started, (std::vector<std::pair<Time, uint32_t>>{{6000, 1}}));
 }
 
+TEST(FlowDependenciesTest, OnceTheRunIsOverWhatTheResultsAskIsKept) {
+  // Flow 1 follows flow 0 on its connection and waits for task A (host 1, after flow 2's
+  // delivery); freeing the run's tables leaves the starts, the tasks' ends, who waits and the
+  // connection's order as they were.
+  Simulator sim;
+  Actions act(&sim);
+  const std::vector<FlowSpec> specs = {Flow(0, 1), Flow(0, 1), Flow(2, 0)};
+  FlowAfter after;
+  after.Resize(3);
+  const uint32_t a =
+      after.AddTask({.host = 0, .row = after.AddRow(std::vector<uint32_t>{2}), .delay = 500});
+  after.Assign(1, after.AddRow(std::vector<uint32_t>{a}), 0);
+  after.SetPrevious(1, 0);
+  FlowDependencies deps(&sim, specs, after, [](uint32_t) {});
+  act.At(1000, [&] { deps.OnSent(0); });
+  act.At(2000, [&] { deps.OnDelivered(2); });
+  sim.RunUntil(kTimeNever);
+  ASSERT_EQ(deps.start(1), 2500);
+  ASSERT_EQ(deps.task_done(a), 2500);
+  deps.ReleaseRunState();
+  EXPECT_EQ(deps.start(1), 2500);
+  EXPECT_EQ(deps.task_done(a), 2500);
+  EXPECT_TRUE(deps.Waits(1));
+  EXPECT_FALSE(deps.Waits(0));
+  EXPECT_FALSE(deps.Waits(2));
+  EXPECT_EQ(deps.Previous(1), 0u);
+}
+
 TEST(FlowDependenciesTest, ATaskWaitsOnlyForWhatItsHostSees) {
   Simulator sim;
   const std::vector<FlowSpec> specs = {Flow(0, 1)};
