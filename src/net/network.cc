@@ -41,7 +41,9 @@ Network::Network(NetworkConfig config)
       placement_(PlaceOnThreads(
           config_.topology, CanSplit(config_.flow_level, config_.after) ? config_.parts : 1,
           config_.nvlink.enabled() ? config_.nvlink.gpus_per_server : 1, config_.node_work)),
-      flows_(config_.flows.size(), static_cast<size_t>(placement_.threads)) {
+      // The flow level streams its flows without making any.
+      flows_(config_.flow_level ? 0 : config_.flows.size(),
+             static_cast<size_t>(placement_.threads)) {
   const NetworkConfig& s = config_;
   const Topology& topo = s.topology;
   // Congestion control's own header (HPCC's INT, TIMELY's time stamp) on data and ACKs.
