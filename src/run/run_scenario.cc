@@ -193,7 +193,8 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
   engine->CollectResults();  // over ranks: rank 0's network answers for all of them
   net.ReleaseRunState();     // the results' own memory takes its place
   for (OutputSink* sink : sinks) sink->Collect();
-  const bool writes = engine->rank() == 0;
+  // Over ranks, rank 0 writes, also where every process ran all of the network.
+  const bool writes = !over_ranks || options.ranks->rank() == 0;
   info.events = engine->events_executed();
   info.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -213,8 +214,12 @@ nlohmann::json RunScenario(const Scenario& s, const RunOptions& options) {
         {"reshares", f.reshares()},
         {"streams_reshared", f.streams_reshared()}};
   }
-  if (const std::string why = OneThreadOnly(s); threads > 1 && !why.empty()) {
-    summary["threads"] = {{"asked", threads}, {"ran", 1}, {"why", why}};
+  if (const std::string why = OneThreadOnly(s); !why.empty()) {
+    if (threads > 1) summary["threads"] = {{"asked", threads}, {"ran", 1}, {"why", why}};
+    // Over ranks such a network is not split: every process runs all of it.
+    if (over_ranks) {
+      summary["ranks"] = {{"asked", options.ranks->ranks()}, {"split", false}, {"why", why}};
+    }
   }
   for (OutputSink* sink : sinks) sink->Summarize(summary);
   if (options.after_run) options.after_run(net);

@@ -35,3 +35,12 @@ refused() {  # refused KEY SCENARIO [--set ...]: the run is refused, naming KEY,
   echo "refused under mpirun, naming $key: $*"
 }
 refused "\[\[event\]\] kind" "$here/examples/pfc/link_failure_deadlock.toml"
+# A run that cannot be split runs whole in every process, and its summary says so.
+"${mpi[@]}" -np 2 "$bin" run "$here/examples/ai/ring_allreduce_16x8.toml" --set model=flow \
+  --out "$work/whole" --quiet >/dev/null
+/usr/bin/python3 - "$work/whole/summary.json" <<'PY' || { echo "FAIL: no ranks note"; exit 1; }
+import json, sys
+r = json.load(open(sys.argv[1]))["ranks"]
+assert r["asked"] == 2 and r["split"] is False and 'model = "flow"' in r["why"], r
+PY
+echo "the flow level under mpirun -np 2: ran whole in each process, and the summary says so"
