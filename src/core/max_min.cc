@@ -54,7 +54,9 @@ const std::vector<double>& MaxMinSolver::Solve(const std::vector<std::span<const
   links_.clear();
   uses_.clear();
   path_end_.clear();
+  size_t rising = 0;  // flows not yet fixed (a flow of no link never is): once none, done
   for (const std::span<const LinkUse> path : paths) {
+    rising += path.empty() ? 0 : 1;
     for (const LinkUse& u : path) {
       uint32_t& local = local_[u.link];
       if (local == kUntouched) {
@@ -97,8 +99,6 @@ const std::vector<double>& MaxMinSolver::Solve(const std::vector<std::span<const
   std::make_heap(heap_.begin(), heap_.end(), later);
   share_.assign(paths.size(), 0);
   fixed_.assign(paths.size(), 0);
-  size_t rising = 0;  // flows not yet fixed (a flow of no link never is): once none, done
-  for (const std::span<const LinkUse> path : paths) rising += path.empty() ? 0 : 1;
   while (rising > 0 && !heap_.empty()) {
     const double rate = heap_.front().first;
     const auto l = static_cast<uint32_t>(heap_.front().second);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/error.h"
+#include "core/memory.h"
 
 namespace dcqcn {
 
@@ -45,15 +46,12 @@ void FlowAfter::Reserve(size_t num_flows, bool connections) {
 }
 
 void FlowAfter::ShrinkToFit() {
-  const auto shrink = [](auto& v) {
-    if (v.capacity() - v.size() > v.size() / 4) v.shrink_to_fit();
-  };
-  shrink(row_of);
-  shrink(row_offsets);
-  shrink(prerequisites);
-  shrink(delays);
-  shrink(previous);
-  shrink(receiver_sees_ack);
+  ShrinkSlack(row_of);
+  ShrinkSlack(row_offsets);
+  ShrinkSlack(prerequisites);
+  ShrinkSlack(delays);
+  ShrinkSlack(previous);
+  ShrinkSlack(receiver_sees_ack);
 }
 
 void FlowAfter::SetPrevious(uint32_t id, uint32_t before) {

@@ -341,7 +341,7 @@ void Network::StartFlow(uint32_t id) {
 void Network::NvlinkDelivered(uint32_t id) {
   Part& part = part_of(config_.flows[id].dst);  // its server's, as the source's
   const Time now = part.sim.Now();
-  outcomes_[id] = now;
+  outcomes_[id] = OutcomeWord(id, {now, config_.flows[id].size});
   ++part.stats.nvlink_transfers;
   part.stats.nvlink_bytes += config_.flows[id].size;
   delivered_at_[id] = now;
@@ -374,7 +374,7 @@ void Network::MakeFlowLevelFabric() {
   }
   done.delivered = [this](uint32_t id) {
     delivered_at_[id] = parts_[0]->sim.Now();
-    outcomes_[id] = -1 - config_.flows[id].size;  // delivered, not yet acknowledged
+    outcomes_[id] = OutcomeWord(id, {-1, config_.flows[id].size});  // not yet acknowledged
     // The application's bytes, as a NIC counts them (sent, received, delivered in order).
     NetStats& st = parts_[0]->stats;
     st.payload_sent += config_.flows[id].size;
@@ -384,7 +384,7 @@ void Network::MakeFlowLevelFabric() {
   };
   done.acked = [this](uint32_t id) {
     Part& p = *parts_[0];
-    outcomes_[id] = p.sim.Now();
+    outcomes_[id] = OutcomeWord(id, {p.sim.Now(), config_.flows[id].size});
     ++p.flows_done;
     p.last_finish = std::max(p.last_finish, p.sim.Now());
     if (dependencies_ != nullptr) dependencies_->OnAcked(id);

@@ -2035,7 +2035,7 @@ Scenario Loader::Build(const toml::table& root_table) {
   if (!s.flow_after.empty()) s.flow_after.Resize(s.flows.size());
   // What was reserved for the counted flows and outgrown (rows of several prerequisites) is
   // held through the run: no more than a quarter of slack.
-  if (s.flows.capacity() - s.flows.size() > s.flows.size() / 4) s.flows.shrink_to_fit();
+  ShrinkSlack(s.flows);
   s.flow_after.ShrinkToFit();
   // None built, and none counted where collectives and jobs are counted but not built.
   if (s.flows.empty() && s.collective_flow_total() + s.job_flow_total() == 0) {
